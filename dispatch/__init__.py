@@ -1,0 +1,97 @@
+"""dispatch: write array code once, run it on any array library.
+
+``do(name, *args, like=None, **kwargs)`` finds the library that owns the
+arguments, resolves ``name`` in that library's translation table (or a composed
+fallback), caches the resolved callable per argument types, and calls it.
+
+>>> import numpy as np
+>>> from dispatch import do
+>>> do("linalg.norm", np.array([3.0, 4.0]))
+np.float64(5.0)
+"""
+
+from __future__ import annotations
+
+from dispatch._compose import compose
+from dispatch._do import do
+from dispatch._errors import (
+    BackendNotInstalledError,
+    DispatchError,
+    MixedBackendError,
+    UnknownBackendError,
+    UnknownFunctionError,
+    UnsupportedError,
+)
+from dispatch._helpers import (
+    astype,
+    backend_like,
+    convert,
+    coverage,
+    from_numpy,
+    get_backend,
+    get_common_dtype,
+    get_dtype_name,
+    get_lib_fn,
+    is_array,
+    is_scalar,
+    ndim,
+    set_backend,
+    shape,
+    size,
+    supports,
+    to_backend_dtype,
+    to_device,
+    to_numpy,
+)
+from dispatch._infer import infer_backend, infer_backend_multi
+from dispatch._namespace import get_namespace
+from dispatch._registry import (
+    clear_caches,
+    register_backend,
+    register_function,
+    unregister_function,
+)
+from dispatch._tree import tree_flatten, tree_iter, tree_map, tree_unflatten
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendNotInstalledError",
+    "DispatchError",
+    "MixedBackendError",
+    "UnknownBackendError",
+    "UnknownFunctionError",
+    "UnsupportedError",
+    "astype",
+    "backend_like",
+    "clear_caches",
+    "compose",
+    "convert",
+    "coverage",
+    "do",
+    "from_numpy",
+    "get_backend",
+    "get_common_dtype",
+    "get_dtype_name",
+    "get_lib_fn",
+    "get_namespace",
+    "infer_backend",
+    "infer_backend_multi",
+    "is_array",
+    "is_scalar",
+    "ndim",
+    "register_backend",
+    "register_function",
+    "set_backend",
+    "shape",
+    "size",
+    "supports",
+    "to_backend_dtype",
+    "to_device",
+    "to_numpy",
+    "tree_flatten",
+    "tree_iter",
+    "tree_map",
+    "tree_unflatten",
+    "unregister_function",
+]

@@ -1,0 +1,52 @@
+"""Exception types raised by dispatch, each naming the function and backend involved."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "BackendNotInstalledError",
+    "DispatchError",
+    "MixedBackendError",
+    "UnknownBackendError",
+    "UnknownFunctionError",
+    "UnsupportedError",
+]
+
+
+class DispatchError(Exception):
+    """Base class of every error raised by the dispatch machinery itself."""
+
+
+class UnknownFunctionError(DispatchError, AttributeError):
+    """No translation, composed fallback or public library function has this name."""
+
+
+class UnsupportedError(DispatchError, NotImplementedError):
+    """The backend's table marks this function as unsupported, with a reason."""
+
+
+class MixedBackendError(DispatchError, TypeError):
+    """Arrays of two different non-constant libraries were passed to one call."""
+
+
+class UnknownBackendError(DispatchError, ValueError):
+    """A backend name or an object's type is not known to dispatch."""
+
+
+class BackendNotInstalledError(DispatchError, ImportError):
+    """The library behind a known backend is not installed."""
+
+
+def suggest(name: str, candidates: Iterable[str], n: int = 3) -> str:
+    """Return ``" Did you mean 'a', 'b'?"`` for the closest candidates, or ``""``."""
+    pool = set(candidates)
+    close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
+    if not close and "." in name:
+        # 'linalg.qrr' -> also compare the last component against the pool
+        tail = name.rsplit(".", 1)[1]
+        close = [c for c in difflib.get_close_matches(tail, pool, n=n, cutoff=0.75)]
+    if not close:
+        return ""
+    return " Did you mean " + ", ".join(repr(c) for c in close) + "?"

@@ -1,0 +1,289 @@
+"""Helpers with autoray's names and behaviour, each a thin layer over ``do``."""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from dispatch import _registry as reg
+from dispatch._do import do
+from dispatch._infer import (
+    DEFAULT,
+    GLOBAL_DEFAULT,
+    backend_of_type,
+    check_backend_name,
+    default_backend,
+    infer_backend,
+    like_backend,
+)
+from dispatch._resolve import how, known_names, resolve
+
+
+def get_lib_fn(backend: str, fn: str) -> Callable:
+    """Return the implementation of ``fn`` on ``backend``, resolved once.
+
+    Calling the result skips inference: the arguments must already be arrays of
+    that backend (numpy constants are not converted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> get_lib_fn("numpy", "sum")(np.arange(4))
+    np.int64(6)
+    """
+    return resolve(check_backend_name(backend), fn)
+
+
+def shape(x: Any) -> tuple[int, ...]:
+    """Shape of ``x`` as a tuple of ints.
+
+    >>> import numpy as np
+    >>> shape(np.ones((2, 3)))
+    (2, 3)
+    """
+    return do("shape", x)
+
+
+def ndim(x: Any) -> int:
+    """Number of dimensions of ``x``.
+
+    >>> import numpy as np
+    >>> ndim(np.ones((2, 3)))
+    2
+    """
+    return do("ndim", x)
+
+
+def size(x: Any) -> int:
+    """Number of elements of ``x``.
+
+    >>> import numpy as np
+    >>> size(np.ones((2, 3)))
+    6
+    """
+    return do("size", x)
+
+
+def to_numpy(x: Any) -> Any:
+    """Convert ``x`` to a numpy array (from any device, detached from autodiff).
+
+    >>> to_numpy([1, 2])
+    array([1, 2])
+    """
+    return do("to_numpy", x)
+
+
+def from_numpy(x: Any, like: Any = "numpy") -> Any:
+    """Convert a numpy array to the backend of ``like``.
+
+    >>> import numpy as np
+    >>> from_numpy(np.ones(2), like="numpy")
+    array([1., 1.])
+    """
+    return do("from_numpy", x, like=like)
+
+
+def astype(x: Any, dtype: Any, **kwargs: Any) -> Any:
+    """Cast ``x`` to ``dtype`` (a name such as ``"float32"`` or a native dtype).
+
+    >>> import numpy as np
+    >>> astype(np.arange(2), "float32")
+    array([0., 1.], dtype=float32)
+    """
+    return do("astype", x, dtype, **kwargs)
+
+
+def get_dtype_name(x: Any) -> str:
+    """The numpy-style name of ``x``'s dtype, e.g. ``"float32"``.
+
+    >>> import numpy as np
+    >>> get_dtype_name(np.ones(1, dtype="float32"))
+    'float32'
+    """
+    return do("get_dtype_name", x)
+
+
+def to_backend_dtype(dtype_name: str, like: Any) -> Any:
+    """The native dtype object named ``dtype_name`` on the backend of ``like``.
+
+    >>> to_backend_dtype("float32", like="numpy")
+    dtype('float32')
+    """
+    return do("to_backend_dtype", dtype_name, like=like)
+
+
+def get_common_dtype(*arrays: Any) -> str:
+    """Name of the dtype numpy's promotion rules give these arrays together.
+
+    >>> import numpy as np
+    >>> get_common_dtype(np.ones(1, "float32"), np.ones(1, "int64"))
+    'float64'
+    """
+    import numpy as np
+
+    return np.result_type(*(get_dtype_name(a) for a in arrays)).name
+
+
+def to_device(x: Any, device: Any) -> Any:
+    """Move ``x`` to ``device`` (a library device object or a string like ``"cpu"``).
+
+    >>> import numpy as np
+    >>> to_device(np.ones(1), "cpu")
+    array([1.])
+    """
+    return do("to_device", x, device)
+
+
+def is_array(x: Any) -> bool:
+    """True if ``x`` is an array of a known library (not a Python scalar or list).
+
+    >>> import numpy as np
+    >>> is_array(np.ones(1)), is_array([1.0])
+    (True, False)
+    """
+    return backend_of_type(type(x)) is not None and hasattr(x, "shape")
+
+
+def is_scalar(x: Any) -> bool:
+    """True for Python and numpy scalars.
+
+    >>> import numpy as np
+    >>> is_scalar(1.5), is_scalar(np.float32(1)), is_scalar(np.ones(1))
+    (True, True, False)
+    """
+    import numpy as np
+
+    return isinstance(x, (numbers.Number, np.generic))
+
+
+def convert(x: Any, backend: str) -> Any:
+    """Convert an array to another library, through DLPack where both sides can,
+    numpy otherwise.
+
+    >>> import numpy as np
+    >>> convert(np.ones(2), "numpy")
+    array([1., 1.])
+    """
+    target = backend if isinstance(backend, str) else like_backend(backend)
+    source = backend_of_type(type(x))
+    if source == target:
+        return x
+    tbl = getattr(reg.table(target), "TABLE", {})
+    if hasattr(x, "__dlpack__") and "from_dlpack" in tbl:
+        try:
+            return resolve(target, "from_dlpack")(x)
+        except Exception:  # devices or dtypes DLPack cannot carry: go through numpy
+            pass
+    return do("from_numpy", to_numpy(x), like=target)
+
+
+def set_backend(backend: Any) -> None:
+    """Set the global default backend for calls that carry no array.
+
+    >>> set_backend("numpy")
+    """
+    GLOBAL_DEFAULT[0] = check_backend_name(like_backend(backend))
+
+
+def get_backend() -> str:
+    """The backend used for calls that carry no array (context, else global).
+
+    >>> get_backend()
+    'numpy'
+    """
+    return default_backend()
+
+
+@contextlib.contextmanager
+def backend_like(backend: Any) -> Iterator[str]:
+    """Within the block, calls that carry no array use ``backend``.
+
+    Local to the current thread (and asyncio task).
+
+    >>> with backend_like("numpy"):
+    ...     do("zeros", 2)
+    array([0., 0.])
+    """
+    name = check_backend_name(like_backend(backend))
+    token = DEFAULT.set(name)
+    try:
+        yield name
+    finally:
+        DEFAULT.reset(token)
+
+
+def supports(fn: str, backend: Any) -> str | None:
+    """How ``fn`` resolves on ``backend``: ``"native"`` (the library or its table),
+    ``"composed"``, ``"registered"``, or None where it is unavailable.
+
+    >>> supports("linalg.qr", "numpy")
+    'native'
+    >>> supports("no_such_function", "numpy") is None
+    True
+    """
+    b = check_backend_name(like_backend(backend))
+    kind = how(b, fn)
+    return {"table": "native", "native": "native"}.get(kind, kind if kind in (
+        "composed", "registered") else None)
+
+
+def coverage(
+    names: Iterable[str] | None = None, backends: Iterable[str] | None = None
+) -> dict[str, dict[str, str]]:
+    """Coverage matrix ``{name: {backend: kind}}`` over installed backends.
+
+    ``kind`` is ``"native"``, ``"composed"``, ``"registered"``,
+    ``"unsupported: <reason>"`` or ``"missing"``.
+
+    >>> coverage(["sum"], ["numpy"])
+    {'sum': {'numpy': 'native'}}
+    """
+    if backends is None:
+        backends = [b for b in reg.known_backends() if _installed(b)]
+    backends = list(backends)
+    if names is None:
+        names = sorted(known_names())
+    out: dict[str, dict[str, str]] = {}
+    for n in names:
+        row = out[n] = {}
+        for b in backends:
+            kind = how(b, n)
+            if kind == "unsupported":
+                row[b] = "unsupported: " + reg.table(b).TABLE[n].reason  # type: ignore[union-attr]
+            else:
+                row[b] = {"table": "native"}.get(kind, kind)
+    return out
+
+
+def _installed(backend: str) -> bool:
+    try:
+        reg.table(backend)
+    except ImportError:
+        return False
+    return True
+
+
+__all__ = [
+    "astype",
+    "backend_like",
+    "convert",
+    "coverage",
+    "from_numpy",
+    "get_backend",
+    "get_common_dtype",
+    "get_dtype_name",
+    "get_lib_fn",
+    "infer_backend",
+    "is_array",
+    "is_scalar",
+    "ndim",
+    "set_backend",
+    "shape",
+    "size",
+    "supports",
+    "to_backend_dtype",
+    "to_device",
+    "to_numpy",
+]

@@ -1,0 +1,26 @@
+"""Translation tables: what each array library calls the numpy vocabulary.
+
+One module per library, named after the library's import name (the backend
+name). Each module defines, in this order:
+
+``TYPES``
+    Module prefixes of the library's array classes, e.g. ``("jax", "jaxlib")``.
+``MODULES`` (optional)
+    Namespace remaps, longest prefix wins: ``{"": "jax.numpy", "scipy": "jax.scipy"}``.
+    The empty prefix is the root module in which plain names are looked up.
+``TABLE``
+    Canonical name -> a path relative to the root module, an ``alias(...)``, a
+    direct implementation, ``NATIVE`` or ``unsupported(reason)``
+    (see :mod:`dispatch.spec`).
+``PRIORITY`` (optional)
+    Precedence in mixed calls: numpy -1, libraries 0 (the default), lazy 1.
+``CONVERT_CONSTANTS`` (optional, default True)
+    Whether numpy arrays in a call this library decides are converted with its
+    ``asarray`` first (False where the library accepts numpy arrays itself).
+``creation_kwargs(like)`` (optional)
+    Keyword arguments (dtype, device) that creation functions take from an
+    example array passed as ``like=``; default ``{"dtype": like.dtype}``.
+
+A module is imported only once an object of its library has been seen, so it
+imports its library at top level. This package's ``__init__`` imports nothing.
+"""

@@ -1,0 +1,123 @@
+"""Per-function facts that hold for every library.
+
+``CREATION``: names that take ``dtype`` (and ``device``) from an example array
+passed as ``like=``. ``SEQUENCE_ARGS``: names whose list or tuple arguments hold
+arrays that take part in choosing the backend. ``NAMES``: the canonical
+vocabulary, used for suggestions and the coverage matrix.
+"""
+
+from __future__ import annotations
+
+CREATION = frozenset(
+    {
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "eye",
+        "identity",
+        "arange",
+        "linspace",
+        "logspace",
+        "geomspace",
+        "tri",
+    }
+)
+
+SEQUENCE_ARGS = frozenset(
+    {
+        "stack",
+        "concatenate",
+        "concat",
+        "hstack",
+        "vstack",
+        "dstack",
+        "column_stack",
+        "row_stack",
+        "block",
+        "broadcast_arrays",
+        "meshgrid",
+        "einsum",
+        "asarray",
+        "array",
+        "stack_leaves",
+        "pad_stack",
+        "linalg.multi_dot",
+        "result_type",
+        "ix_",
+    }
+)
+
+ELEMENTWISE_UNARY = (
+    "abs absolute negative positive sign sqrt cbrt square exp exp2 expm1 log log2 log10 "
+    "log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh "
+    "floor ceil trunc rint round fix isnan isinf isfinite isneginf isposinf signbit "
+    "real imag conj conjugate angle reciprocal logical_not invert bitwise_not "
+    "deg2rad rad2deg degrees radians sinc nan_to_num i0 spacing"
+).split()
+
+ELEMENTWISE_BINARY = (
+    "add subtract multiply divide true_divide floor_divide power float_power mod remainder "
+    "fmod maximum minimum fmax fmin arctan2 hypot logaddexp logaddexp2 copysign nextafter "
+    "heaviside equal not_equal less less_equal greater greater_equal logical_and "
+    "logical_or logical_xor bitwise_and bitwise_or bitwise_xor left_shift right_shift "
+    "gcd lcm ldexp"
+).split()
+
+CREATION_NAMES = (
+    "zeros ones empty full eye identity arange linspace logspace geomspace tri "
+    "zeros_like ones_like empty_like full_like asarray array copy meshgrid diagflat"
+).split()
+
+REDUCTIONS = (
+    "sum prod mean std var max min amax amin argmax argmin any all cumsum cumprod "
+    "count_nonzero median average ptp nansum nanmean nanmax nanmin nanprod nanstd nanvar "
+    "nanargmax nanargmin nancumsum quantile percentile nanquantile nanpercentile"
+).split()
+
+SHAPE = (
+    "reshape ravel transpose moveaxis swapaxes expand_dims squeeze concatenate stack "
+    "hstack vstack dstack column_stack split array_split hsplit vsplit tile repeat flip "
+    "fliplr flipud roll rot90 pad broadcast_to broadcast_arrays atleast_1d atleast_2d "
+    "atleast_3d take take_along_axis where tril triu diag diagonal trace nonzero "
+    "argwhere flatnonzero compress select choose searchsorted sort argsort unique "
+    "clip isclose allclose array_equal einsum tensordot matmul dot vdot inner outer kron "
+    "cross cumsum diff ediff1d interp histogram bincount digitize convolve correlate "
+    "shape ndim size astype to_numpy"
+).split()
+
+LINALG = [
+    "linalg." + n
+    for n in (
+        "qr svd eigh eigvalsh eig eigvals solve inv pinv det slogdet norm cholesky lstsq "
+        "matrix_rank matrix_power multi_dot tensorsolve tensorinv cond"
+    ).split()
+]
+
+FFT = [
+    "fft." + n
+    for n in (
+        "fft ifft fft2 ifft2 fftn ifftn rfft irfft rfft2 irfft2 rfftn irfftn hfft ihfft "
+        "fftfreq rfftfreq fftshift ifftshift"
+    ).split()
+]
+
+RANDOM = [
+    "random." + n
+    for n in (
+        "default_rng seed normal uniform integers permutation choice random rand randn "
+        "randint standard_normal exponential gamma beta poisson binomial"
+    ).split()
+]
+
+SCIPY = [
+    "scipy.special." + n
+    for n in "erf erfc erfinv gammaln digamma xlogy logsumexp expit logit softmax log_softmax".split()
+] + [
+    "scipy.linalg." + n for n in "expm solve_triangular cho_factor cho_solve lu lu_factor".split()
+]
+
+NAMES = frozenset(
+    ELEMENTWISE_UNARY + ELEMENTWISE_BINARY + CREATION_NAMES + REDUCTIONS + SHAPE + LINALG
+    + FFT + RANDOM + SCIPY
+)
