@@ -49,6 +49,7 @@ from dispatch._registry import (
     clear_caches,
     register_backend,
     register_function,
+    register_translation,
     unregister_function,
 )
 from dispatch._tree import tree_flatten, tree_iter, tree_map, tree_unflatten
@@ -82,6 +83,7 @@ __all__ = [
     "ndim",
     "register_backend",
     "register_function",
+    "register_translation",
     "set_backend",
     "shape",
     "size",

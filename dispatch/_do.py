@@ -164,12 +164,13 @@ def _default_entry(name: str) -> Callable:
     return on_default
 
 
+_LIKE = object()  # marks keys of calls with ``like=``
+
+
 def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     """``like=`` given: a backend name or an example array decides."""
     if type(like) is str:
-        from dispatch._infer import check_backend_name
-
-        backend = like if (like, name) in reg.RESOLVED else check_backend_name(like)
+        backend = like
     else:
         backend = like_backend(like)
         from dispatch.translations._api import CREATION
@@ -180,20 +181,34 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
             for k, v in extra.items():
                 if kwargs.get(k) is None:
                     kwargs[k] = v
-    impl = resolve(backend, name)
-    if not reg.converts_constants(backend):
-        return impl
+    key = (_LIKE, name, backend)
+    try:
+        return _CALLS[key]
+    except KeyError:
+        pass
+    from dispatch._infer import check_backend_name
+
+    gen = reg.generation
+    impl = resolve(check_backend_name(backend), name)
+    entry = _converting_like(impl, backend) if reg.converts_constants(backend) else impl
+    reg.store(_CALLS, key, entry, gen)
+    return entry
+
+
+def _converting_like(impl: Callable, backend: str) -> Callable:
+    """Convert arrays of lower-priority libraries (numpy) to ``backend`` first."""
     prio = reg.priority(backend)
 
-    def with_constants(*args: Any, **kw: Any) -> Any:
-        def c(a: Any) -> Any:
-            b = backend_of_type(type(a))
-            if b is not None and b != backend and reg.priority(b) < prio:
-                return resolve(backend, "asarray")(a)
-            return a
+    def c(a: Any) -> Any:
+        b = backend_of_type(type(a))
+        if b is not None and b != backend and reg.priority(b) < prio:
+            return resolve(backend, "asarray")(a)
+        return a
 
+    def with_constants(*args: Any, **kw: Any) -> Any:
         return impl(*[c(a) for a in args], **{k: c(v) for k, v in kw.items()})
 
+    with_constants.__wrapped__ = impl  # type: ignore[attr-defined]
     return with_constants
 
 
@@ -207,5 +222,8 @@ def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: An
         )
     except Exception:
         backend = "?"
-    err.add_note(f"(raised inside dispatch.do({name!r}) on backend {backend!r})")
-    err._dispatch_noted = True  # type: ignore[attr-defined]
+    try:
+        err.add_note(f"(raised inside dispatch.do({name!r}) on backend {backend!r})")
+        err._dispatch_noted = True  # type: ignore[attr-defined]
+    except Exception:  # exceptions that take no attributes keep their message as is
+        pass

@@ -221,6 +221,41 @@ def register_function(
     return fn
 
 
+def register_translation(
+    backend: str, name: str, target: str, *, module: str | None = None, **renames: str
+) -> Callable:
+    """Register ``name`` on ``backend`` as a renamed or relocated library function.
+
+    The runtime twin of a ``TABLE`` entry ``alias(target, module=..., **renames)``.
+
+    Parameters
+    ----------
+    backend, name : str
+        Backend and canonical function name.
+    target : str
+        Dotted path of the library function, relative to ``module`` (default: the
+        backend's root module, with its ``MODULES`` remaps).
+    module : str, optional
+        Absolute module holding ``target``.
+    **renames : str
+        Keyword renames, ``numpy_name="library_name"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import do, register_translation, unregister_function
+    >>> _ = register_translation("numpy", "total", "sum", axis="axis")
+    >>> do("total", np.ones((2, 2)), axis=0)
+    array([2., 2.])
+    >>> unregister_function("numpy", "total")
+    """
+    from dispatch._resolve import _from_alias
+    from dispatch.spec import alias
+
+    fn = _from_alias(backend, name, alias(target, module=module, **renames))
+    return register_function(backend, name, fn)
+
+
 def unregister_function(backend: str, name: str) -> None:
     """Remove a registration made with :func:`register_function`."""
     with lock:
@@ -245,6 +280,7 @@ def register_backend(
     module: str | None = None,
     priority: int = 0,
     convert_constants: bool = False,
+    resolver: Callable[[str], Callable] | None = None,
 ) -> None:
     """Teach dispatch a new array type or a new backend.
 
@@ -262,6 +298,10 @@ def register_backend(
         Mixed-call precedence: numpy is -1, libraries 0, lazy arrays 1.
     convert_constants : bool
         Convert numpy arrays to this backend (with its ``asarray``) in mixed calls.
+    resolver : callable, optional
+        ``resolver(name) -> implementation`` for a new backend that implements
+        every name generically (a tracer, a lazy graph); used where a module
+        attribute would be looked up. Raise ``AttributeError`` for unknown names.
 
     Examples
     --------
@@ -282,6 +322,7 @@ def register_backend(
                 "module": module or name,
                 "priority": priority,
                 "convert": convert_constants,
+                "resolver": resolver,
             }
         USER_TYPES[cls_or_prefix] = name
         clear_caches()

@@ -141,6 +141,14 @@ def _walk(obj: Any, parts: list[str], backend: str, name: str) -> Callable:
 
 
 def _native(backend: str, name: str) -> Callable:
+    resolver = reg.USER_BACKENDS.get(backend, {}).get("resolver")
+    if resolver is not None:
+        if any(not p or p.startswith("_") for p in name.split(".")):
+            raise _unknown(backend, name, "private or empty name component")
+        try:
+            return resolver(name)
+        except AttributeError as err:
+            raise _unknown(backend, name, str(err)) from None
     return _lookup(backend, name, name)
 
 
