@@ -11,7 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 from dispatch import _registry as reg
-from dispatch._infer import SEQUENCES, backend_of_type, decide, default_backend, like_backend
+from dispatch._infer import (
+    SEQUENCES,
+    backend_of_type,
+    current_precision,
+    decide,
+    default_backend,
+    like_backend,
+)
 from dispatch._resolve import resolve
 
 _CALLS = reg.CALLS
@@ -159,9 +166,20 @@ def _default_entry(name: str) -> Callable:
     """No argument decides: use the context or global default backend."""
 
     def on_default(*args: Any, **kwargs: Any) -> Any:
-        return resolve(default_backend(), name)(*args, **kwargs)
+        backend = default_backend()
+        if current_precision() is not None:
+            _float_dtype(name, backend, kwargs)
+        return resolve(backend, name)(*args, **kwargs)
 
     return on_default
+
+
+def _float_dtype(name: str, backend: str, kwargs: dict) -> None:
+    """Under ``precision(bits)``, float creation routines default to that width."""
+    from dispatch.translations._api import FLOAT_CREATION
+
+    if name in FLOAT_CREATION and kwargs.get("dtype") is None:
+        kwargs["dtype"] = resolve(backend, "to_backend_dtype")(f"float{current_precision()}")
 
 
 _LIKE = object()  # marks keys of calls with ``like=``
@@ -181,6 +199,8 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
             for k, v in extra.items():
                 if kwargs.get(k) is None:
                     kwargs[k] = v
+    if current_precision() is not None:
+        _float_dtype(name, backend, kwargs)
     key = (_LIKE, name, backend)
     try:
         return _CALLS[key]

@@ -12,6 +12,9 @@ from dispatch._do import do
 from dispatch._infer import (
     DEFAULT,
     GLOBAL_DEFAULT,
+    GLOBAL_PRECISION,
+    PRECISION,
+    current_precision,
     backend_of_type,
     check_backend_name,
     default_backend,
@@ -214,6 +217,48 @@ def backend_like(backend: Any) -> Iterator[str]:
         DEFAULT.reset(token)
 
 
+def _check_bits(bits: int | None) -> int | None:
+    if bits not in (None, 16, 32, 64):
+        raise ValueError(f"precision is 16, 32 or 64 bits (or None), got {bits!r}")
+    return bits
+
+
+@contextlib.contextmanager
+def precision(bits: int) -> Iterator[int]:
+    """Within the block, float creation routines default to ``float<bits>``.
+
+    Applies to calls whose backend comes from ``like=`` or the default backend
+    (``zeros``, ``ones``, ``eye``, ``linspace``, ``random.normal``...); an explicit
+    ``dtype=`` always wins. Local to the current thread (and asyncio task).
+
+    >>> with precision(32):
+    ...     do("zeros", 2, like="numpy").dtype
+    dtype('float32')
+    """
+    token = PRECISION.set(_check_bits(bits))
+    try:
+        yield bits
+    finally:
+        PRECISION.reset(token)
+
+
+def set_precision(bits: int | None) -> None:
+    """Set the global float precision (16, 32, 64; None restores library defaults).
+
+    >>> set_precision(None)
+    """
+    GLOBAL_PRECISION[0] = _check_bits(bits)
+
+
+def get_precision() -> int | None:
+    """The float precision in force (context, else global), or None.
+
+    >>> get_precision() is None
+    True
+    """
+    return current_precision()
+
+
 def supports(fn: str, backend: Any) -> str | None:
     """How ``fn`` resolves on ``backend``: ``"native"`` (the library or its table),
     ``"composed"``, ``"registered"``, or None where it is unavailable.
@@ -274,10 +319,13 @@ __all__ = [
     "get_backend",
     "get_common_dtype",
     "get_dtype_name",
+    "get_precision",
     "get_lib_fn",
     "infer_backend",
     "is_array",
     "is_scalar",
+    "precision",
+    "set_precision",
     "ndim",
     "set_backend",
     "shape",

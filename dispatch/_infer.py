@@ -22,6 +22,13 @@ SEQUENCES = (list, tuple)
 # ``backend_like`` is local to a thread or task
 DEFAULT: contextvars.ContextVar[str | None] = contextvars.ContextVar("dispatch_default", default=None)
 GLOBAL_DEFAULT = ["numpy"]
+# float precision in bits for created arrays (None: each library's own default)
+PRECISION: contextvars.ContextVar[int | None] = contextvars.ContextVar("dispatch_precision", default=None)
+GLOBAL_PRECISION: list[int | None] = [None]
+
+
+def current_precision() -> int | None:
+    return PRECISION.get() or GLOBAL_PRECISION[0]
 
 
 def _match(module: str, prefix: str) -> bool:

@@ -24,6 +24,25 @@ CREATION = frozenset(
     }
 )
 
+# creation routines whose default result is floating point: under
+# ``dispatch.precision(bits)`` they default to ``float<bits>``
+FLOAT_CREATION = frozenset(
+    {
+        "zeros",
+        "ones",
+        "empty",
+        "eye",
+        "identity",
+        "linspace",
+        "logspace",
+        "geomspace",
+        "random.normal",
+        "random.uniform",
+        "random.random",
+        "random.standard_normal",
+    }
+)
+
 SEQUENCE_ARGS = frozenset(
     {
         "stack",

@@ -85,5 +85,6 @@ TABLE = {
     "conj": NATIVE,
     "complex": lambda real, imag: real + 1j * imag,
     "stop_gradient": lambda x: x,
+    "to_backend_dtype": "dtype",
     "concat": alias("concatenate"),
 }
