@@ -1,8 +1,8 @@
-"""``do``: the hot path. One tuple of argument types, one dict hit, one call.
+"""``do``: the hot path. One or two dict hits on argument types, then one call.
 
 Everything else (inference, resolution, conversion of constants, sequences,
-the default backend, errors) happens once per type combination in :func:`_miss`
-and is cached as the final callable under that key.
+the default backend, errors) happens once per combination of argument types in
+:func:`_miss`, and is cached as the final callable of that combination.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from dispatch._infer import (
 )
 from dispatch._resolve import resolve
 
+_C1 = reg.CALLS1
+_C2 = reg.CALLS2
 _CALLS = reg.CALLS
-_SEQ = object()  # marks keys built from the elements of sequence arguments
 
 
 def do(name: str, *args: Any, like: Any = None, **kwargs: Any) -> Any:
@@ -38,9 +39,10 @@ def do(name: str, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         Passed on. Every array argument, positional or keyword (and the
         elements of a list or tuple argument where the name takes a sequence),
         takes part in choosing the backend: numpy arrays and Python scalars are
-        constants, any other library wins over them.
+        constants, any other library wins over them, and numpy arrays are then
+        converted to it.
     like : str or array, optional
-        Backend name (``"torch"``) or an example array overriding inference.
+        Backend name (``"torch"``) or an example array, overriding inference.
         Creation functions take dtype and device from an example array.
 
     Returns
@@ -51,6 +53,8 @@ def do(name: str, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     ------
     UnknownFunctionError
         No implementation of ``name`` exists for the backend.
+    UnsupportedError
+        The backend's table marks ``name`` as a known gap.
     MixedBackendError
         Arrays of two different non-numpy libraries were passed.
 
@@ -63,24 +67,30 @@ def do(name: str, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     array([0., 0.])
     """
     if like is None:
-        n = len(args)
-        if n == 1:
-            key = (name, type(args[0]))
-        elif n == 2:
-            key = (name, type(args[0]), type(args[1]))
-        elif n == 3:
-            key = (name, type(args[0]), type(args[1]), type(args[2]))
-        else:
-            key = (name, *map(type, args))
-        if kwargs:
-            for v in kwargs.values():  # usually one or two keywords: cheaper than map
-                key += (type(v),)
-        try:
-            fn = _CALLS[key]
-        except KeyError:
-            fn = _miss(name, key[1:], key)
-        except TypeError:
-            raise TypeError(f"do(name, ...): name must be a string, got {name!r}") from None
+        if not kwargs:
+            n = len(args)
+            try:
+                if n == 1:
+                    fn = _C1[name][type(args[0])]
+                elif n == 2:
+                    fn = _C2[name][type(args[0])][type(args[1])]
+                else:
+                    fn = _CALLS[(name, *map(type, args))]
+            except (KeyError, TypeError):
+                fn = None
+            if fn is None:
+                fn = _miss(name, tuple(map(type, args)), False)
+            try:
+                return fn(*args)
+            except Exception as err:
+                _annotate(err, name, args, kwargs, like)
+                raise
+        key = (name, *map(type, args))
+        for v in kwargs.values():
+            key += (type(v),)
+        fn = _CALLS.get(key)
+        if fn is None:
+            fn = _miss(name, key[1:], True)
     else:
         fn = _with_like(name, like, kwargs)
     try:
@@ -90,45 +100,83 @@ def do(name: str, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         raise
 
 
-def _miss(name: str, types: tuple, key: tuple) -> Callable:
-    """Build and cache the callable for one combination of argument types."""
+def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
+    """Build and cache the callable for one combination of argument types.
+
+    ``types``: positional argument types, then (with ``kwargs``) keyword ones.
+    """
     if not isinstance(name, str):
         raise TypeError(f"do(name, ...): name must be a string, got {name!r}")
     gen = reg.generation
     backend = decide(types)
-    has_seq = any(issubclass(t, SEQUENCES) for t in types)
     from dispatch.translations._api import SEQUENCE_ARGS
 
-    if has_seq and (backend is None or name in SEQUENCE_ARGS):
-        entry = _sequence_entry(name, backend)
+    if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
+        entry = _sequence_entry(name)
     elif backend is None:
         entry = _default_entry(name)
     else:
-        entry = _entry(name, backend, types, deep=False)
-    reg.store(_CALLS, key, entry, gen)
+        entry = _entry(name, backend, types, positions=not kwargs)
+    reg.store_call(name, types, kwargs, entry, gen)
     return entry
 
 
-def _entry(name: str, backend: str, types: Any, deep: bool) -> Callable:
+def _constant(t: type, backend: str) -> bool:
+    b = backend_of_type(t)
+    return b is not None and b != backend
+
+
+def _converter(backend: str, t: type) -> Callable:
+    """The cheapest correct conversion of a constant of type ``t`` to ``backend``."""
+    return resolve(backend, "from_numpy" if backend_of_type(t) == "numpy" else "asarray")
+
+
+def _entry(name: str, backend: str, types: Any, positions: bool) -> Callable:
+    """The resolved implementation, wrapped to convert constants where needed."""
     impl = resolve(backend, name)
-    consts = frozenset(
-        t for t in types if (b := backend_of_type(t)) is not None and b != backend
-    )
-    if consts and reg.converts_constants(backend):
-        return _converting(impl, resolve(backend, "asarray"), consts, deep)
-    return impl
+    if not reg.converts_constants(backend) or not any(_constant(t, backend) for t in types):
+        return impl
+    if positions:  # positional-only call: the constants' positions are known
+        convs = tuple(
+            (i, _converter(backend, t)) for i, t in enumerate(types) if _constant(t, backend)
+        )
+        return _converting_positions(impl, convs)
+    return _converting_any(impl, backend, deep=False)
 
 
-def _converting(impl: Callable, conv: Callable, consts: frozenset, deep: bool) -> Callable:
-    """Wrap ``impl`` so that constant arrays (numpy) become the backend's arrays."""
+def _converting_positions(impl: Callable, convs: tuple) -> Callable:
+    if len(convs) == 1:
+        ((i, conv),) = convs
+        if i == 0:
+
+            def first(a: Any, *rest: Any) -> Any:
+                return impl(conv(a), *rest)
+
+            first.__wrapped__ = impl  # type: ignore[attr-defined]
+            return first
+
+    def positions(*args: Any) -> Any:
+        args_ = list(args)
+        for i, conv in convs:
+            args_[i] = conv(args_[i])
+        return impl(*args_)
+
+    positions.__wrapped__ = impl  # type: ignore[attr-defined]
+    return positions
+
+
+def _converting_any(impl: Callable, backend: str, deep: bool) -> Callable:
+    """Convert every constant argument (and, with ``deep``, sequence element)."""
 
     def c(a: Any) -> Any:
         t = type(a)
-        if t in consts:
-            return conv(a)
-        if deep and t in (list, tuple):
+        if deep and (t is list or t is tuple):
             return t(c(e) for e in a)
+        if _constant(t, backend) and reg.priority(backend_of_type(t)) < prio:  # type: ignore[arg-type]
+            return _converter(backend, t)(a)
         return a
+
+    prio = reg.priority(backend)
 
     def converting(*args: Any, **kwargs: Any) -> Any:
         return impl(*[c(a) for a in args], **{k: c(v) for k, v in kwargs.items()})
@@ -137,25 +185,36 @@ def _converting(impl: Callable, conv: Callable, consts: frozenset, deep: bool) -
     return converting
 
 
-def _sequence_entry(name: str, direct: str | None) -> Callable:
-    """Dispatch on the element types of list and tuple arguments, per call."""
+def _sequence_entry(name: str) -> Callable:
+    """Dispatch on the element types of list and tuple arguments, per call.
+
+    The key holds the element types of a single sequence argument of two or
+    three elements, and a frozenset of all types otherwise, so that the cache
+    stays bounded whatever the lengths of the sequences.
+    """
 
     def by_elements(*args: Any, **kwargs: Any) -> Any:
-        types: list[Any] = [_SEQ, name]
-        for a in (*args, *kwargs.values()):
-            types.append(type(a))
-            if isinstance(a, SEQUENCES):
-                types.extend(type(e) for e in a)
-                types.append(_SEQ)
-        key = tuple(types)
+        s = args[0] if len(args) == 1 and not kwargs else None
+        if s is not None and type(s) in (list, tuple) and 2 <= len(s) <= 3:
+            key = (by_elements, *map(type, s))
+        else:
+            ts = set()
+            for a in (*args, *kwargs.values()):
+                ts.add(type(a))
+                if isinstance(a, SEQUENCES):
+                    ts.update(map(type, a))
+            key = (by_elements, frozenset(ts))
         fn = _CALLS.get(key)
         if fn is None:
             gen = reg.generation
-            backend = decide(t for t in types[2:] if t is not _SEQ)
+            types = set(key[1]) if isinstance(key[1], frozenset) else set(key[1:])
+            backend = decide(types)
             if backend is None:
                 fn = _default_entry(name)
             else:
-                fn = _entry(name, backend, [t for t in types[2:] if t is not _SEQ], deep=True)
+                impl = resolve(backend, name)
+                need = reg.converts_constants(backend) and any(_constant(t, backend) for t in types)
+                fn = _converting_any(impl, backend, deep=True) if need else impl
             reg.store(_CALLS, key, fn, gen)
         return fn(*args, **kwargs)
 
@@ -202,34 +261,16 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     if current_precision() is not None:
         _float_dtype(name, backend, kwargs)
     key = (_LIKE, name, backend)
-    try:
-        return _CALLS[key]
-    except KeyError:
-        pass
+    fn = _CALLS.get(key)
+    if fn is not None:
+        return fn
     from dispatch._infer import check_backend_name
 
     gen = reg.generation
     impl = resolve(check_backend_name(backend), name)
-    entry = _converting_like(impl, backend) if reg.converts_constants(backend) else impl
-    reg.store(_CALLS, key, entry, gen)
-    return entry
-
-
-def _converting_like(impl: Callable, backend: str) -> Callable:
-    """Convert arrays of lower-priority libraries (numpy) to ``backend`` first."""
-    prio = reg.priority(backend)
-
-    def c(a: Any) -> Any:
-        b = backend_of_type(type(a))
-        if b is not None and b != backend and reg.priority(b) < prio:
-            return resolve(backend, "asarray")(a)
-        return a
-
-    def with_constants(*args: Any, **kw: Any) -> Any:
-        return impl(*[c(a) for a in args], **{k: c(v) for k, v in kw.items()})
-
-    with_constants.__wrapped__ = impl  # type: ignore[attr-defined]
-    return with_constants
+    fn = _converting_any(impl, backend, deep=False) if reg.converts_constants(backend) else impl
+    reg.store(_CALLS, key, fn, gen)
+    return fn
 
 
 def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: Any) -> None:

@@ -62,14 +62,20 @@ def _find(cls: type) -> str | None:
     if root in _NONE or not root:
         return None
     if reg.has_table(root):
-        return root
+        return _if_array(root, cls)
     for backend in reg.known_backends():
         if backend in reg.USER_BACKENDS or not reg.library_loaded(backend):
             continue
         for prefix in getattr(reg.table(backend), "TYPES", ()):
             if _match(module, prefix):
-                return backend
+                return _if_array(backend, cls)
     return None
+
+
+def _if_array(backend: str, cls: type) -> str | None:
+    """Apply the table's optional ``is_array_type`` filter (dtypes, scalars...)."""
+    check = getattr(reg.table(backend), "is_array_type", None)
+    return backend if check is None or check(cls) else None
 
 
 def infer_backend(x: Any) -> str:

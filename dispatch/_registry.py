@@ -20,7 +20,11 @@ from dispatch._errors import BackendNotInstalledError, UnknownBackendError
 
 TRANSLATIONS = "dispatch.translations"
 
-# (fn_name, *argument types) -> final callable; the hot path of do()
+# The hot path of do(): argument types -> final callable. Calls without keywords
+# of one or two arguments use nested dicts (name -> type -> [type ->] callable),
+# which spares building a key tuple; every other call uses a flat tuple key.
+CALLS1: dict[str, dict[type, Callable]] = {}
+CALLS2: dict[str, dict[type, dict[type, Callable]]] = {}
 CALLS: dict[tuple, Callable] = {}
 # (backend, fn_name) -> resolved implementation
 RESOLVED: dict[tuple[str, str], Callable] = {}
@@ -45,6 +49,8 @@ def clear_caches() -> None:
     global generation
     with lock:
         generation += 1
+        CALLS1.clear()
+        CALLS2.clear()
         CALLS.clear()
         RESOLVED.clear()
         TYPE_BACKEND.clear()
@@ -55,6 +61,32 @@ def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
     with lock:
         if generation == seen_generation:
             cache[key] = value
+
+
+def store_call(name: str, types: tuple, kwargs: bool, value: Callable, seen_generation: int) -> None:
+    """Cache the final callable of a ``do`` call with these argument types."""
+    with lock:
+        if generation != seen_generation:
+            return
+        if not kwargs and len(types) == 1:
+            CALLS1.setdefault(name, {})[types[0]] = value
+        elif not kwargs and len(types) == 2:
+            CALLS2.setdefault(name, {}).setdefault(types[0], {})[types[1]] = value
+        else:
+            CALLS[(name, *types)] = value
+
+
+def cached_call(name: str, *types: type, kwargs: bool = False) -> Callable | None:
+    """The cached callable of ``do(name, ...)`` for these argument types, or None.
+
+    ``types`` are the positional argument types followed, for a call with
+    keywords (``kwargs=True``), by the types of the keyword values.
+    """
+    if not kwargs and len(types) == 1:
+        return CALLS1.get(name, {}).get(types[0])
+    if not kwargs and len(types) == 2:
+        return CALLS2.get(name, {}).get(types[0], {}).get(types[1])
+    return CALLS.get((name, *types))
 
 
 # ---------------------------------------------------------------- tables

@@ -17,6 +17,9 @@ name). Each module defines, in this order:
 ``CONVERT_CONSTANTS`` (optional, default True)
     Whether numpy arrays in a call this library decides are converted with its
     ``asarray`` first (False where the library accepts numpy arrays itself).
+``is_array_type(cls)`` (optional)
+    False for the library's classes that must not decide a backend or be
+    converted as constants (numpy's scalars and dtypes); default: all decide.
 ``creation_kwargs(like)`` (optional)
     Keyword arguments (dtype, device) that creation functions take from an
     example array passed as ``like=``; default ``{"dtype": like.dtype}``.

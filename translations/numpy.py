@@ -12,6 +12,12 @@ MODULES = {"scipy": "scipy"}
 PRIORITY = -1
 CONVERT_CONSTANTS = False
 
+def is_array_type(cls: type) -> bool:
+    # numpy scalars and dtypes are parameters (axis=np.int64(0), dtype=np.dtype("f4")),
+    # not arrays: like Python scalars they decide nothing and are never converted
+    return issubclass(cls, np.ndarray)
+
+
 # one generator per library, so that ``random.seed`` makes every draw reproducible
 # without touching numpy's legacy global state
 _RNG = [np.random.default_rng()]
