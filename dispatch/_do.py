@@ -252,7 +252,9 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
         backend = like_backend(like)
         from dispatch.translations._api import CREATION
 
-        if name in CREATION:
+        if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
+            kwargs["like"] = like  # a generic backend (lazy) records the example itself
+        elif name in CREATION:
             inject = getattr(reg.table(backend), "creation_kwargs", None)
             extra = inject(like) if inject else {"dtype": like.dtype}
             for k, v in extra.items():

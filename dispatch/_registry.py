@@ -332,8 +332,10 @@ def register_backend(
         Convert numpy arrays to this backend (with its ``asarray``) in mixed calls.
     resolver : callable, optional
         ``resolver(name) -> implementation`` for a new backend that implements
-        every name generically (a tracer, a lazy graph); used where a module
-        attribute would be looked up. Raise ``AttributeError`` for unknown names.
+        every name generically (a tracer, a lazy graph): consulted after
+        registrations and instead of composed fallbacks and module attributes;
+        it raises ``AttributeError`` for names it does not know. Creation calls
+        with an array of this backend as ``like=`` pass it on as ``like=``.
 
     Examples
     --------

@@ -6,7 +6,9 @@ Resolution order for ``(backend, name)``, first hit wins, result cached:
 2. the backend's ``TABLE[name]`` in ``translations/<backend>.py``: a path, an
    :func:`~dispatch.spec.alias`, a direct implementation, ``NATIVE`` (skip
    step 3) or :func:`~dispatch.spec.unsupported` (an error with its reason);
-3. the composed fallback of that name (``translations/_composed/``);
+3. the composed fallback of that name (``translations/_composed/``), except on
+   a user backend registered with a ``resolver`` (a lazy graph, a tracer), which
+   answers every name itself;
 4. the public attribute of that dotted name in the library's root module,
    after the longest matching prefix remap in ``MODULES``; never a private or
    dunder name, never an object from outside the library's own packages;
@@ -64,6 +66,8 @@ def _resolve(backend: str, name: str) -> Callable:
     fn = reg.OVERRIDES.get((backend, name))
     if fn is not None:
         return fn
+    if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
+        return _native(backend, name)  # a generic backend implements every name itself
     tbl = reg.table(backend)
     spec = getattr(tbl, "TABLE", {}).get(name)
     if spec is not None:

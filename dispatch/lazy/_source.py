@@ -1,0 +1,460 @@
+"""Lazy graphs written out as straight-line Python, and compiled functions.
+
+Every node becomes one line ``x3 = do('sin', x2)``; a subscript becomes
+``x4 = x3[1:, None]``. Python scalars, strings, slices and tuples of them are
+written as literals; anything else (arrays of any library, dtypes, numpy
+scalars) is a named constant injected into the namespace the code runs in.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from dispatch._do import do
+from dispatch.lazy._array import _NODATA, LazyArray
+from dispatch.lazy._graph import evaluate, no_gc, roots_of, toposort
+
+_LITERALS = (int, bool, str, type(None))
+
+
+class _Writer:
+    """Formats arguments as Python source, collecting non-literal constants."""
+
+    def __init__(self, consts: dict, prefix: str = "c"):
+        self.consts = consts
+        self._by_id: dict[int, str] = {}
+        self._prefix = prefix
+        self._keep: list = []  # keeps formatted objects alive so ids stay unique
+
+    def const(self, value: Any) -> str:
+        name = self._by_id.get(id(value))
+        if name is None:
+            name = f"{self._prefix}{len(self._by_id)}"
+            self._by_id[id(value)] = name
+            self._keep.append(value)
+            self.consts[name] = value
+        return name
+
+    def fmt(self, a: Any, names: dict) -> str:
+        t = type(a)
+        if t is LazyArray:
+            return names[a]
+        if t in _LITERALS:
+            return repr(a)
+        if t is float:
+            return repr(a) if math.isfinite(a) else self.const(a)
+        if t is complex:
+            return repr(a) if math.isfinite(a.real) and math.isfinite(a.imag) else self.const(a)
+        if t is tuple:
+            inner = ", ".join(self.fmt(e, names) for e in a)
+            return f"({inner},)" if len(a) == 1 else f"({inner})"
+        if t is list:
+            return "[" + ", ".join(self.fmt(e, names) for e in a) + "]"
+        if t is slice:
+            return (f"slice({self.fmt(a.start, names)}, {self.fmt(a.stop, names)}, "
+                    f"{self.fmt(a.step, names)})")
+        if a is Ellipsis:
+            return "..."
+        if t is dict and all(type(k) is str for k in a):
+            return "{" + ", ".join(f"{k!r}: {self.fmt(v, names)}" for k, v in a.items()) + "}"
+        return self.const(a)
+
+    def subscript(self, key: Any, names: dict) -> str:
+        items = key if type(key) is tuple else (key,)
+        parts = []
+        for k in items:
+            if type(k) is slice and all(
+                b is None or type(b) is int for b in (k.start, k.stop, k.step)
+            ):
+                s = ("" if k.start is None else str(k.start)) + ":" + (
+                    "" if k.stop is None else str(k.stop))
+                if k.step is not None:
+                    s += f":{k.step}"
+                parts.append(s)
+            else:
+                parts.append(self.fmt(k, names))
+        if type(key) is tuple and len(key) == 1:
+            return parts[0] + ","
+        if type(key) is tuple and not key:
+            return "()"
+        return ", ".join(parts)
+
+    def line(self, target: str, node: LazyArray, names: dict) -> str:
+        if node._fn == "getitem":
+            x, key = node._args
+            return f"{target} = {self.fmt(x, names)}[{self.subscript(key, names)}]"
+        args = [repr(node._fn)] + [self.fmt(a, names) for a in node._args]
+        args += [f"{k}={self.fmt(v, names)}" for k, v in (node._kwargs or {}).items()]
+        return f"{target} = do({', '.join(args)})"
+
+
+def get_source(lz: Any, params: dict | None = None) -> str:
+    """Python source computing the graph(s) ``lz``, one line per node.
+
+    Leaves holding data become names bound in ``params`` (filled in here, along
+    with ``do``), so that ``exec(source, params)`` computes every node; the last
+    line assigns the output(s) to ``out``. Variables appear as free names
+    ``v0, v1, ...`` that must be bound in ``params`` before executing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import do, lazy
+    >>> x = lazy.Variable((3,))
+    >>> print(lazy.get_source(do("sum", do("sin", x) * 2.0, axis=0)))
+    x0 = do('sin', v0)
+    x1 = do('multiply', x0, 2.0)
+    x2 = do('sum', x1, axis=0)
+    out = x2
+    """
+    params = {} if params is None else params
+    roots = roots_of(lz)
+    names: dict = {}
+    writer = _Writer(params)
+    lines: list[str] = []
+    n_var = 0
+    for n in toposort(roots):
+        if n._fn is None:
+            if n._data is _NODATA:
+                names[n] = f"v{n_var}"
+                n_var += 1
+            else:
+                names[n] = writer.const(n._data)
+            continue
+        names[n] = f"x{len(lines)}"
+        lines.append(writer.line(names[n], n, names))
+    params["do"] = do
+    if type(lz) is LazyArray:
+        lines.append(f"out = {names[lz]}")
+    else:
+        lines.append("out = " + writer.fmt(_tuplify(lz), names))
+    return "\n".join(lines)
+
+
+def _tuplify(tree: Any) -> Any:
+    if isinstance(tree, list):
+        return tuple(_tuplify(t) for t in tree)
+    return tree
+
+
+# ---------------------------------------------------------------- Function
+
+
+class _Ref:
+    """Position of an output in the flat tuple the compiled code returns."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __getstate__(self) -> int:
+        return self.i
+
+    def __setstate__(self, i: int) -> None:
+        self.i = i
+
+
+def _flatten(tree: Any, out: list) -> Any:
+    if type(tree) is LazyArray:
+        out.append(tree)
+        return _Ref(len(out) - 1)
+    if isinstance(tree, dict):
+        return {k: _flatten(v, out) for k, v in tree.items()}
+    if isinstance(tree, (list, tuple)):
+        return type(tree)(_flatten(t, out) for t in tree)
+    return tree
+
+
+def _unflatten(spec: Any, flat: Any) -> Any:
+    if type(spec) is _Ref:
+        return flat[spec.i]
+    if isinstance(spec, dict):
+        return {k: _unflatten(v, flat) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(_unflatten(s, flat) for s in spec)
+    return spec
+
+
+class Function:
+    """A lazy graph compiled into a plain Python function of its inputs.
+
+    The graph from ``inputs`` to ``outputs`` is written out as straight-line
+    Python (one ``do`` call per node, names reused once a value is dead so that
+    intermediates are freed) and compiled once. With ``fold_constants`` every
+    node that does not depend on an input is computed now and enters the code as
+    a constant. The function is picklable (its source and constants are).
+
+    Parameters
+    ----------
+    inputs : LazyArray or pytree of LazyArray
+        Nodes whose values are the arguments (usually :func:`Variable` s).
+    outputs : LazyArray or pytree of LazyArray
+    fold_constants : bool, default True
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import do, lazy
+    >>> x = lazy.Variable((2,))
+    >>> c = do("exp", lazy.array(np.zeros(2)))          # depends on no input
+    >>> f = lazy.Function(x, x * c + 1.0)
+    >>> f.print_source()
+    def lazy_function(a0):
+        x0 = do('multiply', a0, c0)
+        x0 = do('add', x0, 1.0)
+        return x0
+    >>> f(np.array([1.0, 2.0]))
+    array([2., 3.])
+    """
+
+    _call: Callable | None
+    _np_call: Callable | None
+
+    __slots__ = ("_backend", "_call", "_consts", "_fn", "_in_spec", "_n_in", "_np_call",
+                 "_numpy_only", "_out_spec", "_source")
+
+    def __init__(self, inputs: Any, outputs: Any, fold_constants: bool = True):
+        in_nodes: list = []
+        self._in_spec = _flatten(inputs, in_nodes)
+        out_nodes: list = []
+        self._out_spec = _flatten(outputs, out_nodes)
+        self._n_in = len(in_nodes)
+        self._backend = _main_backend(in_nodes)
+        self._consts: dict = {}
+        with no_gc():
+            self._source, backends = _write_function(
+                in_nodes, out_nodes, fold_constants, self._consts, type(self._out_spec) is _Ref
+            )
+            self._numpy_only = backends <= {"numpy"} and all(
+                _is_numpy_constant(v) for v in self._consts.values()
+            )
+            self._compile()
+
+    def _compile(self) -> None:
+        # compile only the version the graph's own backend needs; the other on demand
+        self._call = self._np_call = None
+        if self._numpy_only:
+            try:
+                self._numpy_call()
+            except Exception:  # a name numpy cannot resolve: every call goes through do
+                self._numpy_only = False
+        if not self._numpy_only:
+            self._generic_call()
+
+    def _generic_call(self) -> Callable:
+        if self._call is None:
+            self._call = self._make_call(self._source, {"do": do})
+        return self._call  # type: ignore[return-value]
+
+    def _make_call(self, source: str, namespace: dict) -> Callable:
+        """The compiled code: flat inputs to flat outputs."""
+        namespace.update(self._consts)
+        exec(compile(source, "<dispatch.lazy.Function>", "exec"), namespace)
+        return namespace["lazy_function"]
+
+    def _numpy_call(self) -> Callable:
+        """The code with every ``do`` call bound to numpy's implementation: when every
+        input and constant is a numpy array, that is what ``do`` would pick anyway."""
+        if self._np_call is None:
+            from dispatch._resolve import resolve
+
+            bound: dict[str, str] = {}
+
+            def bind(m: re.Match) -> str:
+                name = m.group(1)
+                if name not in bound:
+                    bound[name] = f"F{len(bound)}"
+                return f"= {bound[name]}("
+
+            source = _DO_CALL.sub(bind, self._source)
+            namespace: dict = {"do": do}
+            for name, alias in bound.items():
+                namespace[alias] = resolve("numpy", name)
+            self._np_call = self._make_call(source, namespace)
+        return self._np_call
+
+    def __call__(self, *args: Any) -> Any:
+        """Call with the input arrays, positionally or as one pytree like ``inputs``."""
+        if len(args) != self._n_in or (
+            len(args) == 1 and type(self._in_spec) is not _Ref
+        ):
+            args = tuple(_flat_values(args[0] if len(args) == 1 else args, self._in_spec))
+            if len(args) != self._n_in:
+                raise TypeError(f"this Function takes {self._n_in} input arrays, got {len(args)}")
+        out = self.flat(*args)
+        return out if type(self._out_spec) is _Ref else _unflatten(self._out_spec, out)
+
+    def flat(self, *args: Any) -> Any:
+        """Call with flat positional inputs; returns the flat outputs (one value,
+        or a tuple when ``outputs`` was not a single array). What compilers trace."""
+        if self._numpy_only:
+            for a in args:
+                if type(a) is not _NDARRAY:
+                    break
+            else:
+                return self._np_call(*args)  # type: ignore[misc]
+        return (self._call or self._generic_call())(*args)
+
+    def unflatten(self, flat: Any) -> Any:
+        """Outputs in the structure of ``outputs`` from what :meth:`flat` returned."""
+        return flat if type(self._out_spec) is _Ref else _unflatten(self._out_spec, flat)
+
+    def get_source(self) -> str:
+        """The Python source of the compiled function."""
+        return self._source
+
+    @property
+    def backend(self) -> str | None:
+        """The library of the inputs (the highest priority one), or None."""
+        return self._backend
+
+    def print_source(self) -> None:
+        """Print the source code of the compiled function."""
+        print(self._source)
+
+    @property
+    def constants(self) -> dict:
+        """The named constants the code refers to."""
+        return dict(self._consts)
+
+    def __getstate__(self) -> dict:
+        return {
+            "source": self._source, "consts": self._consts, "n_in": self._n_in,
+            "in_spec": self._in_spec, "out_spec": self._out_spec,
+            "numpy_only": self._numpy_only, "backend": self._backend,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self._source = state["source"]
+        self._consts = state["consts"]
+        self._n_in = state["n_in"]
+        self._in_spec = state["in_spec"]
+        self._out_spec = state["out_spec"]
+        self._numpy_only = state["numpy_only"]
+        self._backend = state["backend"]
+        self._compile()
+
+    def __repr__(self) -> str:
+        n = self._source.count("\n") - 1
+        return f"<lazy.Function({self._n_in} inputs, {n} lines, {len(self._consts)} constants)>"
+
+    def jit(self, backend: str | None = None, **options: Any) -> Callable:
+        """This function under the library's own compiler (see :func:`dispatch.lazy.jit`)."""
+        from dispatch.lazy._jit import jit_function
+
+        return jit_function(self, backend, **options)
+
+
+def _main_backend(nodes: list) -> str | None:
+    from dispatch.lazy._array import _priority
+
+    best = None
+    for n in nodes:
+        if best is None or _priority(n._backend) > _priority(best):
+            best = n._backend
+    return best
+
+
+_DO_CALL = re.compile(r"= do\('([^'\\]+)', ?")
+_NDARRAY = np.ndarray
+
+
+def _is_numpy_constant(v: Any) -> bool:
+    if isinstance(v, (np.ndarray, np.generic, np.dtype, int, float, complex, bool, str)):
+        return True
+    return not (hasattr(v, "shape") and hasattr(v, "dtype"))  # not another library's array
+
+
+def _flat_values(tree: Any, spec: Any) -> list:
+    """Leaves of the call argument ``tree`` in the order of the input spec."""
+    out: list = []
+
+    def go(t: Any, s: Any) -> None:
+        if type(s) is _Ref:
+            out.append(t)
+        elif isinstance(s, dict):
+            for k in s:
+                go(t[k], s[k])
+        elif isinstance(s, (list, tuple)):
+            if not isinstance(t, (list, tuple)) or len(t) != len(s):
+                raise TypeError("the call arguments do not match the structure of the inputs")
+            for a, b in zip(t, s, strict=False):
+                go(a, b)
+
+    go(tree, spec)
+    return out
+
+
+def _write_function(inputs: list, outputs: list, fold: bool, consts: dict,
+                    single: bool) -> tuple[str, set]:
+    in_set = set(inputs)
+    order = toposort(outputs, stop=in_set)
+    # which nodes depend on an input
+    dep: set = set(in_set)
+    for n in order:
+        if n not in dep and any(d in dep for d in n._deps):
+            dep.add(n)
+    for n in order:
+        if n._fn is None and n._data is _NODATA and n not in in_set:
+            raise ValueError(f"{n!r} is a Variable that is not among the inputs of the Function")
+    writer = _Writer(consts)
+    names: dict = {n: f"a{i}" for i, n in enumerate(inputs)}
+    if fold:
+        frontier = _frontier(order, dep, set(outputs))
+        if frontier:
+            values = evaluate(frontier)
+            for n, v in zip(frontier, values, strict=False):
+                names[n] = writer.const(v)
+        code_nodes = [n for n in order if n in dep and n not in in_set]
+    else:
+        code_nodes = [n for n in order if n._fn is not None and n not in in_set]
+    for n in order:
+        if n not in names and n._fn is None:
+            names[n] = writer.const(n._data)
+    # liveness: the index of the last line that reads each node
+    last: dict = {}
+    for i, n in enumerate(code_nodes):
+        for d in n._deps:
+            last[d] = i
+    out_set = set(outputs)
+    free: list[str] = []
+    n_names = 0
+    lines = []
+    for i, n in enumerate(code_nodes):
+        dying = [d for d in n._deps if last.get(d) == i and d not in out_set
+                 and names.get(d, "").startswith("x")]
+        for d in dying:
+            free.append(names[d])
+        if free:
+            target = free.pop()
+        else:
+            target = f"x{n_names}"
+            n_names += 1
+        lines.append("    " + writer.line(target, n, names))
+        names[n] = target
+    backends = {n._backend for n in code_nodes} | {n._backend for n in inputs}
+    ret = [names[o] for o in outputs]
+    body_ret = ret[0] if single else "(" + ", ".join(ret) + ("," if len(ret) == 1 else "") + ")"
+    head = "def lazy_function(" + ", ".join(f"a{i}" for i in range(len(inputs))) + "):"
+    return "\n".join([head, *lines, f"    return {body_ret}"]), backends
+
+
+def _frontier(order: list, dep: set, outputs: set) -> list:
+    """Constant op nodes whose values the code needs: used by a dependent node or
+    an output."""
+    needed = set()
+    for n in order:
+        if n in dep:
+            for d in n._deps:
+                if d not in dep and d._fn is not None:
+                    needed.add(d)
+    for o in outputs:
+        if o not in dep and o._fn is not None:
+            needed.add(o)
+    return [n for n in order if n in needed]
