@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dispatch import _registry as reg
+from dispatch._errors import DispatchError
 from dispatch._infer import (
     SEQUENCES,
     backend_of_type,
@@ -128,7 +129,12 @@ def _constant(t: type, backend: str) -> bool:
 
 def _converter(backend: str, t: type) -> Callable:
     """The cheapest correct conversion of a constant of type ``t`` to ``backend``."""
-    return resolve(backend, "from_numpy" if backend_of_type(t) == "numpy" else "asarray")
+    if backend_of_type(t) == "numpy":
+        try:
+            return resolve(backend, "from_numpy")
+        except DispatchError:  # a user backend may offer asarray alone
+            pass
+    return resolve(backend, "asarray")
 
 
 def _entry(name: str, backend: str, types: Any, positions: bool) -> Callable:

@@ -103,6 +103,9 @@ def _from_alias(backend: str, name: str, spec: Alias) -> Callable:
 def _lookup(backend: str, path: str, name: str) -> Callable:
     """Look ``path`` up from the backend's root, honouring ``MODULES`` remaps."""
     parts = path.split(".")
+    for part in parts:
+        if not part or part.startswith("_"):
+            raise _unknown(backend, name, f"{part!r} is a private or empty name component")
     remaps = getattr(reg.table(backend), "MODULES", {})
     for i in range(len(parts), 0, -1):
         prefix = ".".join(parts[:i])
