@@ -296,3 +296,9 @@ def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: An
         err._dispatch_noted = True  # type: ignore[attr-defined]
     except Exception:  # exceptions that take no attributes keep their message as is
         pass
+
+
+# Source-rewriting tracers (tensorflow's autograph inside tf.function) leave objects
+# carrying this attribute alone and call them as plain Python: do() is a dispatcher,
+# not user control flow to convert, and rewriting it would re-read this file.
+do.autograph_info__ = None  # type: ignore[attr-defined]

@@ -1,0 +1,2587 @@
+"""tensorflow: numpy names with numpy semantics on tf tensors.
+
+Plain names resolve in ``tensorflow.experimental.numpy`` (tnp), which covers
+much of numpy's API on tf tensors. Without ``tnp.experimental_enable_numpy_behavior()``
+(global state we must not touch) many tnp functions fail on integer inputs or
+promote differently from numpy, so elementwise functions, reductions and most
+shape functions are adapters over ``tf`` ops here. Dtypes follow numpy exactly:
+elementwise adapters ask numpy's own type resolution (``ufunc.resolve_dtypes``,
+Python scalars weak as in NEP 50) which loop numpy would run, cast the inputs to
+it, and let tf compute. ``linalg``, ``fft``, ``random`` and ``scipy`` names map to
+``tf.linalg``, ``tf.signal``, ``tf.math`` and a ``tf.random.Generator`` kept in
+this module.
+
+Tensors inside ``tf.function`` (symbolic tensors) and ``tf.Variable`` are
+recognised too: their classes live under ``tensorflow.python``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+from dispatch.translations._composed.indexing import _scatter_1d_scalar_tensorflow
+
+from dispatch.spec import alias, unsupported
+
+TYPES = ("tensorflow",)
+MODULES = {"": "tensorflow.experimental.numpy"}
+# every adapter here converts numpy arrays itself (``_t``/``_to``), and tnp and tf
+# functions accept them, so the engine need not wrap mixed calls
+CONVERT_CONSTANTS = False
+
+_TENSOR = (tf.Tensor, tf.Variable)
+_BOOL = np.dtype(bool)
+_PI = math.pi
+
+
+# ---------------------------------------------------------------- dtypes
+
+
+def _dt(dtype: Any) -> tf.DType | None:
+    """A numpy-style dtype (name, numpy dtype, Python type, tf dtype) as a tf dtype."""
+    if dtype is None or isinstance(dtype, tf.DType):
+        return dtype
+    return tf.as_dtype(np.dtype(dtype))
+
+
+def _np_dt(x: Any) -> Any:
+    """The dtype numpy's type resolution sees for ``x`` (Python scalars stay weak types)."""
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        if isinstance(x, bool):
+            return _BOOL
+        if isinstance(x, (int, float, complex)):
+            return type(x)
+        return np.asarray(x).dtype
+    return np.dtype(dt.as_numpy_dtype) if isinstance(dt, tf.DType) else np.dtype(dt)
+
+
+def _t(x: Any, dtype: Any = None) -> Any:
+    """``x`` as a tf tensor (tensors pass through untouched)."""
+    if isinstance(x, _TENSOR) and dtype is None:
+        return x
+    return tnp.asarray(x, dtype=_dt(dtype))
+
+
+def _to(x: Any, dt: tf.DType) -> Any:
+    """``x`` as a tensor of dtype ``dt``; Python scalars are converted exactly."""
+    if isinstance(x, _TENSOR):
+        return x if x.dtype == dt else tf.cast(x, dt)
+    if type(x) in (int, float) and dt != tf.bool:
+        try:
+            return tf.constant(x, dt)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return tf.constant(np.asarray(x, dt.as_numpy_dtype))
+
+
+@functools.cache
+def _np_out(fname: str, dt: tf.DType) -> tf.DType:
+    """The dtype numpy's ``fname`` returns for an input of dtype ``dt``."""
+    fn: Any = np
+    for part in fname.split("."):
+        fn = getattr(fn, part)
+    with np.errstate(all="ignore"):
+        return tf.as_dtype(np.asarray(fn(np.ones((2, 2), dt.as_numpy_dtype))).dtype)
+
+
+def _result_dtype(*args: Any) -> tf.DType:
+    """numpy's ``result_type`` of the arguments, Python scalars weak (NEP 50)."""
+    # Python scalars go in as values: numpy treats the types int/float as strong
+    return tf.as_dtype(np.result_type(*(
+        a if isinstance(a, (bool, int, float, complex)) else _np_dt(a) for a in args
+    )))
+
+
+def _inexact(x: Any) -> Any:
+    """``x`` as a float or complex tensor: integers and booleans become float64 (numpy linalg)."""
+    x = _t(x)
+    return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, tf.float64)
+
+
+def _real_dtype(dt: tf.DType) -> tf.DType:
+    return dt.real_dtype if dt.is_complex else dt
+
+
+# ---------------------------------------------------------------- elementwise
+
+
+_SCALARS = frozenset({bool, int, float, complex})
+
+
+def _cacheable(k: Any) -> bool:
+    return isinstance(k, tf.DType) or k in _SCALARS
+
+
+def _plan(ufunc: np.ufunc, args: tuple) -> tuple:
+    """Casts (None: none needed) of the arguments and the result for numpy's loop."""
+    loop = ufunc.resolve_dtypes(tuple(_np_dt(a) for a in args) + (None,) * ufunc.nout)
+    ins = [tf.as_dtype(d) for d in loop[: ufunc.nin]]
+    out = tf.as_dtype(loop[ufunc.nin])
+    casts = tuple(
+        None if isinstance(a, _TENSOR) and a.dtype == d else d
+        for a, d in zip(args, ins, strict=True)
+    )
+    # the adapters return the loop's input dtype unless numpy's output differs
+    return (*casts, None if all(d == out for d in ins) else out)
+
+
+def _unary(np_name: str, fn: Callable) -> Callable:
+    """numpy's unary ufunc ``np_name`` computed by ``fn`` on the loop dtype numpy picks."""
+    ufunc = getattr(np, np_name)
+    plans: dict = {}
+
+    def op(x: Any) -> Any:
+        key = getattr(x, "dtype", None) or type(x)
+        plan = plans.get(key)
+        if plan is None:
+            plan = _plan(ufunc, (x,))
+            if _cacheable(key):
+                plans[key] = plan
+        cin, cout = plan
+        if cin is not None:
+            x = _to(x, cin)
+        r = fn(x)
+        if cout is not None and r.dtype != cout:
+            r = tf.cast(r, cout)
+        return r
+
+    op.__name__ = op.__qualname__ = f"_{np_name}"
+    return op
+
+
+def _binary(np_name: str, fn: Callable) -> Callable:
+    """numpy's binary ufunc ``np_name`` computed by ``fn`` on the loop dtypes numpy picks."""
+    ufunc = getattr(np, np_name)
+    plans: dict = {}
+
+    def op(x1: Any, x2: Any) -> Any:
+        key = (getattr(x1, "dtype", None) or type(x1), getattr(x2, "dtype", None) or type(x2))
+        plan = plans.get(key)
+        if plan is None:
+            plan = _plan(ufunc, (x1, x2))
+            if _cacheable(key[0]) and _cacheable(key[1]):
+                plans[key] = plan
+        c1, c2, cout = plan
+        if c1 is not None:
+            x1 = _to(x1, c1)
+        if c2 is not None:
+            x2 = _to(x2, c2)
+        r = fn(x1, x2)
+        if cout is not None and r.dtype != cout:
+            r = tf.cast(r, cout)
+        return r
+
+    op.__name__ = op.__qualname__ = f"_{np_name}"
+    return op
+
+
+def _is_int(x: Any) -> bool:
+    return x.dtype.is_integer or x.dtype == tf.bool
+
+
+def _is_float(x: Any) -> bool:
+    return x.dtype.is_floating
+
+
+def _truth(x: Any) -> Any:
+    return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
+
+
+def _signbit(x: Any) -> Any:
+    # the sign bit itself, so that -0.0 and negative NaNs count as negative (as in numpy)
+    if not x.dtype.is_floating:
+        return tf.less(x, 0) if x.dtype.is_integer else tf.zeros_like(x, tf.bool)
+    bits = {2: tf.int16, 4: tf.int32, 8: tf.int64}[x.dtype.size]
+    return tf.less(tf.bitcast(x, bits), 0)
+
+
+def _trunc(x: Any) -> Any:
+    if _is_int(x):
+        return x
+    return tf.where(x < 0, tf.math.ceil(x), tf.floor(x))
+
+
+def _isnan(x: Any) -> Any:
+    if x.dtype.is_complex:
+        return tf.logical_or(tf.math.is_nan(tf.math.real(x)), tf.math.is_nan(tf.math.imag(x)))
+    return tf.math.is_nan(x) if _is_float(x) else tf.zeros_like(x, tf.bool)
+
+
+def _isinf(x: Any) -> Any:
+    if x.dtype.is_complex:
+        return tf.logical_or(tf.math.is_inf(tf.math.real(x)), tf.math.is_inf(tf.math.imag(x)))
+    return tf.math.is_inf(x) if _is_float(x) else tf.zeros_like(x, tf.bool)
+
+
+def _isfinite(x: Any) -> Any:
+    if x.dtype.is_complex:
+        re, im = tf.math.real(x), tf.math.imag(x)
+        return tf.logical_and(tf.math.is_finite(re), tf.math.is_finite(im))
+    return tf.math.is_finite(x) if _is_float(x) else tf.ones_like(x, tf.bool)
+
+
+def _isposinf(x: Any) -> Any:
+    x = _t(x)
+    if x.dtype.is_complex:
+        raise TypeError("This operation is not supported for complex values")
+    return tf.equal(x, math.inf) if _is_float(x) else tf.zeros_like(x, tf.bool)
+
+
+def _isneginf(x: Any) -> Any:
+    x = _t(x)
+    if x.dtype.is_complex:
+        raise TypeError("This operation is not supported for complex values")
+    return tf.equal(x, -math.inf) if _is_float(x) else tf.zeros_like(x, tf.bool)
+
+
+def _reciprocal(x: Any) -> Any:
+    if _is_int(x):
+        # integer 1 / x truncates: only +-1 survive
+        return tf.where(tf.equal(tf.abs(x), 1), x, tf.zeros_like(x))
+    return tf.math.reciprocal(x)
+
+
+def _cbrt(x: Any) -> Any:
+    return tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype))
+
+
+def _log_base(base: float) -> Callable:
+    scale = 1 / math.log(base)
+    return lambda x: tf.math.log(x) * tf.constant(scale, x.dtype)
+
+
+def _spacing(x: Any) -> Any:
+    inf = tf.where(_signbit(x), tf.constant(-math.inf, x.dtype), tf.constant(math.inf, x.dtype))
+    return tf.math.nextafter(x, inf) - x
+
+
+def _real(x: Any) -> Any:
+    x = _t(x)
+    return tf.math.real(x) if x.dtype.is_complex else x
+
+
+def _imag(x: Any) -> Any:
+    x = _t(x)
+    return tf.math.imag(x) if x.dtype.is_complex else tf.zeros_like(x)
+
+
+def _angle(z: Any, deg: bool = False) -> Any:
+    z = _t(z)
+    out = _np_out("angle", z.dtype)
+    if z.dtype.is_complex:
+        r = tf.math.atan2(tf.math.imag(z), tf.math.real(z))
+    else:
+        x = tf.cast(z, out)
+        r = tf.math.atan2(tf.zeros_like(x), x)
+    r = tf.cast(r, out)
+    return r * tf.constant(180 / _PI, out) if deg else r
+
+
+def _round(a: Any, decimals: int = 0, out: None = None) -> Any:
+    a = _t(a)
+    if a.dtype.is_complex:
+        return tf.complex(_round(tf.math.real(a), decimals), _round(tf.math.imag(a), decimals))
+    if _is_int(a):
+        if decimals >= 0:
+            return a
+        f = 10 ** (-decimals)
+        return tf.cast(tf.round(tf.cast(a, tf.float64) / f) * f, a.dtype)
+    if decimals == 0:
+        return tf.round(a)  # round half to even, as numpy
+    f = tf.constant(10.0**decimals, a.dtype)
+    return tf.round(a * f) / f
+
+
+def _fix(x: Any) -> Any:
+    x = _t(x)
+    return tf.cast(_trunc(x), _np_out("fix", x.dtype))
+
+
+def _sinc(x: Any) -> Any:
+    x = _t(x)
+    x = tf.cast(x, _np_out("sinc", x.dtype))
+    zero = tf.equal(x, 0)
+    y = tf.constant(_PI, x.dtype) * tf.where(zero, tf.ones_like(x), x)
+    return tf.where(zero, tf.ones_like(x), tf.sin(y) / y)
+
+
+def _nan_to_num(
+    x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+    neginf: float | None = None,
+) -> Any:
+    x = _t(x)
+    if x.dtype.is_complex:
+        args = (copy, nan, posinf, neginf)
+        return tf.complex(_nan_to_num(tf.math.real(x), *args), _nan_to_num(tf.math.imag(x), *args))
+    if not _is_float(x):
+        return tf.identity(x)
+    info = np.finfo(x.dtype.as_numpy_dtype)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+    x = tf.where(tf.math.is_nan(x), tf.constant(nan, x.dtype), x)
+    x = tf.where(tf.equal(x, math.inf), tf.constant(big, x.dtype), x)
+    return tf.where(tf.equal(x, -math.inf), tf.constant(small, x.dtype), x)
+
+
+def _i0(x: Any) -> Any:
+    x = _t(x)
+    if x.dtype.is_complex:
+        raise TypeError("i0 not supported for complex values")
+    out = _np_out("i0", x.dtype)
+    return tf.math.bessel_i0(tf.cast(x, out))
+
+
+def _floor_divide(x1: Any, x2: Any) -> Any:
+    if _is_int(x1):
+        # numpy gives 0 for a zero divisor where tf raises
+        zero = tf.equal(x2, 0)
+        safe = tf.where(zero, tf.ones_like(x2), x2)
+        return tf.where(zero, tf.zeros_like(x1 + x2), tf.math.floordiv(x1, safe))
+    # numpy's algorithm (divmod based), which floor(x1 / x2) gets wrong near integers
+    mod = tf.truncatemod(x1, x2)
+    div = (x1 - mod) / x2
+    fix = tf.logical_and(tf.not_equal(mod, 0), tf.not_equal(x2 < 0, mod < 0))
+    div = tf.where(fix, div - 1, div)
+    floor = tf.floor(div)
+    floor = tf.where(div - floor > 0.5, floor + 1, floor)
+    floor = tf.where(tf.equal(div, 0), tf.zeros_like(div) * (x1 / x2), floor)
+    return tf.where(tf.equal(x2, 0), x1 / x2, floor)
+
+
+def _int_safe(fn: Callable) -> Callable:
+    def mod(x1: Any, x2: Any) -> Any:
+        if not _is_int(x1):
+            return fn(x1, x2)
+        # numpy gives 0 for a zero divisor where tf raises
+        zero = tf.equal(x2, 0)
+        safe = tf.where(zero, tf.ones_like(x2), x2)
+        return tf.where(zero, tf.zeros_like(x1 + x2), fn(x1, safe))
+
+    return mod
+
+
+def _bool_or(fn: Callable, bool_fn: Callable) -> Callable:
+    return lambda x1, x2: bool_fn(x1, x2) if x1.dtype == tf.bool else fn(x1, x2)
+
+
+def _ordered(fn: Callable) -> Callable:
+    # tf's ordering comparisons have no bool kernel
+    def cmp(x1: Any, x2: Any) -> Any:
+        if x1.dtype == tf.bool:
+            return fn(tf.cast(x1, tf.int8), tf.cast(x2, tf.int8))
+        return fn(x1, x2)
+
+    return cmp
+
+
+def _fmax(x1: Any, x2: Any) -> Any:
+    if x1.dtype == tf.bool:
+        return tf.logical_or(x1, x2)
+    m = tf.maximum(x1, x2)
+    if not _is_float(x1):
+        return m
+    return tf.where(tf.math.is_nan(x1), x2, tf.where(tf.math.is_nan(x2), x1, m))
+
+
+def _fmin(x1: Any, x2: Any) -> Any:
+    if x1.dtype == tf.bool:
+        return tf.logical_and(x1, x2)
+    m = tf.minimum(x1, x2)
+    if not _is_float(x1):
+        return m
+    return tf.where(tf.math.is_nan(x1), x2, tf.where(tf.math.is_nan(x2), x1, m))
+
+
+def _hypot(x1: Any, x2: Any) -> Any:
+    a, b = tf.abs(x1), tf.abs(x2)
+    big, small = tf.maximum(a, b), tf.minimum(a, b)
+    safe = tf.where(tf.equal(big, 0), tf.ones_like(big), big)
+    r = big * tf.sqrt(1 + tf.square(small / safe))
+    r = tf.where(tf.equal(big, 0), tf.zeros_like(r), r)
+    inf = tf.logical_or(tf.math.is_inf(a), tf.math.is_inf(b))  # inf even against NaN
+    return tf.where(inf, tf.constant(math.inf, r.dtype), r)
+
+
+def _logaddexp(x1: Any, x2: Any) -> Any:
+    m = tf.maximum(x1, x2)
+    r = m + tf.math.log1p(tf.exp(-tf.abs(x1 - x2)))
+    return tf.where(tf.equal(x1, x2), x1 + math.log(2), r)
+
+
+def _logaddexp2(x1: Any, x2: Any) -> Any:
+    m = tf.maximum(x1, x2)
+    r = m + tf.math.log1p(tf.pow(tf.constant(2, x1.dtype), -tf.abs(x1 - x2))) / math.log(2)
+    return tf.where(tf.equal(x1, x2), x1 + 1, r)
+
+
+def _copysign(x1: Any, x2: Any) -> Any:
+    a = tf.abs(x1)
+    return tf.where(_signbit(x2), -a, a)
+
+
+def _heaviside(x1: Any, x2: Any) -> Any:
+    one = tf.ones_like(x1 + x2)
+    r = tf.where(x1 < 0, one * 0, tf.where(x1 > 0, one, x2 * one))
+    return tf.where(tf.math.is_nan(x1), x1 * one, r) if _is_float(x1) else r
+
+
+def _gcd_ints(x1: Any, x2: Any) -> Any:
+    a, b = tf.abs(x1), tf.abs(x2)
+    a, b = a + tf.zeros_like(b), b + tf.zeros_like(a)
+
+    def step(a: Any, b: Any) -> tuple:
+        nz = tf.not_equal(b, 0)
+        safe = tf.where(nz, b, tf.ones_like(b))
+        return tf.where(nz, b, a), tf.where(nz, tf.math.floormod(a, safe), b)
+
+    a, _ = tf.while_loop(lambda a, b: tf.reduce_any(tf.not_equal(b, 0)), step, (a, b))
+    return a
+
+
+def _lcm_ints(x1: Any, x2: Any) -> Any:
+    g = _gcd_ints(x1, x2)
+    safe = tf.where(tf.equal(g, 0), tf.ones_like(g), g)
+    return tf.abs(tf.math.floordiv(x1, safe) * x2)
+
+
+def _nextafter(x1: Any, x2: Any) -> Any:
+    if x1.dtype != tf.float16:
+        return tf.math.nextafter(x1, x2)
+    # no half kernel: step the bit pattern by one unit in the last place
+    bits = tf.bitcast(x1, tf.int16)
+    up = tf.math.logical_xor(x2 > x1, x1 < 0)
+    step = tf.where(up, bits + 1, bits - 1)
+    tiny = tf.bitcast(tf.constant(1, tf.int16), tf.float16)
+    r = tf.bitcast(step, tf.float16)
+    r = tf.where(tf.equal(x1, 0), tf.where(x2 > 0, tiny, -tiny), r)
+    r = tf.where(tf.equal(x1, x2), x2, r)
+    return tf.where(tf.logical_or(tf.math.is_nan(x1), tf.math.is_nan(x2)), x1 + x2, r)
+
+
+def _ldexp(x1: Any, x2: Any) -> Any:
+    return x1 * tf.pow(tf.constant(2, x1.dtype), tf.cast(x2, x1.dtype))
+
+
+def _angle_conv(scale: float) -> Callable:
+    return lambda x: x * tf.constant(scale, x.dtype)
+
+
+def _identity_if_int(fn: Callable) -> Callable:
+    return lambda x: x if _is_int(x) else fn(x)
+
+
+def _bool_keep(fn: Callable) -> Callable:
+    return lambda x: x if x.dtype == tf.bool else fn(x)
+
+
+def _abs(x: Any) -> Any:
+    if x.dtype == tf.bool or x.dtype.is_unsigned:
+        return x
+    return tf.abs(x)
+
+
+def _conj(x: Any) -> Any:
+    return tf.math.conj(x) if x.dtype.is_complex else x
+
+
+def _invert(x: Any) -> Any:
+    return tf.logical_not(x) if x.dtype == tf.bool else tf.bitwise.invert(x)
+
+
+def _exp2(x: Any) -> Any:
+    return tf.pow(tf.constant(2, x.dtype), x)
+
+
+_UNARY = {
+    "absolute": _abs,
+    "negative": tf.negative,
+    "positive": tf.identity,
+    "sign": tf.sign,
+    "sqrt": tf.sqrt,
+    "cbrt": _cbrt,
+    "square": _bool_keep(tf.square),
+    "exp": tf.exp,
+    "exp2": _exp2,
+    "expm1": tf.math.expm1,
+    "log": tf.math.log,
+    "log2": _log_base(2),
+    "log10": _log_base(10),
+    "log1p": tf.math.log1p,
+    "sin": tf.sin,
+    "cos": tf.cos,
+    "tan": tf.tan,
+    "arcsin": tf.asin,
+    "arccos": tf.acos,
+    "arctan": tf.atan,
+    "sinh": tf.sinh,
+    "cosh": tf.cosh,
+    "tanh": tf.tanh,
+    "arcsinh": tf.asinh,
+    "arccosh": tf.acosh,
+    "arctanh": tf.atanh,
+    "floor": _identity_if_int(tf.floor),
+    "ceil": _identity_if_int(tf.math.ceil),
+    "trunc": _trunc,
+    "rint": _identity_if_int(tf.math.rint),
+    "isnan": _isnan,
+    "isinf": _isinf,
+    "isfinite": _isfinite,
+    "signbit": _signbit,
+    "conjugate": _conj,
+    "reciprocal": _reciprocal,
+    "logical_not": lambda x: tf.logical_not(_truth(x)),
+    "invert": _invert,
+    "deg2rad": _angle_conv(_PI / 180),
+    "rad2deg": _angle_conv(180 / _PI),
+    "spacing": _spacing,
+}
+
+_BINARY = {
+    "add": _bool_or(tf.add, tf.logical_or),
+    "subtract": tf.subtract,
+    "multiply": _bool_or(tf.multiply, tf.logical_and),
+    "divide": tf.math.truediv,
+    "floor_divide": _floor_divide,
+    "power": tf.pow,
+    "float_power": tf.pow,
+    "remainder": _int_safe(tf.math.floormod),
+    "fmod": _int_safe(tf.truncatemod),
+    "maximum": _bool_or(tf.maximum, tf.logical_or),
+    "minimum": _bool_or(tf.minimum, tf.logical_and),
+    "fmax": _fmax,
+    "fmin": _fmin,
+    "arctan2": tf.atan2,
+    "hypot": _hypot,
+    "logaddexp": _logaddexp,
+    "logaddexp2": _logaddexp2,
+    "copysign": _copysign,
+    "nextafter": _nextafter,
+    "heaviside": _heaviside,
+    "equal": tf.equal,
+    "not_equal": tf.not_equal,
+    "less": _ordered(tf.less),
+    "less_equal": _ordered(tf.less_equal),
+    "greater": _ordered(tf.greater),
+    "greater_equal": _ordered(tf.greater_equal),
+    "logical_and": lambda a, b: tf.logical_and(_truth(a), _truth(b)),
+    "logical_or": lambda a, b: tf.logical_or(_truth(a), _truth(b)),
+    "logical_xor": lambda a, b: tf.math.logical_xor(_truth(a), _truth(b)),
+    "bitwise_and": _bool_or(tf.bitwise.bitwise_and, tf.logical_and),
+    "bitwise_or": _bool_or(tf.bitwise.bitwise_or, tf.logical_or),
+    "bitwise_xor": _bool_or(tf.bitwise.bitwise_xor, tf.math.logical_xor),
+    "left_shift": tf.bitwise.left_shift,
+    "right_shift": tf.bitwise.right_shift,
+    "gcd": _gcd_ints,
+    "lcm": _lcm_ints,
+    "ldexp": _ldexp,
+}
+
+_ELEMENTWISE: dict[str, Callable] = {n: _unary(n, f) for n, f in _UNARY.items()}
+_ELEMENTWISE.update({n: _binary(n, f) for n, f in _BINARY.items()})
+for _name, _same in {
+    "abs": "absolute", "conj": "conjugate", "bitwise_not": "invert", "true_divide": "divide",
+    "mod": "remainder", "radians": "deg2rad", "degrees": "rad2deg",
+    # numpy 2's array API spellings
+    "acos": "arccos", "asin": "arcsin", "atan": "arctan", "acosh": "arccosh",
+    "asinh": "arcsinh", "atanh": "arctanh", "atan2": "arctan2", "pow": "power",
+    "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+}.items():
+    _ELEMENTWISE[_name] = _ELEMENTWISE[_same]
+
+
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: None = None, **kw: Any) -> Any:
+    # numpy 2 also spells the bounds min= and max=
+    a_min = kw.pop("min", a_min)
+    a_max = kw.pop("max", a_max)
+    if kw:
+        raise TypeError(f"clip() got unexpected keyword arguments {sorted(kw)}")
+    r = _t(a)
+    if a_min is not None:
+        r = _ELEMENTWISE["maximum"](r, a_min)
+    if a_max is not None:
+        r = _ELEMENTWISE["minimum"](r, a_max)
+    return r
+
+
+def _isclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Any:
+    dt = _result_dtype(a, b, 1.0)
+    a, b = _to(a, dt), _to(b, dt)
+    diff = tf.abs(a - b)
+    tol = tf.cast(atol, diff.dtype) + tf.cast(rtol, diff.dtype) * tf.abs(b)
+    finite = tf.logical_and(_isfinite(a), _isfinite(b))
+    close = tf.where(finite, tf.less_equal(diff, tol), tf.equal(a, b))
+    if equal_nan:
+        close = tf.logical_or(close, tf.logical_and(_isnan(a), _isnan(b)))
+    return close
+
+
+def _allclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Any:
+    return tf.reduce_all(_isclose(a, b, rtol, atol, equal_nan))
+
+
+def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if x is None and y is None:
+        return _nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    if isinstance(x, _TENSOR) and isinstance(y, _TENSOR) and x.dtype == y.dtype:
+        c = condition if getattr(condition, "dtype", None) == tf.bool else _truth(_t(condition))
+        return tf.where(c, x, y)
+    dt = _result_dtype(x, y)
+    return tf.where(_truth(_t(condition)), _to(x, dt), _to(y, dt))
+
+
+def _complex(real: Any, imag: Any) -> Any:
+    dt = _result_dtype(real, imag, 1j)
+    return tf.complex(_to(real, dt.real_dtype), _to(imag, dt.real_dtype))
+
+
+# ---------------------------------------------------------------- creation
+
+
+def creation_kwargs(like: Any) -> dict[str, Any]:
+    """Keyword arguments creation functions take from an example tensor ``like``.
+
+    Only the dtype: tf creation functions take no device argument (placement is
+    a ``tf.device`` context).
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> creation_kwargs(tf.ones(2, dtype=tf.float32))
+    {'dtype': tf.float32}
+    """
+    return {"dtype": like.dtype}
+
+
+def _asarray(a: Any, dtype: Any = None, copy: bool | None = None, **kw: Any) -> Any:
+    if isinstance(a, tf.Tensor) and dtype is None:
+        return tf.identity(a) if copy else a
+    if isinstance(a, np.ndarray) and dtype is None:
+        return tf.convert_to_tensor(a)
+    return tnp.asarray(a, dtype=_dt(dtype))
+
+
+def _array(a: Any, dtype: Any = None, copy: bool = True, **kw: Any) -> Any:
+    return tf.identity(_asarray(a, dtype))
+
+
+def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None,
+            **kw: Any) -> Any:
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    if step == 0:
+        raise ZeroDivisionError("step must not be zero")
+    dt = _result_dtype(start, stop, step)
+    r = tf.range(_to(start, dt), _to(stop, dt), _to(step, dt))
+    out = _dt(dtype)
+    return r if out is None or out == dt else tf.cast(r, out)
+
+
+def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
+    return tf.identity(_t(a))
+
+
+def _linspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+    dtype: Any = None, axis: int = 0,
+) -> Any:
+    dt = _dt(dtype)
+    fdt = tf.float64 if dt is None or not (dt.is_floating or dt.is_complex) else dt
+    r = tnp.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=fdt, axis=axis)
+    if dt is not None and dt != fdt:
+        # numpy floors towards an integer dtype
+        if retstep:
+            return tf.cast(tf.floor(r[0]), dt), r[1]
+        r = tf.cast(tf.floor(r), dt)
+    return r
+
+
+def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> Any:
+    xs = [tf.reshape(_t(x), [-1]) for x in xi]
+    n = len(xs)
+    if not sparse:
+        return tuple(tf.meshgrid(*xs, indexing=indexing))
+    out = []
+    for i, x in enumerate(xs):
+        shape = [1] * n
+        j = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            j = 1 - i
+        shape[j] = -1
+        out.append(tf.reshape(x, shape))
+    return tuple(out)
+
+
+def _indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -> Any:
+    dt = _dt(dtype)
+    ranges = [tf.range(n, dtype=dt) for n in dimensions]
+    if sparse:
+        return tuple(
+            tf.reshape(r, [-1 if j == i else 1 for j in range(len(ranges))])
+            for i, r in enumerate(ranges)
+        )
+    if not ranges:
+        return tf.zeros((0,), dt)
+    return tf.stack(tf.meshgrid(*ranges, indexing="ij"))
+
+
+def _full(shape: Any, fill_value: Any, dtype: Any = None, **kw: Any) -> Any:
+    dt = _dt(dtype) or _result_dtype(fill_value)
+    return tf.fill(_shape_arg(shape), _to(fill_value, dt))
+
+
+def _full_like(a: Any, fill_value: Any, dtype: Any = None, **kw: Any) -> Any:
+    a = _t(a)
+    dt = _dt(dtype) or a.dtype
+    return tf.fill(tf.shape(a), _to(fill_value, dt))
+
+
+def _shape_arg(shape: Any) -> Any:
+    return [shape] if isinstance(shape, int) else shape
+
+
+def _tri_mask(shape: Any, k: int, lower: bool) -> Any:
+    n, m = shape[-2], shape[-1]
+    rows = tf.range(n)[:, None]
+    cols = tf.range(m)[None, :]
+    return cols - rows <= k if lower else cols - rows >= k
+
+
+def _tril(m: Any, k: int = 0) -> Any:
+    m = _t(m)
+    mask = _tri_mask(tf.shape(m), k, lower=True)
+    return tf.where(mask, m, tf.zeros_like(m))
+
+
+def _triu(m: Any, k: int = 0) -> Any:
+    m = _t(m)
+    mask = _tri_mask(tf.shape(m), k, lower=False)
+    return tf.where(mask, m, tf.zeros_like(m))
+
+
+# ---------------------------------------------------------------- reductions
+
+
+def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (int, np.integer)):
+        axis = (axis,)
+    out = []
+    for a in axis:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1):
+            raise np.exceptions.AxisError(a, ndim)
+        out.append(a % ndim if ndim else 0)
+    return tuple(out)
+
+
+_ACC: dict = {}
+
+
+def _acc(fname: str, x: Any, dtype: Any) -> Any:
+    """``x`` cast to the dtype numpy's ``fname`` accumulates in (int32 sums are int64)."""
+    if dtype is not None:
+        return tf.cast(x, _dt(dtype))
+    dt = x.dtype
+    try:
+        out = _ACC[fname, dt]
+    except KeyError:
+        out = _np_out(fname, dt)
+        out = _ACC[fname, dt] = None if out == dt else out
+    return x if out is None else tf.cast(x, out)
+
+
+def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None) -> Any:
+    x = _acc("sum", a if isinstance(a, _TENSOR) else _t(a), dtype)
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int64)
+    r = tf.reduce_sum(x, axis=axis, keepdims=keepdims)
+    return r if initial is None else r + initial
+
+
+def _prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+          initial: Any = None, where: Any = None) -> Any:
+    x = _acc("prod", _t(a), dtype)
+    r = tf.reduce_prod(x, axis=axis, keepdims=keepdims)
+    return r if initial is None else r * initial
+
+
+def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False, where: Any = None) -> Any:
+    x = _acc("mean", a if isinstance(a, _TENSOR) else _t(a), dtype)
+    return tf.reduce_mean(x, axis=axis, keepdims=keepdims)
+
+
+def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None, mean: Any = None,
+         correction: float | None = None) -> Any:
+    x = _t(a)
+    if correction is not None:
+        ddof = correction
+    out_dt = _dt(dtype) or _np_out("var", x.dtype)
+    if x.dtype.is_complex:
+        x = tf.cast(x, tf.complex64 if out_dt == tf.float32 else tf.complex128)
+    else:
+        x = tf.cast(x, out_dt)
+    m = tf.reduce_mean(x, axis=axis, keepdims=True) if mean is None else _t(mean)
+    d = x - m
+    sq = tf.math.real(d * tf.math.conj(d)) if d.dtype.is_complex else tf.square(d)
+    s = tf.reduce_sum(sq, axis=axis, keepdims=keepdims)
+    axes = list(_axes(axis, x.shape.rank))
+    n = tf.cast(tf.reduce_prod(tf.gather(tf.shape(x), axes)) if axes else 1, out_dt)
+    return s / tf.maximum(n - ddof, 0)
+
+
+def _std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None, mean: Any = None,
+         correction: float | None = None) -> Any:
+    return tf.sqrt(_var(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
+
+
+def _check_nonempty(x: Any, axis: Any, name: str) -> None:
+    shape = x.shape
+    if shape.rank is None:
+        return
+    dims = [shape[i] for i in _axes(axis, shape.rank)] if shape.rank else []
+    if any(d == 0 for d in dims) or (axis is None and shape.num_elements() == 0):
+        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+
+
+def _max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None) -> Any:
+    x = _t(a)
+    if initial is None:
+        _check_nonempty(x, axis, "maximum")
+    if x.dtype == tf.bool:
+        r = tf.reduce_any(x, axis=axis, keepdims=keepdims)
+    else:
+        r = tf.reduce_max(x, axis=axis, keepdims=keepdims)
+    return r if initial is None else _ELEMENTWISE["maximum"](r, initial)
+
+
+def _min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None) -> Any:
+    x = _t(a)
+    if initial is None:
+        _check_nonempty(x, axis, "minimum")
+    if x.dtype == tf.bool:
+        r = tf.reduce_all(x, axis=axis, keepdims=keepdims)
+    else:
+        r = tf.reduce_min(x, axis=axis, keepdims=keepdims)
+    return r if initial is None else _ELEMENTWISE["minimum"](r, initial)
+
+
+def _arg_reduce(tf_fn: Callable, name: str) -> Callable:
+    def arg(a: Any, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> Any:
+        x = _t(a)
+        nd = x.shape.rank
+        if axis is None:
+            _check_nonempty(x, None, name)
+            flat = tf.reshape(x, [-1])
+            r = _arg_1(tf_fn, flat, 0)
+            return tf.reshape(r, [1] * nd) if keepdims else r
+        ax = _axes(axis, nd)[0]
+        _check_nonempty(x, ax, name)
+        r = _arg_1(tf_fn, x, ax)
+        return tf.expand_dims(r, ax) if keepdims else r
+
+    arg.__name__ = arg.__qualname__ = f"_{name}"
+    return arg
+
+
+def _arg_1(tf_fn: Callable, x: Any, axis: int) -> Any:
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int8)
+    r = tf_fn(x, axis=axis, output_type=tf.int64)
+    if _is_float(x):
+        # numpy returns the first NaN; tf skips NaNs
+        nan = tf.math.is_nan(x)
+        r = tf.where(tf.reduce_any(nan, axis=axis), tf.argmax(nan, axis=axis), r)
+    return r
+
+
+def _any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+         *, where: Any = None) -> Any:
+    return tf.reduce_any(_truth(_t(a)), axis=axis, keepdims=keepdims)
+
+
+def _all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+         *, where: Any = None) -> Any:
+    return tf.reduce_all(_truth(_t(a)), axis=axis, keepdims=keepdims)
+
+
+def _cumulative(tf_fn: Callable, name: str) -> Callable:
+    def cum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+        x = _acc(name, _t(a), dtype)
+        if x.dtype == tf.bool:
+            x = tf.cast(x, tf.int64)
+        if axis is None:
+            x, axis = tf.reshape(x, [-1]), 0
+        return tf_fn(x, axis=axis)
+
+    cum.__name__ = cum.__qualname__ = f"_{name}"
+    return cum
+
+
+def _count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
+    x = _t(a)
+    return tf.math.count_nonzero(_truth(x), axis=axis, keepdims=keepdims, dtype=tf.int64)
+
+
+def _median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+            keepdims: bool = False) -> Any:
+    x = _t(a)
+    x = tf.cast(x, _np_out("median", x.dtype))
+    nd = x.shape.rank
+    axes = _axes(axis, nd)
+    keep = [i for i in range(nd) if i not in axes]
+    y = tf.transpose(x, keep + list(axes))
+    y = tf.reshape(y, tf.concat([tf.shape(y)[: len(keep)], [-1]], 0))
+    s = tf.sort(y, axis=-1)
+    n = tf.shape(s)[-1]
+    lo = tf.gather(s, (n - 1) // 2, axis=-1)
+    hi = tf.gather(s, n // 2, axis=-1)
+    r = lo + (hi - lo) / 2
+    if _is_float(x):
+        r = tf.where(tf.reduce_any(tf.math.is_nan(y), axis=-1), tf.constant(math.nan, x.dtype), r)
+    if keepdims:
+        r = tf.reshape(r, [1 if i in axes else d for i, d in enumerate(tf.unstack(tf.shape(x)))])
+    return r
+
+
+def _without_nan(a: Any, fill: float) -> Any:
+    x = _t(a)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        return x
+    return tf.where(_isnan(x), tf.constant(fill, x.dtype), x)
+
+
+def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+            keepdims: bool = False, **kw: Any) -> Any:
+    return _sum(_without_nan(a, 0), axis, dtype, keepdims=keepdims, **kw)
+
+
+def _nanprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False, **kw: Any) -> Any:
+    return _prod(_without_nan(a, 1), axis, dtype, keepdims=keepdims, **kw)
+
+
+def _nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+    return _cumulative(tf.math.cumsum, "cumsum")(_without_nan(a, 0), axis, dtype)
+
+
+def _nan_extreme(fn: Callable, fill: float) -> Callable:
+    def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+                **kw: Any) -> Any:
+        x = _t(a)
+        if not _is_float(x):
+            return fn(x, axis, keepdims=keepdims, **kw)
+        nan = tf.math.is_nan(x)
+        r = fn(tf.where(nan, tf.constant(fill, x.dtype), x), axis, keepdims=keepdims, **kw)
+        # an all-NaN slice gives NaN (numpy also warns)
+        allnan = tf.reduce_all(nan, axis=axis, keepdims=keepdims)
+        return tf.where(allnan, tf.constant(math.nan, r.dtype), r)
+
+    return extreme
+
+
+def _nan_arg(fn: Callable, fill: float) -> Callable:
+    def arg(a: Any, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> Any:
+        x = _t(a)
+        if _is_float(x):
+            x = tf.where(tf.math.is_nan(x), tf.constant(fill, x.dtype), x)
+        return fn(x, axis, keepdims=keepdims)
+
+    return arg
+
+
+def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False, **kw: Any) -> Any:
+    x = _t(a)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        return _var(x, axis, dtype, ddof=ddof, keepdims=keepdims)
+    out_dt = _dt(dtype) or _np_out("var", x.dtype)
+    ok = tf.logical_not(_isnan(x))
+    n = tf.reduce_sum(tf.cast(ok, out_dt), axis=axis, keepdims=True)
+    x0 = tf.where(ok, x, tf.zeros_like(x))
+    m = tf.reduce_sum(x0, axis=axis, keepdims=True) / tf.cast(n, x.dtype)
+    d = tf.where(ok, x - m, tf.zeros_like(x))
+    sq = tf.math.real(d * tf.math.conj(d)) if d.dtype.is_complex else tf.square(d)
+    s = tf.cast(tf.reduce_sum(sq, axis=axis, keepdims=True), out_dt)
+    r = s / tf.maximum(n - ddof, 0)
+    return r if keepdims else tf.squeeze(r, _axes(axis, x.shape.rank))
+
+
+def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False, **kw: Any) -> Any:
+    return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
+
+
+def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
+             keepdims: bool = False) -> Any:
+    x = _t(a)
+    if weights is None:
+        avg = _mean(x, axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        n = tf.size(x) // tf.maximum(tf.size(avg), 1)
+        return avg, tf.cast(tf.broadcast_to(n, tf.shape(avg)), avg.dtype)
+    dt = _result_dtype(x, weights, 1.0)
+    x, w = _to(x, dt), _to(weights, dt)
+    if w.shape.rank != x.shape.rank:
+        if axis is None or w.shape.rank != 1:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        shape = [1] * x.shape.rank
+        shape[_axes(axis, x.shape.rank)[0]] = -1
+        w = tf.reshape(w, shape)
+    wsum = tf.reduce_sum(w + tf.zeros_like(x), axis=axis, keepdims=keepdims)
+    avg = tf.reduce_sum(x * w, axis=axis, keepdims=keepdims) / wsum
+    return (avg, wsum) if returned else avg
+
+
+def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+           out: None = None) -> Any:
+    d = _diagonal(a, offset, axis1, axis2)
+    return _sum(d, axis=-1, dtype=dtype)
+
+
+# ---------------------------------------------------------------- shape
+
+
+def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+             copy: bool | None = None) -> Any:
+    shape = newshape if shape is None else shape
+    x = _t(a)
+    shape = _shape_arg(shape)
+    if order == "F":
+        rev = list(reversed(shape))
+        return tf.transpose(tf.reshape(tf.transpose(x), rev))
+    return tf.reshape(x, shape)
+
+
+def _ravel(a: Any, order: str = "C") -> Any:
+    x = _t(a)
+    if order == "F":
+        x = tf.transpose(x)
+    return tf.reshape(x, [-1])
+
+
+def _transpose(a: Any, axes: Any = None) -> Any:
+    return tf.transpose(a, perm=axes)
+
+
+def _matrix_transpose(x: Any, /) -> Any:
+    return tf.linalg.matrix_transpose(_t(x))
+
+
+def _expand_dims(a: Any, axis: Any) -> Any:
+    x = _t(a)
+    if isinstance(axis, (int, np.integer)):
+        return tf.expand_dims(x, axis)
+    n = x.shape.rank + len(axis)
+    pos = sorted(_axes(axis, n))
+    if len(set(pos)) != len(pos):
+        raise ValueError("repeated axis")
+    for p in pos:
+        x = tf.expand_dims(x, p)
+    return x
+
+
+def _squeeze(a: Any, axis: Any = None) -> Any:
+    x = _t(a)
+    if axis is None:
+        return tf.squeeze(x)
+    return tf.squeeze(x, list(_axes(axis, x.shape.rank)))
+
+
+def _common(arrays: Sequence[Any], dtype: Any = None) -> Sequence[Any]:
+    """The arrays as tensors of numpy's common dtype."""
+    if dtype is None and arrays and isinstance(arrays[0], _TENSOR):
+        d0 = arrays[0].dtype
+        if all(isinstance(x, _TENSOR) and x.dtype == d0 for x in arrays):
+            return arrays
+    xs = [_t(x) for x in arrays]
+    dt = _dt(dtype) or (_result_dtype(*xs) if xs else None)
+    return [x if x.dtype == dt else tf.cast(x, dt) for x in xs]
+
+
+def _concatenate(arrays: Sequence[Any], axis: int | None = 0, out: None = None,
+                 dtype: Any = None, casting: str = "same_kind") -> Any:
+    xs = _common(arrays, dtype)
+    if axis is None:
+        return tf.concat([tf.reshape(x, [-1]) for x in xs], 0)
+    return tf.concat(xs, axis)
+
+
+def _stack(arrays: Sequence[Any], axis: int = 0, out: None = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> Any:
+    return tf.stack(_common(arrays, dtype), axis)
+
+
+def _atleast(x: Any, n: int) -> Any:
+    x = _t(x)
+    r = x.shape.rank
+    if r >= n:
+        return x
+    if n == 2 and r == 1:
+        return x[None, :]
+    if n == 3 and r == 2:
+        return x[:, :, None]
+    if n == 3 and r == 1:
+        return x[None, :, None]
+    return tf.reshape(x, [1] * n)
+
+
+def _column_stack(tup: Sequence[Any]) -> Any:
+    xs = [_t(x) for x in tup]
+    return tf.concat(_common([x[:, None] if x.shape.rank == 1 else _atleast(x, 2) for x in xs]),
+                     1)
+
+
+def _vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Any:
+    return tf.concat(_common([_atleast(x, 2) for x in tup], dtype), 0)
+
+
+def _hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Any:
+    xs = _common([_atleast(x, 1) for x in tup], dtype)
+    return tf.concat(xs, 0 if xs and xs[0].shape.rank == 1 else 1)
+
+
+def _dstack(tup: Sequence[Any]) -> Any:
+    return tf.concat(_common([_atleast(x, 3) for x in tup]), 2)
+
+
+def _split_points(x: Any, indices_or_sections: Any, axis: int, strict: bool) -> list:
+    n = x.shape[axis]
+    if n is None:
+        n = int(tf.shape(x)[axis])
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if strict and n % k:
+            raise ValueError("array split does not result in an equal division")
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        points = np.cumsum([0, *sizes])
+        return list(itertools.pairwise(points))
+    idx = [int(i) for i in np.asarray(indices_or_sections).ravel()]
+    bounds = [0, *idx, n]
+    return list(itertools.pairwise(bounds))
+
+
+def _pieces(ary: Any, indices_or_sections: Any, axis: int, strict: bool) -> list:
+    x = _t(ary)
+    axis = _axes(axis, x.shape.rank)[0]
+    lead = [slice(None)] * axis
+    points = _split_points(x, indices_or_sections, axis, strict)
+    return [x[tuple([*lead, slice(int(s), int(e))])] for s, e in points]
+
+
+def _split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+    return _pieces(ary, indices_or_sections, axis, True)
+
+
+def _array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+    return _pieces(ary, indices_or_sections, axis, False)
+
+
+def _ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+    x = tf.reshape(_t(ary), [-1])
+    parts = [x[1:] - x[:-1]]
+    if to_begin is not None:
+        parts.insert(0, tf.reshape(_to(to_begin, x.dtype), [-1]))
+    if to_end is not None:
+        parts.append(tf.reshape(_to(to_end, x.dtype), [-1]))
+    return tf.concat(parts, 0)
+
+
+def _repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
+    return tf.repeat(_t(a), repeats, axis=axis)
+
+
+def _flip(m: Any, axis: Any = None) -> Any:
+    x = _t(m)
+    return tf.reverse(x, list(_axes(axis, x.shape.rank)))
+
+
+def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
+    x = _t(a)
+    if axis is None:
+        return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
+    return tf.roll(x, shift, axis)
+
+
+def _wrap_index(idx: Any, n: Any) -> Any:
+    # numpy accepts negative indices; tf.gather does not
+    idx = _t(idx)
+    if idx.dtype == tf.bool:
+        raise TypeError("boolean indices: use nonzero first")
+    n = tf.cast(n, idx.dtype)
+    return tf.where(idx < 0, idx + n, idx)
+
+
+def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+          mode: str = "raise") -> Any:
+    x = _t(a)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    n = tf.shape(x, out_type=tf.int64)[axis]
+    idx = tf.cast(_t(indices), tf.int64)
+    if mode == "wrap":
+        idx = tf.math.floormod(idx, n)
+    elif mode == "clip":
+        idx = tf.clip_by_value(idx, 0, n - 1)
+    else:
+        idx = _wrap_index(idx, n)
+    return tf.gather(x, idx, axis=axis)
+
+
+def _take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Any:
+    x = _t(arr)
+    idx = tf.cast(_t(indices), tf.int64)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    nd = x.shape.rank
+    axis = _axes(axis, nd)[0]
+    idx = _wrap_index(idx, tf.shape(x, out_type=tf.int64)[axis])
+    xm = tf.experimental.numpy.moveaxis(x, axis, -1)
+    im = tf.experimental.numpy.moveaxis(idx, axis, -1)
+    batch = tf.broadcast_dynamic_shape(tf.shape(xm)[:-1], tf.shape(im)[:-1])
+    xm = tf.broadcast_to(xm, tf.concat([batch, tf.shape(xm)[-1:]], 0))
+    im = tf.broadcast_to(im, tf.concat([batch, tf.shape(im)[-1:]], 0))
+    r = tf.gather(xm, im, axis=-1, batch_dims=nd - 1)
+    return tf.experimental.numpy.moveaxis(r, -1, axis)
+
+
+def _nonzero(a: Any) -> tuple:
+    x = _t(a)
+    if x.shape.rank == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use atleast_1d first.")
+    idx = tf.where(_truth(x))
+    return tuple(idx[:, i] for i in range(x.shape.rank))
+
+
+def _argwhere(a: Any) -> Any:
+    x = _t(a)
+    if x.shape.rank == 0:
+        return tf.zeros((1 if bool(_truth(x)) else 0, 0), tf.int64)
+    return tf.where(_truth(x))
+
+
+def _flatnonzero(a: Any) -> Any:
+    return tf.where(_truth(tf.reshape(_t(a), [-1])))[:, 0]
+
+
+def _diag(v: Any, k: int = 0) -> Any:
+    x = _t(v)
+    if x.shape.rank == 1:
+        return tf.linalg.diag(x, k=k)
+    if x.shape.rank == 2:
+        return tf.linalg.diag_part(x, k=k) if _diag_len(x, k) > 0 else tf.zeros((0,), x.dtype)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def _diag_len(x: Any, k: int) -> int:
+    n, m = x.shape[-2], x.shape[-1]
+    if n is None or m is None:
+        return 1
+    return min(n, m - k) if k >= 0 else min(n + k, m)
+
+
+def _diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    x = _t(a)
+    nd = x.shape.rank
+    a1, a2 = _axes((axis1, axis2), nd)
+    rest = [i for i in range(nd) if i not in (a1, a2)]
+    x = tf.transpose(x, [*rest, a1, a2])
+    if _diag_len(x, offset) <= 0:
+        return tf.zeros(tf.concat([tf.shape(x)[:-2], [0]], 0), x.dtype)
+    return tf.linalg.diag_part(x, k=offset)
+
+
+def _sort_key(x: Any) -> Any:
+    """Integers ordering floats as numpy sorts them: NaN last, -0.0 equal to 0.0."""
+    x = tf.where(tf.math.is_nan(x), tf.constant(math.nan, x.dtype), x + 0)
+    bits = {2: tf.int16, 4: tf.int32, 8: tf.int64}[x.dtype.size]
+    i = tf.bitcast(x, bits)
+    flip = tf.constant(np.iinfo(bits.as_numpy_dtype).max, bits)
+    return tf.where(i < 0, tf.bitwise.bitwise_xor(i, flip), i)
+
+
+def _sort(a: Any, axis: int | None = -1, kind: str | None = None, order: None = None, *,
+          stable: bool | None = None) -> Any:
+    x = _t(a)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    if x.dtype == tf.bool:
+        return tf.cast(tf.sort(tf.cast(x, tf.int8), axis=axis), tf.bool)
+    if x.dtype.is_complex:
+        raise TypeError("sorting complex tensors is not supported on tensorflow")
+    if not _is_float(x):
+        return tf.sort(x, axis=axis)
+    nan = tf.math.is_nan(x)
+    s = tf.sort(tf.where(nan, tf.constant(math.inf, x.dtype), x), axis=axis)
+    # NaNs go last, as in numpy
+    n = tf.shape(x)[axis]
+    count = tf.reduce_sum(tf.cast(nan, tf.int32), axis=axis, keepdims=True)
+    shape = [1] * x.shape.rank
+    shape[axis] = -1
+    pos = tf.reshape(tf.range(n), shape)
+    return tf.where(pos >= n - count, tf.constant(math.nan, x.dtype), s)
+
+
+def _argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: None = None, *,
+             stable: bool | None = None) -> Any:
+    x = _t(a)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int8)
+    elif _is_float(x):
+        x = _sort_key(x)
+    return tf.cast(tf.argsort(x, axis=axis, stable=True), tf.int64)
+
+
+def _unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+            return_counts: bool = False, axis: int | None = None, *,
+            equal_nan: bool = True, sorted: bool = True) -> Any:
+    x = _t(ar)
+    if axis is not None:
+        raise NotImplementedError("unique(axis=...) is not supported on tensorflow")
+    flat = tf.reshape(x, [-1])
+    order = _argsort(flat)
+    s = tf.gather(flat, order)
+    if _is_float(s):
+        same = tf.logical_or(tf.equal(s[1:], s[:-1]), tf.logical_and(
+            tf.math.is_nan(s[1:]), tf.math.is_nan(s[:-1])) if equal_nan else False)
+    else:
+        same = tf.equal(s[1:], s[:-1])
+    first = tf.concat([tf.ones(tf.minimum(tf.size(s), 1), tf.bool), tf.logical_not(same)], 0)
+    values = tf.boolean_mask(s, first)
+    out = [values]
+    if return_index:
+        out.append(tf.boolean_mask(order, first))
+    if return_inverse:
+        group = tf.cumsum(tf.cast(first, tf.int64)) - 1
+        inv = tf.scatter_nd(order[:, None], group, tf.shape(order, out_type=tf.int64))
+        out.append(tf.reshape(inv, tf.shape(x)))
+    if return_counts:
+        starts = tf.where(first)[:, 0]
+        ends = tf.concat([starts[1:], tf.shape(s, out_type=tf.int64)], 0)
+        out.append(ends - starts)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Any:
+    x = _t(x)
+    if x.shape.rank != 1:
+        raise ValueError("object too deep for desired array")
+    if weights is None:
+        return tf.math.bincount(x, minlength=minlength, dtype=tf.int64)
+    # numpy sums weights in float64 (complex128 for complex weights)
+    w = _t(weights)
+    w = tf.cast(w, tf.complex128 if w.dtype.is_complex else tf.float64)
+    if w.dtype.is_complex:
+        re = tf.math.bincount(x, tf.math.real(w), minlength=minlength)
+        return tf.complex(re, tf.math.bincount(x, tf.math.imag(w), minlength=minlength))
+    return tf.math.bincount(x, w, minlength=minlength)
+
+
+def _scatter_1d_scalar(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:
+    # tensor_scatter_nd_* refuse an empty target even with no updates
+    if base_grid.shape[0] == 0 or indices.shape[0] == 0:
+        return tf.identity(base_grid)
+    return _scatter_1d_scalar_tensorflow(base_grid, indices, values, mode)
+
+
+def _searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any:
+    a = _t(a)
+    if sorter is not None:
+        a = tf.gather(a, _t(sorter))
+    dt = _result_dtype(a, v)
+    a, vt = _to(a, dt), _to(v, dt)
+    if _is_float(a):
+        a, vt = _sort_key(a), _sort_key(vt)
+    flat = tf.reshape(vt, [1, -1])
+    r = tf.searchsorted(a[None, :], flat, side=side, out_type=tf.int64)
+    return tf.reshape(r, tf.shape(vt))
+
+
+def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    i = np.arange(-before, n + after)
+    if mode == "edge":
+        return np.clip(i, 0, n - 1)
+    if mode == "wrap":
+        return i % n
+    if mode == "reflect":
+        if n == 1:
+            return np.zeros_like(i)
+        period = 2 * (n - 1)
+        j = i % period
+        return np.where(j >= n, period - j, j)
+    if mode == "symmetric":
+        period = 2 * n
+        j = i % period
+        return np.where(j >= n, period - 1 - j, j)
+    raise ValueError(f"mode {mode!r} is not supported on tensorflow")
+
+
+def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Any:
+    x = _t(array)
+    nd = x.shape.rank
+    w = np.asarray(pad_width, dtype=np.int64)
+    if w.ndim == 1:
+        w = w.reshape(()) if w.size == 1 else w.reshape(1, 2)  # (n,) or (before, after)
+    widths = np.broadcast_to(w, (nd, 2))
+    if np.any(widths < 0):
+        raise ValueError("index can't contain negative values")
+    if mode == "constant":
+        cv = kwargs.get("constant_values", 0)
+        if np.ndim(cv) == 0:
+            return tf.pad(x, widths.tolist(), constant_values=_to(cv, x.dtype))
+        cvs = np.broadcast_to(np.asarray(cv), (nd, 2))
+        # one side at a time, axis by axis: later axes fill the corners, as in numpy
+        for ax in range(nd):
+            for side in (0, 1):
+                pads = [[0, 0] for _ in range(nd)]
+                pads[ax][side] = int(widths[ax, side])
+                x = tf.pad(x, pads, constant_values=_to(cvs[ax, side].item(), x.dtype))
+        return x
+    if mode not in ("edge", "wrap", "reflect", "symmetric"):
+        raise ValueError(f"pad mode {mode!r} is not supported on tensorflow")
+    if kwargs.get("reflect_type", "even") != "even":
+        raise ValueError("pad reflect_type='odd' is not supported on tensorflow")
+    for ax in range(nd):
+        before, after = (int(w) for w in widths[ax])
+        if before == after == 0:
+            continue
+        n = x.shape[ax]
+        if n == 0:
+            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant'")
+        x = tf.gather(x, _pad_index(n, before, after, mode), axis=ax)
+    return x
+
+
+def _tile(A: Any, reps: Any) -> Any:
+    x = _t(A)
+    reps = [int(reps)] if np.ndim(reps) == 0 else [int(r) for r in reps]
+    rank = x.shape.rank
+    nd = max(rank, len(reps))
+    if rank < nd:
+        x = tf.reshape(x, tf.concat([tf.ones([nd - rank], tf.int32), tf.shape(x)], 0))
+    return tf.tile(x, [1] * (nd - len(reps)) + reps)
+
+
+def _broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
+    return tf.broadcast_to(_t(array), _shape_arg(shape))
+
+
+def _moveaxis(a: Any, source: Any, destination: Any) -> Any:
+    return tnp.moveaxis(_t(a), source, destination)
+
+
+def _swapaxes(a: Any, axis1: int, axis2: int) -> Any:
+    x = _t(a)
+    nd = x.shape.rank
+    a1, a2 = _axes((axis1, axis2), nd)
+    perm = list(range(nd))
+    perm[a1], perm[a2] = a2, a1
+    return tf.transpose(x, perm)
+
+
+# ---------------------------------------------------------------- products
+
+_NO_MATMUL = frozenset({tf.bool, tf.int8, tf.int16, tf.uint8, tf.uint16})
+
+
+def _matmul(x1: Any, x2: Any, /, out: None = None, **kw: Any) -> Any:
+    if (isinstance(x1, _TENSOR) and isinstance(x2, _TENSOR) and x1.dtype == x2.dtype
+            and x1.shape.rank >= 2 and x2.shape.rank >= 2 and x1.dtype not in _NO_MATMUL):
+        return tf.matmul(x1, x2)
+    dt = _result_dtype(x1, x2)
+    if dt in _NO_MATMUL:
+        # tf's MatMul has no kernel for these; int32 wraps around identically
+        r = tnp.matmul(_to(x1, tf.int32), _to(x2, tf.int32))
+        return tf.not_equal(r, 0) if dt == tf.bool else tf.cast(r, dt)
+    return tnp.matmul(_to(x1, dt), _to(x2, dt))
+
+
+def _dot(a: Any, b: Any, out: None = None) -> Any:
+    dt = _result_dtype(a, b)
+    a, b = _to(a, dt), _to(b, dt)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return a * b
+    if b.shape.rank <= 2:
+        return _matmul(a, b)
+    return tf.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+
+
+def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
+    dt = _result_dtype(a, b)
+    a, b = _to(a, dt), _to(b, dt)
+    if not isinstance(axes, (int, np.integer)):
+        axes = [[int(i) for i in np.atleast_1d(ax)] for ax in axes]
+    return tf.tensordot(a, b, axes)
+
+
+def _einsum(subscripts: str, *operands: Any, optimize: Any = False, **kw: Any) -> Any:
+    ops = _common(operands, kw.pop("dtype", None))
+    return tf.einsum(subscripts, *ops)
+
+
+def _outer(a: Any, b: Any, out: None = None) -> Any:
+    dt = _result_dtype(a, b)
+    a, b = tf.reshape(_to(a, dt), [-1]), tf.reshape(_to(b, dt), [-1])
+    return a[:, None] * b[None, :]
+
+
+def _kron(a: Any, b: Any) -> Any:
+    dt = _result_dtype(a, b)
+    return tnp.kron(_to(a, dt), _to(b, dt))
+
+
+def _inner(a: Any, b: Any) -> Any:
+    dt = _result_dtype(a, b)
+    a, b = _to(a, dt), _to(b, dt)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return a * b
+    return tf.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 1]])
+
+
+def _vdot(a: Any, b: Any) -> Any:
+    dt = _result_dtype(a, b)
+    a, b = tf.reshape(_to(a, dt), [-1]), tf.reshape(_to(b, dt), [-1])
+    return tf.reduce_sum(_conj(a) * b)
+
+
+# ---------------------------------------------------------------- linalg
+
+
+class _Result(tuple):
+    """A tuple with numpy's field names (``svd(x).U``).
+
+    Rebuilt both as ``type(r)(iterable)`` (like a tuple) and ``type(r)(*fields)``
+    (like a namedtuple, which is how ``tf.nest`` rebuilds it inside ``tf.function``).
+    """
+
+    _fields: tuple[str, ...] = ()
+
+    def __new__(cls, *args: Any) -> _Result:
+        return super().__new__(cls, args[0] if len(args) == 1 else args)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[type(self)._fields.index(name)]
+        except ValueError:
+            raise AttributeError(name) from None
+
+
+def _result(name: str, fields: str) -> type:
+    return type(name, (_Result,), {"_fields": tuple(fields.split()), "__slots__": ()})
+
+
+_QR = _result("QRResult", "Q R")
+_SVD = _result("SVDResult", "U S Vh")
+_EIGH = _result("EighResult", "eigenvalues eigenvectors")
+_EIG = _result("EigResult", "eigenvalues eigenvectors")
+_SLOGDET = _result("SlogdetResult", "sign logabsdet")
+_LSTSQ = _result("LstsqResult", "x residuals rank singular_values")
+
+
+def _adjoint(x: Any) -> Any:
+    return tf.linalg.adjoint(x) if x.dtype.is_complex else tf.linalg.matrix_transpose(x)
+
+
+def _qr(a: Any, mode: str = "reduced") -> Any:
+    x = _inexact(a)
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr mode {mode!r} is not supported on tensorflow")
+    q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
+    return r if mode == "r" else _QR((q, r))
+
+
+def _svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
+         hermitian: bool = False) -> Any:
+    x = _inexact(a)
+    if not compute_uv:
+        return tf.linalg.svd(x, compute_uv=False)
+    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
+    return _SVD((u, s, _adjoint(v)))
+
+
+def _lower_hermitian(a: Any, UPLO: str) -> Any:
+    x = _inexact(a)
+    # tf reads the lower triangle; the adjoint moves numpy's upper one there
+    return _adjoint(x) if UPLO.upper() == "U" else x
+
+
+def _eigh(a: Any, UPLO: str = "L") -> Any:
+    w, v = tf.linalg.eigh(_lower_hermitian(a, UPLO))
+    return _EIGH((tf.math.real(w), v))
+
+
+def _eigvalsh(a: Any, UPLO: str = "L") -> Any:
+    return tf.math.real(tf.linalg.eigvalsh(_lower_hermitian(a, UPLO)))
+
+
+def _maybe_real(x: Any, *parts: Any) -> tuple:
+    # numpy returns real eigenvalues (and vectors) for real input when all are real;
+    # the dtype depends on the values, so only eager calls can follow it
+    if x.dtype.is_complex or not tf.executing_eagerly():
+        return parts
+    if bool(tf.reduce_all(tf.equal(tf.math.imag(parts[0]), 0))):
+        return tuple(tf.math.real(p) for p in parts)
+    return parts
+
+
+def _eig(a: Any) -> Any:
+    x = _inexact(a)
+    w, v = tf.linalg.eig(x)
+    return _EIG(_maybe_real(x, w, v))
+
+
+def _eigvals(a: Any) -> Any:
+    x = _inexact(a)
+    return _maybe_real(x, tf.linalg.eigvals(x))[0]
+
+
+def _solve(a: Any, b: Any) -> Any:
+    dt = _result_dtype(a, b, 1.0)
+    a, b = _to(a, dt), _to(b, dt)
+    vec = b.shape.rank == 1
+    if vec:
+        b = b[:, None]
+    batch = tf.broadcast_dynamic_shape(tf.shape(a)[:-2], tf.shape(b)[:-2])
+    a = tf.broadcast_to(a, tf.concat([batch, tf.shape(a)[-2:]], 0))
+    b = tf.broadcast_to(b, tf.concat([batch, tf.shape(b)[-2:]], 0))
+    x = tf.linalg.solve(a, b)
+    return x[..., 0] if vec else x
+
+
+def _inv(a: Any) -> Any:
+    return tf.linalg.inv(_inexact(a))
+
+
+def _det(a: Any) -> Any:
+    return tf.linalg.det(_inexact(a))
+
+
+def _slogdet(a: Any) -> Any:
+    sign, logdet = tf.linalg.slogdet(_inexact(a))
+    return _SLOGDET((sign, tf.math.real(logdet)))
+
+
+def _cholesky(a: Any, /, *, upper: bool = False) -> Any:
+    L = tf.linalg.cholesky(_inexact(a))
+    return _adjoint(L) if upper else L
+
+
+_NOVALUE = object()
+
+
+def _pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NOVALUE) -> Any:
+    x = _inexact(a)
+    m, n = x.shape[-2], x.shape[-1]
+    if rcond is None:
+        if rtol is _NOVALUE:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(m, n) * np.finfo(_real_dtype(x.dtype).as_numpy_dtype).eps
+        else:
+            rcond = rtol
+    s, u, v = tf.linalg.svd(x, full_matrices=False)
+    cutoff = tf.cast(rcond, s.dtype)[..., None] * tf.reduce_max(s, axis=-1, keepdims=True)
+    s_inv = tf.where(s > cutoff, 1 / tf.where(s > cutoff, s, tf.ones_like(s)), tf.zeros_like(s))
+    return tf.matmul(v * tf.cast(s_inv[..., None, :], v.dtype), u, adjoint_b=True)
+
+
+def _matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
+    x = _inexact(A)
+    if x.shape.rank < 2:
+        return tf.cast(tf.reduce_any(tf.not_equal(x, 0)), tf.int64)
+    s = tf.linalg.svd(x, compute_uv=False)
+    smax = tf.reduce_max(s, axis=-1, keepdims=True)
+    if tol is None:
+        if rtol is None:
+            rtol = max(x.shape[-2], x.shape[-1]) * np.finfo(s.dtype.as_numpy_dtype).eps
+        tol = smax * tf.cast(rtol, s.dtype)[..., None]
+    else:
+        tol = tf.cast(tol, s.dtype)[..., None]
+    return tf.math.count_nonzero(s > tol, axis=-1, dtype=tf.int64)
+
+
+def _lstsq(a: Any, b: Any, rcond: Any = None) -> Any:
+    dt = _result_dtype(a, b, 1.0)
+    a, b = _to(a, dt), _to(b, dt)
+    m, n = a.shape[-2], a.shape[-1]
+    vec = b.shape.rank == 1
+    if vec:
+        b = b[:, None]
+    if rcond is None:
+        rcond = np.finfo(dt.real_dtype.as_numpy_dtype).eps * max(m, n)
+    s, u, v = tf.linalg.svd(a, full_matrices=False)
+    big = s > tf.cast(rcond, s.dtype) * tf.reduce_max(s)
+    rank = tf.math.count_nonzero(big, dtype=tf.int32)  # LAPACK's int, as numpy
+    s_inv = tf.where(big, 1 / tf.where(big, s, tf.ones_like(s)), tf.zeros_like(s))
+    ub = tf.matmul(u, b, adjoint_a=True) * tf.cast(s_inv[:, None], dt)
+    x = tf.matmul(v, ub)
+    full = (not tf.executing_eagerly()) or int(rank) == n
+    if m > n and full:
+        r = b - tf.matmul(a, x)
+        sq = tf.math.real(r * tf.math.conj(r)) if dt.is_complex else tf.square(r)
+        resid = tf.reduce_sum(sq, axis=0)
+    else:
+        resid = tf.zeros((0,), dt.real_dtype)
+    if vec:
+        x = x[:, 0]
+    return _LSTSQ((x, resid, rank, s))
+
+
+def _matrix_power(a: Any, n: int) -> Any:
+    x = _t(a)
+    if n < 0:
+        x, n = tf.linalg.inv(_inexact(x)), -n
+    eye = tf.eye(tf.shape(x)[-1], batch_shape=tf.shape(x)[:-2], dtype=x.dtype)
+    result = None
+    while n:
+        if n & 1:
+            result = x if result is None else _matmul(result, x)
+        n >>= 1
+        if n:
+            x = _matmul(x, x)
+    return eye if result is None else result
+
+
+def _multi_dot(arrays: Sequence[Any], *, out: None = None) -> Any:
+    return functools.reduce(_matmul, arrays)
+
+
+def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
+    x = _inexact(x)
+    nd = x.shape.rank
+    if axis is None:
+        if ord is None:
+            r = _sqsum(x, None)
+            return tf.reshape(r, [1] * nd) if keepdims else r
+        axis = tuple(range(nd))
+        if nd not in (1, 2):
+            raise ValueError("Improper number of dimensions to norm.")
+    axes = _axes(axis, nd)
+    if len(axes) == 1:
+        r = _vector_norm(x, ord, axes[0])
+    elif len(axes) == 2:
+        r = _matrix_norm(x, ord, axes)
+    else:
+        raise ValueError("Improper number of dimensions to norm.")
+    if keepdims:
+        for ax in sorted(axes):
+            r = tf.expand_dims(r, ax)
+    return r
+
+
+def _sqsum(x: Any, axis: Any) -> Any:
+    a = tf.abs(x)
+    return tf.sqrt(tf.reduce_sum(a * a, axis=axis))
+
+
+def _vector_norm(x: Any, ord: Any, axis: int) -> Any:
+    if ord is None or ord == 2:
+        return _sqsum(x, axis)
+    if isinstance(ord, str):
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+    a = tf.abs(x)
+    if ord == math.inf:
+        return tf.reduce_max(a, axis=axis)
+    if ord == -math.inf:
+        return tf.reduce_min(a, axis=axis)
+    if ord == 0:
+        return tf.reduce_sum(tf.cast(tf.not_equal(a, 0), a.dtype), axis=axis)
+    if ord == 1:
+        return tf.reduce_sum(a, axis=axis)
+    p = tf.constant(ord, a.dtype)
+    return tf.pow(tf.reduce_sum(tf.pow(a, p), axis=axis), 1 / p)
+
+
+def _matrix_norm(x: Any, ord: Any, axes: tuple[int, int]) -> Any:
+    row, col = axes
+    if row == col:
+        raise ValueError("Duplicate axes given.")
+    if ord is None or ord == "fro":
+        return _sqsum(x, axes)
+    if ord in (2, -2, "nuc"):
+        rest = [i for i in range(x.shape.rank) if i not in axes]
+        s = tf.linalg.svd(tf.transpose(x, [*rest, row, col]), compute_uv=False)
+        if ord == "nuc":
+            return tf.reduce_sum(s, axis=-1)
+        return tf.reduce_max(s, axis=-1) if ord == 2 else tf.reduce_min(s, axis=-1)
+    a = tf.abs(x)
+    if ord in (1, -1):
+        sums = tf.reduce_sum(a, axis=row)
+        c = col - 1 if col > row else col
+        return tf.reduce_max(sums, axis=c) if ord == 1 else tf.reduce_min(sums, axis=c)
+    if ord in (math.inf, -math.inf):
+        sums = tf.reduce_sum(a, axis=col)
+        r = row - 1 if row > col else row
+        return tf.reduce_max(sums, axis=r) if ord > 0 else tf.reduce_min(sums, axis=r)
+    raise ValueError(f"Invalid norm order {ord!r} for matrices.")
+
+
+def _expm(A: Any) -> Any:
+    return tf.linalg.expm(_inexact(A))
+
+
+def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
+        p_indices: bool = False) -> Any:
+    x = _inexact(a)
+    if x.shape[-1] != x.shape[-2]:
+        raise NotImplementedError("lu of non-square matrices is not supported on tensorflow")
+    packed, perm = tf.linalg.lu(x)
+    n = tf.shape(x)[-1]
+    eye = tf.eye(n, dtype=x.dtype)
+    L = tf.linalg.band_part(packed, -1, 0) * (1 - eye) + eye
+    U = tf.linalg.band_part(packed, 0, -1)
+    # tf: x[perm] = L @ U, so scipy's P (x = P @ L @ U) is the transposed permutation matrix
+    if p_indices:
+        P = tf.cast(tf.argsort(perm, axis=-1), tf.int32)
+    else:
+        P = tf.linalg.matrix_transpose(tf.one_hot(perm, n, dtype=x.dtype))
+    if permute_l:
+        return tf.matmul(tf.linalg.matrix_transpose(tf.one_hot(perm, n, dtype=x.dtype)), L), U
+    return P, L, U
+
+
+def _householder_product(A: Any, tau: Any) -> Any:
+    # Q = H_1 ... H_k with H_i = I - tau_i v_i v_i^H (LAPACK orgqr), first n columns
+    A = _t(A)
+    tau = tf.cast(_t(tau), A.dtype)
+    m, n = A.shape[-2], A.shape[-1]
+    k = tau.shape[-1]
+    eye = tf.eye(m, batch_shape=tf.shape(A)[:-2], dtype=A.dtype)
+    Q = eye
+    rows = tf.range(m)[:, None]
+    for i in range(k):
+        v = tf.where(rows > i, A[..., :, i : i + 1], tf.zeros_like(A[..., :, i : i + 1]))
+        v = tf.where(tf.equal(rows, i), tf.ones_like(v), v)
+        H = eye - tau[..., i, None, None] * tf.matmul(v, v, adjoint_b=True)
+        Q = tf.matmul(Q, H)
+    return Q[..., :, :n]
+
+
+def _solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,
+                      unit_diagonal: bool = False, overwrite_b: bool = False,
+                      check_finite: bool = True) -> Any:
+    dt = _result_dtype(a, b, 1.0)
+    a, b = _to(a, dt), _to(b, dt)
+    if unit_diagonal:
+        a = tf.linalg.set_diag(a, tf.ones_like(tf.linalg.diag_part(a)))
+    vec = b.shape.rank == a.shape.rank - 1
+    if vec:
+        b = b[..., None]
+    trans = {0: "N", 1: "T", 2: "C"}.get(trans, trans)
+    if trans == "N":
+        x = tf.linalg.triangular_solve(a, b, lower=lower)
+    elif trans == "C" or not dt.is_complex:
+        x = tf.linalg.triangular_solve(a, b, lower=lower, adjoint=True)
+    else:
+        # a^T x = b  <=>  a^H conj(x) = conj(b)
+        x = tf.math.conj(tf.linalg.triangular_solve(a, tf.math.conj(b), lower=lower,
+                                                    adjoint=True))
+    return x[..., 0] if vec else x
+
+
+def _cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
+                check_finite: bool = True) -> tuple:
+    # the unused triangle is zero here (scipy leaves whatever it held)
+    return _cholesky(a, upper=not lower), lower
+
+
+def _cho_solve(c_and_lower: tuple, b: Any, overwrite_b: bool = False,
+               check_finite: bool = True) -> Any:
+    c, lower = c_and_lower
+    dt = _result_dtype(c, b, 1.0)
+    c, b = _to(c, dt), _to(b, dt)
+    L = c if lower else _adjoint(c)
+    L = tf.linalg.band_part(L, -1, 0)
+    vec = b.shape.rank == 1
+    x = tf.linalg.cholesky_solve(L, b[:, None] if vec else b)
+    return x[:, 0] if vec else x
+
+
+# ---------------------------------------------------------------- fft
+
+
+def _complex_for(x: Any) -> Any:
+    x = _t(x)
+    if x.dtype.is_complex:
+        return x
+    return tf.cast(x, tf.complex64 if x.dtype in (tf.float32, tf.float16) else tf.complex128)
+
+
+def _real_for(x: Any) -> Any:
+    x = _t(x)
+    if x.dtype.is_complex:
+        raise TypeError("x must be a real sequence")
+    return x if x.dtype in (tf.float32, tf.float64) else tf.cast(
+        x, tf.float32 if x.dtype == tf.float16 else tf.float64)
+
+
+def _fit(x: Any, n: int | None, axis: int) -> Any:
+    """Crop or zero-pad ``x`` to length ``n`` along ``axis`` (numpy's ``n``/``s``)."""
+    if n is None:
+        return x
+    have = x.shape[axis]
+    if have is None:
+        have = int(tf.shape(x)[axis])
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    if n < have:
+        idx = [slice(None)] * x.shape.rank
+        idx[axis] = slice(0, n)
+        return x[tuple(idx)]
+    if n > have:
+        pad = [[0, 0]] * x.shape.rank
+        pad[axis] = [0, n - have]
+        return tf.pad(x, pad)
+    return x
+
+
+def _scale(x: Any, n: Any, norm: str | None, inverse: bool) -> Any:
+    norm = norm or "backward"
+    if norm not in ("backward", "ortho", "forward"):
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+    # tf's transforms are "backward" normalised (1/n on the inverse)
+    if norm == "backward":
+        return x
+    n = tf.cast(n, _real_dtype(x.dtype))
+    if norm == "ortho":
+        n = tf.sqrt(n)
+    return x * tf.cast(n if inverse else 1 / n, x.dtype)
+
+
+def _last(fn: Callable, x: Any, axis: int) -> Any:
+    """Apply the innermost-axis transform ``fn`` along ``axis``."""
+    nd = x.shape.rank
+    axis = axis % nd
+    if axis == nd - 1:
+        return fn(x)
+    perm = list(range(nd))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return tf.transpose(fn(tf.transpose(x, perm)), perm)
+
+
+def _c2c(forward: bool) -> Callable:
+    tf_fn = tf.signal.fft if forward else tf.signal.ifft
+
+    def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
+            out: None = None) -> Any:
+        x = _fit(_complex_for(a), n, axis)
+        r = _last(tf_fn, x, axis)
+        return _scale(r, tf.shape(x)[axis], norm, not forward)
+
+    return fft
+
+
+def _fftn_axes(x: Any, s: Any, axes: Any) -> tuple[list, list]:
+    nd = x.shape.rank
+    if axes is None:
+        axes = list(range(nd)) if s is None else list(range(nd - len(s), nd))
+    axes = [a % nd for a in axes]
+    s = [None] * len(axes) if s is None else list(s)
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    return axes, s
+
+
+def _c2cn(forward: bool, default_axes: Any = None) -> Callable:
+    fn = _c2c(forward)
+
+    def fftn(a: Any, s: Any = None, axes: Any = default_axes, norm: str | None = None,
+             out: None = None) -> Any:
+        x = _complex_for(a)
+        axes_, s_ = _fftn_axes(x, s, axes)
+        for ax, n in zip(axes_[::-1], s_[::-1], strict=True):
+            x = fn(x, n, ax, norm)
+        return x
+
+    return fftn
+
+
+def _rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
+          out: None = None) -> Any:
+    x = _fit(_real_for(a), n, axis)
+    m = tf.shape(x)[axis]
+    r = _last(lambda y: tf.signal.rfft(y, [m]), x, axis)
+    return _scale(r, m, norm, False)
+
+
+def _irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
+           out: None = None) -> Any:
+    x = _complex_for(a)
+    if n is None:
+        n = 2 * (x.shape[axis] - 1)
+    x = _fit(x, n // 2 + 1, axis)
+    r = _last(lambda y: tf.signal.irfft(y, [n]), x, axis)
+    return _scale(r, n, norm, True)
+
+
+def _rfftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
+           out: None = None) -> Any:
+    x = _real_for(a)
+    axes_, s_ = _fftn_axes(x, s, axes)
+    x = _rfft(x, s_[-1], axes_[-1], norm)
+    fn = _c2c(True)
+    for ax, n in zip(axes_[-2::-1], s_[-2::-1], strict=True):
+        x = fn(x, n, ax, norm)
+    return x
+
+
+def _irfftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
+            out: None = None) -> Any:
+    x = _complex_for(a)
+    axes_, s_ = _fftn_axes(x, s, axes)
+    fn = _c2c(False)
+    for ax, n in zip(axes_[-2::-1], s_[-2::-1], strict=True):
+        x = fn(x, n, ax, norm)
+    return _irfft(x, s_[-1], axes_[-1], norm)
+
+
+def _fft2(fn: Callable) -> Callable:
+    def fft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: str | None = None,
+             out: None = None) -> Any:
+        return fn(a, s, axes, norm)
+
+    return fft2
+
+
+def _fftfreq(n: int, d: float = 1.0, device: Any = None, dtype: Any = None) -> Any:
+    k = np.fft.fftfreq(n, d)
+    return tf.constant(k, _dt(dtype) or tf.float64)
+
+
+def _rfftfreq(n: int, d: float = 1.0, device: Any = None, dtype: Any = None) -> Any:
+    k = np.fft.rfftfreq(n, d)
+    return tf.constant(k, _dt(dtype) or tf.float64)
+
+
+def _shift(inverse: bool) -> Callable:
+    def shift(x: Any, axes: Any = None) -> Any:
+        x = _t(x)
+        nd = x.shape.rank
+        ax = _axes(axes, nd)
+        if not ax:
+            return x
+        dims = tf.shape(x)
+        shifts = [(-(dims[a] // 2) if inverse else dims[a] // 2) for a in ax]
+        return tf.roll(x, shifts, list(ax))
+
+    return shift
+
+
+# ---------------------------------------------------------------- random
+
+
+class Generator:
+    """A numpy-like random generator over a ``tf.random.Generator``.
+
+    Returned by ``do("random.default_rng", seed, like="tensorflow")``; the
+    module-level ``random.*`` functions use one kept in this module, which
+    ``random.seed`` replaces. Float draws default to float64, as numpy's.
+
+    Examples
+    --------
+    >>> rng = Generator(42)
+    >>> rng.normal(size=(2,)).shape
+    TensorShape([2])
+    """
+
+    def __init__(self, seed: Any = None):
+        if seed is None:
+            self.gen = tf.random.Generator.from_non_deterministic_state()
+        else:
+            self.gen = tf.random.Generator.from_seed(int(seed))
+
+    def _seed(self) -> Any:
+        return self.gen.make_seeds(1)[:, 0]
+
+    def _float(self, dtype: Any) -> tf.DType:
+        return _dt(dtype) or tf.float64
+
+    def random(self, size: Any = None, dtype: Any = None, out: None = None) -> Any:
+        """Uniform floats in [0, 1)."""
+        return self.gen.uniform(_size(size), dtype=self._float(dtype))
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None) -> Any:
+        """Uniform floats in [low, high)."""
+        dt = self._float(dtype)
+        low, high = _to(low, dt), _to(high, dt)
+        shape = _size(size, low, high)
+        return low + (high - low) * self.gen.uniform(shape, dtype=dt)
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None) -> Any:
+        """Gaussian draws with mean ``loc`` and standard deviation ``scale``."""
+        dt = self._float(dtype)
+        loc, scale = _to(loc, dt), _to(scale, dt)
+        return loc + scale * self.gen.normal(_size(size, loc, scale), dtype=dt)
+
+    def standard_normal(self, size: Any = None, dtype: Any = None, out: None = None) -> Any:
+        """Gaussian draws with mean 0 and standard deviation 1."""
+        return self.gen.normal(_size(size), dtype=self._float(dtype))
+
+    def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = "int64",
+                 endpoint: bool = False) -> Any:
+        """Integers in [low, high) (or [low, high] with ``endpoint``)."""
+        if high is None:
+            low, high = 0, low
+        dt = _dt(dtype)
+        gen_dt = dt if dt in (tf.int32, tf.int64) else tf.int64
+        low_t, high_t = _to(low, gen_dt), _to(high, gen_dt)
+        if endpoint:
+            high_t = high_t + 1
+        shape = _size(size, low_t, high_t)
+        if low_t.shape.rank or high_t.shape.rank:
+            u = self.gen.uniform(shape, dtype=tf.float64)
+            span = tf.cast(high_t - low_t, tf.float64)
+            r = low_t + tf.cast(tf.floor(u * span), gen_dt)
+        else:
+            r = self.gen.uniform(shape, low_t, high_t, dtype=gen_dt)
+        return r if gen_dt == dt else tf.cast(r, dt)
+
+    def permutation(self, x: Any, axis: int = 0) -> Any:
+        """A shuffled copy of ``x`` along ``axis``, or a permutation of ``range(x)``."""
+        if isinstance(x, (int, np.integer)):
+            return tf.cast(tf.argsort(self.gen.uniform([int(x)])), tf.int64)
+        x = _t(x)
+        n = tf.shape(x)[axis]
+        return tf.gather(x, tf.argsort(self.gen.uniform([n])), axis=axis)
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
+               axis: int = 0, shuffle: bool = True) -> Any:
+        """Draws from ``a`` (an int ``n`` means ``range(n)``)."""
+        pool = None if isinstance(a, (int, np.integer)) else _t(a)
+        n = int(a) if pool is None else pool.shape[axis]
+        shape = _size(size)
+        k = int(np.prod(shape, dtype=np.int64))
+        if p is None and replace:
+            idx = self.gen.uniform([k], 0, n, dtype=tf.int64)
+        elif p is None:
+            if k > n:
+                raise ValueError("Cannot take a larger sample than population when replace=False")
+            idx = tf.cast(tf.argsort(self.gen.uniform([n]))[:k], tf.int64)
+        else:
+            logp = tf.math.log(tf.cast(_t(p), tf.float64))
+            if replace:
+                idx = tf.random.stateless_categorical(logp[None], k, seed=self._seed())[0]
+            else:
+                # Gumbel top-k: k draws without replacement, weighted by p
+                g = -tf.math.log(-tf.math.log(self.gen.uniform([n], dtype=tf.float64)))
+                idx = tf.cast(tf.math.top_k(logp + g, k).indices, tf.int64)
+        idx = tf.reshape(idx, shape)
+        if pool is None:
+            return idx
+        return tf.gather(pool, idx, axis=axis)
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Exponential draws with mean ``scale``."""
+        scale = _to(scale, tf.float64)
+        u = self.gen.uniform(_size(size, scale), dtype=tf.float64)
+        return -tf.math.log1p(-u) * scale
+
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gamma draws with shape ``shape`` and scale ``scale``."""
+        k, theta = _to(shape, tf.float64), _to(scale, tf.float64)
+        out = _size(size, k, theta)
+        g = tf.random.stateless_gamma(out, seed=self._seed(), alpha=k, dtype=tf.float64)
+        return g * theta
+
+    def beta(self, a: Any, b: Any, size: Any = None) -> Any:
+        """Beta draws with parameters ``a`` and ``b``."""
+        a, b = _to(a, tf.float64), _to(b, tf.float64)
+        out = _size(size, a, b)
+        x = tf.random.stateless_gamma(out, seed=self._seed(), alpha=a, dtype=tf.float64)
+        y = tf.random.stateless_gamma(out, seed=self._seed(), alpha=b, dtype=tf.float64)
+        return x / (x + y)
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        """Poisson draws with rate ``lam``."""
+        lam = _to(lam, tf.float64)
+        out = _size(size, lam)
+        return tf.random.stateless_poisson(out, seed=self._seed(), lam=lam, dtype=tf.int64)
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Binomial draws: successes in ``n`` trials of probability ``p``."""
+        n, p = _to(n, tf.float64), _to(p, tf.float64)
+        out = _size(size, n, p)
+        return self.gen.binomial(out, counts=n, probs=p, dtype=tf.int64)
+
+
+def _size(size: Any, *params: Any) -> list:
+    """numpy's ``size``: None means the broadcast shape of the parameters."""
+    if size is None:
+        shape: list = []
+        for q in params:
+            shape = list(np.broadcast_shapes(tuple(shape), tuple(q.shape)))
+        return shape
+    return [int(size)] if np.ndim(size) == 0 else [int(s) for s in size]
+
+
+_RNG = [Generator()]
+
+
+def _seed(seed: Any = None) -> None:
+    _RNG[0] = Generator(seed)
+
+
+def _rng_method(name: str) -> Callable:
+    def draw(*args: Any, **kwargs: Any) -> Any:
+        return getattr(_RNG[0], name)(*args, **kwargs)
+
+    draw.__name__ = draw.__qualname__ = f"_{name}"
+    return draw
+
+
+def _rand(*shape: int) -> Any:
+    return _RNG[0].random(shape)
+
+
+def _randn(*shape: int) -> Any:
+    return _RNG[0].standard_normal(shape)
+
+
+def _randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64") -> Any:
+    return _RNG[0].integers(low, high, size, dtype=dtype)
+
+
+# ---------------------------------------------------------------- scipy.special
+
+
+def _special_dtype(dt: tf.DType) -> tf.DType:
+    """The loop dtype of scipy's float-only special functions (single or double)."""
+    if dt in (tf.float32, tf.float64, tf.complex64, tf.complex128):
+        return dt
+    if dt in (tf.float16, tf.bool, tf.int8, tf.uint8, tf.int16, tf.uint16):
+        return tf.float32
+    return tf.float64
+
+
+def _special(tf_fn: Callable) -> Callable:
+    def special(x: Any) -> Any:
+        x = _t(x)
+        return tf_fn(tf.cast(x, _special_dtype(x.dtype)))
+
+    return special
+
+
+def _xlogy(x: Any, y: Any) -> Any:
+    # scipy's xlogy treats Python floats as float64 (no weak scalars)
+    dt = _special_dtype(_result_dtype(*(_np_dt(np.asarray(v)) if isinstance(v, (int, float))
+                                        else v for v in (x, y))))
+    return tf.math.xlogy(_to(x, dt), _to(y, dt))
+
+
+def _logit(x: Any) -> Any:
+    x = _t(x)
+    x = tf.cast(x, _special_dtype(x.dtype))
+    return tf.math.log(x) - tf.math.log1p(-x)
+
+
+def _logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
+               return_sign: bool = False) -> Any:
+    x = _inexact(a)
+    if b is None and not return_sign:
+        return tf.reduce_logsumexp(x, axis=axis, keepdims=keepdims)
+    m = tf.stop_gradient(tf.reduce_max(x, axis=axis, keepdims=True))
+    m = tf.where(tf.math.is_finite(m), m, tf.zeros_like(m))
+    e = tf.exp(x - m)
+    if b is not None:
+        e = e * tf.cast(_t(b), e.dtype)
+    s = tf.reduce_sum(e, axis=axis, keepdims=True)
+    out = tf.math.log(tf.abs(s)) + m
+    sign = tf.sign(s)
+    if not keepdims:
+        out = tf.squeeze(out, axis=_axes(axis, x.shape.rank))
+        sign = tf.squeeze(sign, axis=_axes(axis, x.shape.rank))
+    return (out, sign) if return_sign else out
+
+
+def _softmax(x: Any, axis: Any = None) -> Any:
+    x = _inexact(x)
+    e = tf.exp(x - tf.stop_gradient(tf.reduce_max(x, axis=axis, keepdims=True)))
+    return e / tf.reduce_sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x: Any, axis: Any = None) -> Any:
+    x = _inexact(x)
+    return x - tf.reduce_logsumexp(x, axis=axis, keepdims=True)
+
+
+# ---------------------------------------------------------------- conversion
+
+
+def _astype(x: Any, dtype: Any, copy: bool = True, **kw: Any) -> Any:
+    x = _t(x)
+    dt = _dt(dtype)
+    if x.dtype == dt:
+        return tf.identity(x) if copy else x
+    return tf.cast(x, dt)
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    # .numpy() of a 0-d tensor is a numpy scalar, not an array
+    try:
+        return np.asarray(x.numpy())
+    except AttributeError:
+        return np.asarray(x)
+
+
+def _from_numpy(x: Any) -> Any:
+    return tf.convert_to_tensor(x)
+
+
+def _from_dlpack(x: Any) -> Any:
+    capsule = x.__dlpack__() if hasattr(x, "__dlpack__") else x
+    return tf.experimental.dlpack.from_dlpack(capsule)
+
+
+def _device_name(device: Any) -> str:
+    name = str(getattr(device, "name", device))
+    low = name.lower()
+    if low.startswith("/") or low.startswith("/job"):
+        return name
+    kind, _, index = low.partition(":")
+    kind = {"cuda": "GPU", "gpu": "GPU", "cpu": "CPU", "tpu": "TPU"}.get(kind, kind.upper())
+    return f"/{kind}:{index or 0}"
+
+
+def _to_device(x: Any, device: Any = None) -> Any:
+    if device is None:
+        return x
+    with tf.device(_device_name(device)):
+        return tf.identity(x)
+
+
+def _to_backend_dtype(name: Any) -> tf.DType:
+    return _dt(name)
+
+
+def _get_dtype_name(x: Any) -> str:
+    return x.dtype.name
+
+
+# ---------------------------------------------------------------- table
+
+
+TABLE = {
+    **_ELEMENTWISE,
+    "round": _round,
+    "around": _round,
+    "fix": _fix,
+    "isposinf": _isposinf,
+    "isneginf": _isneginf,
+    "real": _real,
+    "imag": _imag,
+    "angle": _angle,
+    "sinc": _sinc,
+    "nan_to_num": _nan_to_num,
+    "i0": _i0,
+    "clip": _clip,
+    "isclose": _isclose,
+    "allclose": _allclose,
+    "where": _where,
+    "complex": _complex,
+    # creation
+    "asarray": _asarray,
+    "array": _array,
+    "from_numpy": _from_numpy,
+    "copy": _copy,
+    "arange": _arange,
+    "linspace": _linspace,
+    "meshgrid": _meshgrid,
+    "indices": _indices,
+    "full": _full,
+    "full_like": _full_like,
+    "tril": _tril,
+    "triu": _triu,
+    # reductions
+    "sum": _sum,
+    "prod": _prod,
+    "mean": _mean,
+    "var": _var,
+    "std": _std,
+    "max": _max,
+    "amax": _max,
+    "min": _min,
+    "amin": _min,
+    "argmax": _arg_reduce(tf.argmax, "argmax"),
+    "argmin": _arg_reduce(tf.argmin, "argmin"),
+    "any": _any,
+    "all": _all,
+    "cumsum": _cumulative(tf.math.cumsum, "cumsum"),
+    "cumprod": _cumulative(tf.math.cumprod, "cumprod"),
+    "count_nonzero": _count_nonzero,
+    "median": _median,
+    "trace": _trace,
+    "nansum": _nansum,
+    "nanprod": _nanprod,
+    "nancumsum": _nancumsum,
+    "nanmax": _nan_extreme(_max, -math.inf),
+    "nanmin": _nan_extreme(_min, math.inf),
+    "nanargmax": _nan_arg(_arg_reduce(tf.argmax, "argmax"), -math.inf),
+    "nanargmin": _nan_arg(_arg_reduce(tf.argmin, "argmin"), math.inf),
+    "nanvar": _nanvar,
+    "nanstd": _nanstd,
+    "average": _average,
+    # shape and indexing
+    "reshape": _reshape,
+    "ravel": _ravel,
+    "transpose": _transpose,
+    "permute_dims": _transpose,
+    "matrix_transpose": _matrix_transpose,
+    "moveaxis": _moveaxis,
+    "swapaxes": _swapaxes,
+    "expand_dims": _expand_dims,
+    "squeeze": _squeeze,
+    "concatenate": _concatenate,
+    "concat": _concatenate,
+    "stack": _stack,
+    "hstack": _hstack,
+    "vstack": _vstack,
+    "dstack": _dstack,
+    "column_stack": _column_stack,
+    "ediff1d": _ediff1d,
+    "split": _split,
+    "array_split": _array_split,
+    "tile": _tile,
+    "repeat": _repeat,
+    "flip": _flip,
+    "roll": _roll,
+    "pad": _pad,
+    "broadcast_to": _broadcast_to,
+    "take": _take,
+    "take_along_axis": _take_along_axis,
+    "nonzero": _nonzero,
+    "argwhere": _argwhere,
+    "flatnonzero": _flatnonzero,
+    "diag": _diag,
+    "diagonal": _diagonal,
+    "sort": _sort,
+    "argsort": _argsort,
+    "unique": _unique,
+    "searchsorted": _searchsorted,
+    "bincount": _bincount,
+    "scatter_1d_scalar": _scatter_1d_scalar,
+    # products
+    "matmul": _matmul,
+    "dot": _dot,
+    "tensordot": _tensordot,
+    "einsum": _einsum,
+    "outer": _outer,
+    "kron": _kron,
+    "inner": _inner,
+    "vdot": _vdot,
+    # linalg
+    "linalg.qr": _qr,
+    "linalg.svd": _svd,
+    "linalg.eigh": _eigh,
+    "linalg.eigvalsh": _eigvalsh,
+    "linalg.eig": _eig,
+    "linalg.eigvals": _eigvals,
+    "linalg.solve": _solve,
+    "linalg.inv": _inv,
+    "linalg.pinv": _pinv,
+    "linalg.det": _det,
+    "linalg.slogdet": _slogdet,
+    "linalg.norm": _norm,
+    "linalg.cholesky": _cholesky,
+    "linalg.lstsq": _lstsq,
+    "linalg.matrix_rank": _matrix_rank,
+    "linalg.matrix_power": _matrix_power,
+    "linalg.multi_dot": _multi_dot,
+    "linalg.expm": _expm,
+    "linalg.lu": _lu,
+    "linalg.householder_product": _householder_product,
+    "scipy.linalg.expm": _expm,
+    "scipy.linalg.lu": _lu,
+    "scipy.linalg.solve_triangular": _solve_triangular,
+    "scipy.linalg.cho_factor": _cho_factor,
+    "scipy.linalg.cho_solve": _cho_solve,
+    "scipy.linalg.lu_factor": unsupported(
+        "tensorflow's LU returns a permutation, not LAPACK pivots; use scipy.linalg.lu"
+    ),
+    # fft
+    "fft.fft": _c2c(True),
+    "fft.ifft": _c2c(False),
+    "fft.fftn": _c2cn(True),
+    "fft.ifftn": _c2cn(False),
+    "fft.fft2": _fft2(_c2cn(True)),
+    "fft.ifft2": _fft2(_c2cn(False)),
+    "fft.rfft": _rfft,
+    "fft.irfft": _irfft,
+    "fft.rfftn": _rfftn,
+    "fft.irfftn": _irfftn,
+    "fft.rfft2": _fft2(_rfftn),
+    "fft.irfft2": _fft2(_irfftn),
+    "fft.fftfreq": _fftfreq,
+    "fft.rfftfreq": _rfftfreq,
+    "fft.fftshift": _shift(False),
+    "fft.ifftshift": _shift(True),
+    # random
+    "random.default_rng": Generator,
+    "random.seed": _seed,
+    "random.rand": _rand,
+    "random.randn": _randn,
+    "random.randint": _randint,
+    **{
+        f"random.{n}": _rng_method(n)
+        for n in [
+            "random", "normal", "uniform", "standard_normal", "integers", "permutation",
+            "choice", "exponential", "gamma", "beta", "poisson", "binomial",
+        ]
+    },
+    # scipy.special
+    "scipy.special.erf": _special(tf.math.erf),
+    "scipy.special.erfc": _special(tf.math.erfc),
+    "scipy.special.erfinv": _special(tf.math.erfinv),
+    "scipy.special.gammaln": _special(tf.math.lgamma),
+    "scipy.special.digamma": _special(tf.math.digamma),
+    "scipy.special.expit": _special(tf.math.sigmoid),
+    "scipy.special.logit": _logit,
+    "scipy.special.xlogy": _xlogy,
+    "scipy.special.logsumexp": _logsumexp,
+    "scipy.special.softmax": _softmax,
+    "scipy.special.log_softmax": _log_softmax,
+    # conversion and helpers
+    "astype": _astype,
+    "cast": _astype,
+    "to_numpy": _to_numpy,
+    "from_dlpack": _from_dlpack,
+    "to_device": _to_device,
+    "to_backend_dtype": _to_backend_dtype,
+    "get_dtype_name": _get_dtype_name,
+    "stop_gradient": alias("stop_gradient", module="tensorflow"),
+}
+
+# inside tf.function these adapters trace tf ops directly (explicit tf.where and
+# tf.while_loop, Python branches on static dtypes and shapes only): mark them as
+# AutoGraph artifacts (the attribute tf.autograph checks) so that they are called
+# as plain Python instead of being re-parsed and converted on every trace
+for _fn in TABLE.values():
+    if callable(_fn):
+        setattr(_fn, "autograph_info__", None)  # noqa: B010
