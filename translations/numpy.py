@@ -4,8 +4,10 @@ constants in calls that another library decides (PRIORITY -1)."""
 from __future__ import annotations
 
 import numpy as np
+from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 
-from dispatch.spec import NATIVE, alias
+from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("numpy",)
 MODULES = {"scipy": "scipy"}
@@ -63,6 +65,22 @@ def _to_device(x, device=None):
     return x
 
 
+def _householder_product(a, tau):
+    # numpy has no orgqr wrapper: apply the reflectors I - tau_i v_i v_i^H (v_i is column
+    # i of ``a`` below the diagonal with an implicit 1) to the first columns of I
+    a = np.asarray(a)
+    tau = np.asarray(tau)
+    m, n = a.shape[-2:]
+    q = np.broadcast_to(np.eye(m, n, dtype=np.result_type(a, tau)), (*a.shape[:-2], m, n)).copy()
+    for i in reversed(range(tau.shape[-1])):
+        v = a[..., :, i].copy()
+        v[..., :i] = 0
+        v[..., i] = 1
+        w = np.einsum("...i,...ij->...j", v.conj(), q)
+        q -= tau[..., i, None, None] * v[..., :, None] * w[..., None, :]
+    return q
+
+
 TABLE = {
     "to_numpy": "asarray",
     "from_numpy": "asarray",
@@ -87,6 +105,7 @@ TABLE = {
     "random.default_rng": NATIVE,
     "linalg.expm": "scipy.linalg.expm",
     "linalg.lu": "scipy.linalg.lu",
+    "linalg.householder_product": _householder_product,
     "cast": _astype,
     "conj": NATIVE,
     "complex": lambda real, imag: real + 1j * imag,
@@ -94,3 +113,105 @@ TABLE = {
     "to_backend_dtype": "dtype",
     "concat": alias("concatenate"),
 }
+
+
+# ---------------------------------------------------------------- backend method list (issue 3)
+# numpy runs the composed fallbacks of translations/_composed/ for most list methods;
+# below are the answers that are numpy's own: its device, scipy.sparse types, and the
+# features it lacks (no compiler, no autodiff).
+
+
+def _host_memory() -> int:
+    import os
+
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return -1
+
+
+def _cpu() -> ComputeDevice:
+    import os
+
+    if not _CPU:
+        _CPU.append(ComputeDevice(
+            "numpy", "CPU", "CPU", _host_memory(), os.cpu_count() or -1, "host CPU", "cpu"
+        ))
+    return _CPU[0]
+
+
+_CPU: list[ComputeDevice] = []
+
+
+def _list_devices(device_type=None):
+    return list_devices_filtered([_cpu()], device_type)
+
+
+def _allocate_on_device(x, device):
+    # numpy arrays live in host memory only
+    if getattr(device, "device_type", str(device).upper()) != "CPU":
+        raise ValueError(f"numpy arrays live on the CPU; cannot allocate on {device!r}")
+    return x
+
+
+def _jit_compile(f):
+    # numpy has no compiler: jit_compile is a documented pass-through
+    return f
+
+
+def _copy(a, order="K", subok=False, only_mutable=False):
+    # the list's ``copy`` adds ``only_mutable``; numpy arrays are mutable, so always copy
+    return np.copy(a, order=order, subok=subok)
+
+
+def _coords(indices, ndim):
+    """Per-axis index arrays from (nnz, dims) indices or a sequence of per-axis arrays."""
+    if isinstance(indices, (tuple, list)) and len(indices) == ndim:
+        return tuple(np.asarray(i) for i in indices)
+    indices = np.asarray(indices)
+    return tuple(indices[:, k] for k in range(indices.shape[1]))
+
+
+def _sparse_coo_tensor(indices, values, shape):
+    import scipy.sparse as sp
+
+    return sp.coo_array((np.asarray(values), _coords(indices, len(shape))), shape=tuple(shape))
+
+
+def _csr_matrix(column_indices, row_pointers, values, shape):
+    import scipy.sparse as sp
+
+    return sp.csr_array((values, column_indices, row_pointers), shape=tuple(shape))
+
+
+def _csc_matrix(column_pointers, row_indices, values, shape):
+    import scipy.sparse as sp
+
+    return sp.csc_array((values, row_indices, column_pointers), shape=tuple(shape))
+
+
+_NO_AUTODIFF = unsupported("numpy has no automatic differentiation")
+
+TABLE.update({
+    **backend_entries("numpy"),
+    "prefers_channels_last": lambda: False,
+    "requires_fixed_shapes_when_tracing": lambda: False,
+    "copy": _copy,
+    "variable": unsupported("numpy has no trainable variables (no automatic differentiation)"),
+    "module": unsupported("numpy has no neural-network modules"),
+    "is_module": lambda obj: False,
+    "jit_compile": _jit_compile,
+    "jit_compile_grad": _NO_AUTODIFF,
+    "jit_compile_hessian": _NO_AUTODIFF,
+    "jacobian": _NO_AUTODIFF,
+    "hessian": _NO_AUTODIFF,
+    "custom_gradient": _NO_AUTODIFF,
+    "sparse_coo_tensor": _sparse_coo_tensor,
+    "csr_matrix": _csr_matrix,
+    "csc_matrix": _csc_matrix,
+    "list_devices": _list_devices,
+    "get_device": lambda x: _cpu(),
+    "allocate_on_device": _allocate_on_device,
+    "get_peak_memory": unsupported("numpy does not track peak memory"),
+    "reset_peak_memory": unsupported("numpy does not track peak memory"),
+})

@@ -1,0 +1,229 @@
+"""Error messages: unknown names, unsafe names, unknown backends, gaps, mixed calls."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from conftest import _usable, to_backend
+
+import dispatch
+from dispatch import (
+    BackendNotInstalledError,
+    DispatchError,
+    UnknownBackendError,
+    UnknownFunctionError,
+    UnsupportedError,
+    do,
+)
+from dispatch import _registry as reg
+from dispatch.spec import Unsupported, unsupported
+
+X = np.arange(4.0)
+
+
+def test_error_hierarchy():
+    for err in (
+        UnknownFunctionError,
+        UnsupportedError,
+        UnknownBackendError,
+        BackendNotInstalledError,
+        dispatch.MixedBackendError,
+    ):
+        assert issubclass(err, DispatchError)
+    # each also is the builtin error users would catch for it
+    assert issubclass(UnknownFunctionError, AttributeError)
+    assert issubclass(UnsupportedError, NotImplementedError)
+    assert issubclass(dispatch.MixedBackendError, TypeError)
+    assert issubclass(UnknownBackendError, ValueError)
+    assert issubclass(BackendNotInstalledError, ImportError)
+
+
+@pytest.mark.parametrize(
+    ("typo", "close"),
+    [
+        ("sumn", "sum"),
+        ("linalg.qrr", "linalg.qr"),
+        ("lnalg.qr", "linalg.qr"),
+        ("reshap", "reshape"),
+        ("concatenat", "concatenate"),
+        ("fft.rff", "fft.rfft"),
+    ],
+)
+def test_unknown_name_suggests_close_matches(typo, close, backend):
+    x = to_backend(X, backend)
+    with pytest.raises(UnknownFunctionError) as info:
+        do(typo, x)
+    msg = str(info.value)
+    assert repr(typo) in msg
+    assert repr(backend) in msg
+    assert repr(close) in msg
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "os.system",
+        "sys.exit",
+        "_private",
+        "__class__",
+        "__import__",
+        "__builtins__",
+        "linalg.__name__",
+        "random._pickle",
+        "linalg._umath_linalg",
+        "importlib.import_module",
+        "subprocess.run",
+        "builtins.eval",
+        "testing.os.system",
+        "",
+        ".sum",
+        "sum.",
+    ],
+)
+def test_private_dunder_and_foreign_names_raise(name, backend, tmp_path):
+    marker = tmp_path / "ran"
+    x = to_backend(X, backend)
+    with pytest.raises(UnknownFunctionError):
+        do(name, f"touch {marker}", like=backend)
+    with pytest.raises(UnknownFunctionError):
+        do(name, x)
+    assert not marker.exists()
+
+
+def test_os_system_through_torch_is_refused(tmp_path):
+    """``torch.os`` exists, but it is not torch's: the resolver must not walk into it."""
+    if not _usable("torch"):
+        pytest.skip("torch is not installed")
+    marker = tmp_path / "ran"
+    with pytest.raises(UnknownFunctionError):
+        do("os.system", f"touch {marker}", like="torch")
+    assert not marker.exists()
+
+
+def test_foreign_attribute_is_refused():
+    """numpy re-exports nothing foreign through do, even where an attribute exists."""
+    import numpy
+
+    foreign = [n for n in ("os", "sys", "warnings", "builtins", "math") if hasattr(numpy, n)]
+    for mod in foreign:
+        with pytest.raises(UnknownFunctionError):
+            do(f"{mod}.getcwd", like="numpy")
+
+
+def test_unknown_backend():
+    with pytest.raises(UnknownBackendError, match="nolib") as info:
+        do("sum", X, like="nolib")
+    assert "numpy" in str(info.value)  # lists the known backends
+    with pytest.raises(UnknownBackendError):
+        dispatch.set_backend("nolib")
+    with pytest.raises(UnknownBackendError), dispatch.backend_like("nolib"):
+        pass
+    with pytest.raises(UnknownBackendError):
+        dispatch.get_namespace("nolib")
+    with pytest.raises(UnknownBackendError):
+        dispatch.get_lib_fn("nolib", "sum")
+    assert dispatch.get_backend() == "numpy"
+
+
+def test_like_object_of_unknown_type():
+    class Thing:
+        pass
+
+    with pytest.raises(UnknownBackendError, match="Thing"):
+        do("zeros", (2,), like=Thing())
+
+
+def test_missing_library():
+    missing = [b for b in reg.known_backends() if reg.has_table(b) and not _importable(b)]
+    if not missing:
+        pytest.skip("every shipped backend's library is installed")
+    b = missing[0]
+    with pytest.raises(BackendNotInstalledError, match=b) as info:
+        do("zeros", (2,), like=b)
+    assert "pip install" in str(info.value)
+
+
+def _importable(backend: str) -> bool:
+    try:
+        importlib.import_module({"dask": "dask.array"}.get(backend, backend))
+    except ImportError:
+        return False
+    return True
+
+
+def test_unsupported_entry_raises_with_reason(monkeypatch):
+    table = reg.table("numpy")
+    monkeypatch.setitem(table.TABLE, "gap_probe", unsupported("numpy cannot do this probe"))
+    reg.clear_caches()
+    try:
+        with pytest.raises(UnsupportedError) as info:
+            do("gap_probe", X)
+        msg = str(info.value)
+        assert "'gap_probe'" in msg
+        assert "'numpy'" in msg
+        assert "cannot do this probe" in msg
+        assert dispatch.supports("gap_probe", "numpy") is None
+        assert dispatch.coverage(["gap_probe"], ["numpy"])["gap_probe"]["numpy"].startswith(
+            "unsupported: numpy cannot do this probe"
+        )
+    finally:
+        monkeypatch.undo()
+        reg.clear_caches()
+
+
+def test_shipped_unsupported_entries_raise(backend):
+    table = reg.table(backend)
+    gaps = {n: s.reason for n, s in table.TABLE.items() if isinstance(s, Unsupported)}
+    if not gaps:
+        pytest.skip(f"{backend} has no unsupported entries")
+    x = to_backend(X, backend)
+    for name, reason in gaps.items():
+        with pytest.raises(UnsupportedError) as info:
+            do(name, x)
+        assert reason in str(info.value)
+        assert repr(name) in str(info.value)
+
+
+@pytest.mark.parametrize("name", [3, None, b"sum", ("sum",)])
+def test_non_string_name(name):
+    with pytest.raises(TypeError, match="string"):
+        do(name, X)
+    with pytest.raises(TypeError):
+        do(name, X, like="numpy")
+
+
+def test_library_error_gets_a_note(backend):
+    x = to_backend(np.ones(6), backend)
+    with pytest.raises(Exception) as info:  # noqa: PT011 - whatever the library raises
+        dispatch.to_numpy(do("reshape", x, (4, 4)))
+    notes = getattr(info.value, "__notes__", [])
+    assert any("dispatch.do('reshape')" in n and repr(backend) in n for n in notes), notes
+
+
+def test_note_added_once():
+    def boom(x):
+        raise ValueError("inner")
+
+    dispatch.register_function("numpy", "boom_probe", boom)
+    dispatch.register_function("numpy", "outer_probe", lambda x: do("boom_probe", x))
+    try:
+        with pytest.raises(ValueError, match="inner") as info:
+            do("outer_probe", X)
+        assert len(info.value.__notes__) == 1
+    finally:
+        dispatch.unregister_function("numpy", "boom_probe")
+        dispatch.unregister_function("numpy", "outer_probe")
+
+
+def test_mixed_error_names_both():
+    libs = [b for b in ("torch", "jax", "tensorflow") if _usable(b)]
+    if len(libs) < 2:
+        pytest.skip("needs two non-numpy libraries")
+    a, b = libs[:2]
+    with pytest.raises(dispatch.MixedBackendError) as info:
+        do("add", to_backend(X, a), to_backend(X, b))
+    assert repr(a) in str(info.value)
+    assert repr(b) in str(info.value)
+    assert "convert" in str(info.value)
