@@ -11,6 +11,14 @@ Every adapter accepts numpy-style dtype names (``"float32"``), numpy dtypes and
 torch dtypes. Arithmetic that stays native (``add``, ``divide``...) follows
 torch's type promotion: ``int64 tensor + 1.5`` is float32, where numpy gives
 float64.
+
+The second half of the table holds torch's entries for the backend method list
+(``scatter``, ``conv``, ``grid_sample``, ``jacobian``, ``jit_compile``,
+``while_loop``, sparse constructors, devices...), with the layouts and semantics
+of the composed fallbacks in ``translations/_composed/``: torch's native kernels
+where the composed versions would be slow (flat 1-D scatters, grouped
+convolutions, ``grid_sample``), torch.func and torch.autograd for derivatives,
+torch.jit.trace for ``jit_compile`` (see the notes above ``_JitFunction``).
 """
 
 from __future__ import annotations
@@ -19,12 +27,32 @@ import contextlib
 import functools
 import math
 import operator
+import threading
 from collections import namedtuple
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
+from dispatch.translations._composed.control import while_loop as _while_loop_composed
+from dispatch.translations._composed.counting import (
+    _bincount_fixed_torch,
+    _searchsorted_batched_torch,
+)
+from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    get_default_device as _get_default_device_composed,
+)
+from dispatch.translations._composed.devices import (
+    set_default_device as _set_default_device_composed,
+)
+from dispatch.translations._composed.indexing import _check_mode as _check_scatter_mode
+from dispatch.translations._composed.indexing import _combined as _combined_size
+from dispatch.translations._composed.indexing import _scatter_1d_scalar_torch
+from dispatch.translations._composed.signal import conv as _conv_composed
+from dispatch.translations._composed.signal import grid_sample as _grid_sample_composed
 from torch import Tensor
 
 from dispatch.spec import alias
@@ -1284,7 +1312,15 @@ _RNG = [Generator()]
 
 
 def _seed(seed: Any = None) -> None:
-    _RNG[0] = Generator(seed)
+    # reseed the module generator's torch.Generators in place: graphs traced by
+    # jit_compile hold those objects, and must follow the new seed too
+    rng = _RNG[0]
+    rng._seed = _seed_int(seed)
+    for g in rng._gens.values():
+        if rng._seed is None:
+            g.seed()
+        else:
+            g.manual_seed(rng._seed)
 
 
 def _random_fn(method: str) -> Callable:
@@ -1307,9 +1343,1100 @@ def _randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64")
     return _RNG[0].integers(low, high, size, dtype)
 
 
+# ---------------------------------------------------------------- method list: indexing, counting
+# The backend method list's layouts (``scatter``: base (batch, spatial..., channels),
+# indices (batch|1, n, d), values (batch|1, n|1, channels|1)...) are documented on the
+# composed fallbacks in ``translations/_composed/``; these are torch's fast kernels for
+# the same calls.
+
+
+def _scatter(base_grid: Tensor, indices: Any, values: Any, mode: str = "update") -> Tensor:
+    # every scatter becomes one flat 1-D scatter (index_add / scatter_reduce with the base
+    # included / index_put): torch's fast kernels, which batched n-d index arrays miss
+    _check_scatter_mode(mode)
+    indices, values = _tensor(indices, base_grid), _tensor(values, base_grid)
+    bshape, ishape, vshape = _ints(base_grid.shape), _ints(indices.shape), _ints(values.shape)
+    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
+        raise ValueError(
+            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
+            f"values (batch, n, channels); got shapes {bshape}, {ishape}, {vshape}"
+        )
+    spatial, channels, n = bshape[1:-1], bshape[-1], ishape[1]
+    if ishape[2] != len(spatial):
+        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} "
+                         "spatial axes")
+    batch = _combined_size(bshape[0], ishape[0], vshape[0])
+    cells = math.prod(spatial)
+    idx = indices.to(torch.int64)
+    flat = idx[..., 0] if len(spatial) == 1 else _flat_index(idx, spatial)
+    if batch > 1:
+        flat = flat + torch.arange(0, batch * cells, cells, device=flat.device)[:, None]
+    flat = flat[..., None]
+    if channels > 1:
+        flat = flat * channels + torch.arange(channels, device=flat.device)
+    target = flat.expand(batch, n, channels).reshape(-1)
+    vals = values.to(base_grid.dtype).expand(batch, n, channels).reshape(-1)
+    base = base_grid.expand(batch, *bshape[1:]).reshape(-1)
+    out = _scatter_1d_scalar_torch(base, target, vals, mode)
+    return out.reshape(batch, *bshape[1:])
+
+
+def _ints(shape: Any) -> tuple[int, ...]:
+    # a traced tensor's sizes are tensors; jit_compile traces per shape, so Python ints
+    # are right for every call of the trace
+    return tuple(int(s) for s in shape)
+
+
+def _flat_index(idx: Tensor, spatial: Sequence[int]) -> Tensor:
+    """C-order flat cell index of multi-indices stacked on the last axis."""
+    if not spatial:
+        return idx.sum(-1)
+    strides = [math.prod(spatial[k + 1 :]) for k in range(len(spatial))]
+    return (idx * torch.tensor(strides, device=idx.device)).sum(-1)
+
+
+def _gather(values: Tensor, indices: Any, axis: int = 0) -> Tensor:
+    # index_select is torch's fast gather but refuses negative indices; it raises before
+    # writing anything, so the wrapping path (numpy's take) only runs when needed. CUDA
+    # kernels assert instead of raising: wrap first there.
+    if (isinstance(indices, Tensor) and indices.ndim == 1 and values.device.type == "cpu"
+            and not _jit_in_progress()):  # an error caught inside a trace crashes torch
+        with contextlib.suppress(IndexError, RuntimeError):
+            return torch.index_select(values, axis, indices)
+    return _take(values, indices, axis)
+
+
+def _histogram1d(values: Tensor, weights: Any, bin_edges: Any) -> Tensor:
+    # one batched searchsorted and one flat index_add, instead of a bincount per row
+    values, bin_edges = _promote(values, bin_edges)
+    (batch_e, edges), (batch_v, n) = _ints(bin_edges.shape), _ints(values.shape)
+    nbins = edges - 1
+    w = None if weights is None else _tensor(weights, values)
+    batch = _combined_size(batch_v, batch_e, *(() if w is None else (int(w.shape[0]),)))
+    v = values.expand(batch, n).contiguous()
+    e = bin_edges.expand(batch, edges).contiguous()
+    slot = torch.searchsorted(e, v, right=True) - 1
+    slot = torch.where(v == e[:, -1:], nbins - 1, slot)  # the last bin is closed
+    valid = (slot >= 0) & (slot < nbins)
+    offset = torch.arange(0, batch * nbins, nbins, device=v.device)[:, None]
+    flat = torch.where(valid, slot + offset, batch * nbins).reshape(-1)
+    if w is None:
+        w = torch.ones((), dtype=torch.int64, device=v.device)
+    elif w.dtype is torch.bool:
+        w = w.to(torch.int64)
+    w = w.expand(batch, n).reshape(-1)
+    out = torch.zeros(batch * nbins + 1, dtype=w.dtype, device=v.device)
+    return out.index_add_(0, flat, w)[:-1].reshape(batch, nbins)
+
+
+def _copy(a: Any, order: str = "K", subok: bool = False, *, only_mutable: bool = False) -> Any:
+    # torch.clone takes neither numpy's ``order`` nor the list's ``only_mutable`` (torch
+    # tensors are mutable: always copied)
+    return a.clone() if isinstance(a, Tensor) else torch.as_tensor(np.array(a, copy=True))
+
+
+# ---------------------------------------------------------------- method list: sparse
+
+_SPARSE_FORMATS = {
+    torch.sparse_coo: "coo",
+    torch.sparse_csr: "csr",
+    torch.sparse_csc: "csc",
+    torch.sparse_bsr: "bsr",
+    torch.sparse_bsc: "bsc",
+}
+
+
+def _index_tensor(x: Any, like: Tensor) -> Tensor:
+    return _tensor(x, like).to(device=like.device, dtype=torch.int64)
+
+
+def _sparse_coo_tensor(indices: Any, values: Any, shape: Sequence[int]) -> Tensor:
+    # the list gives indices as (nnz, dims), torch wants (dims, nnz); values (nnz,) or
+    # (nnz, channels) (a hybrid tensor of shape (*shape, channels)); duplicates are kept
+    # (summed by every operation), as in scipy's coo_matrix
+    values = _tensor(values)
+    idx = _index_tensor(_asarray(indices), values).reshape(-1, len(shape)).T
+    size = (*(int(s) for s in shape), *values.shape[1:])
+    return torch.sparse_coo_tensor(idx, values, size, check_invariants=True)
+
+
+def _compressed(layout_fn: Callable, pointers: Any, indices: Any, values: Any,
+                shape: Sequence[int]) -> Tensor:
+    # invariants checked: torch segfaults on bad sparse indices otherwise
+    values = _tensor(values)
+    ptr, idx = _index_tensor(pointers, values), _index_tensor(indices, values)
+    batch = ptr.shape[:-1]
+    size = (*batch, *(int(s) for s in shape), *values.shape[len(batch) + 1 :])
+    return layout_fn(ptr, idx, values, size, check_invariants=True)
+
+
+def _csr_matrix(column_indices: Any, row_pointers: Any, values: Any,
+                shape: Sequence[int]) -> Tensor:
+    # torch.sparse_csr_tensor takes the pointers first and wants both index arrays of
+    # one integer dtype; values of shape (nnz, channels) make a hybrid tensor
+    return _compressed(torch.sparse_csr_tensor, row_pointers, column_indices, values, shape)
+
+
+def _csc_matrix(column_pointers: Any, row_indices: Any, values: Any,
+                shape: Sequence[int]) -> Tensor:
+    return _compressed(torch.sparse_csc_tensor, column_pointers, row_indices, values, shape)
+
+
+def _is_sparse(x: Any) -> bool:
+    return isinstance(x, Tensor) and x.layout is not torch.strided
+
+
+def _get_sparse_format(x: Any) -> str:
+    return _SPARSE_FORMATS.get(x.layout, "dense") if isinstance(x, Tensor) else "dense"
+
+
+def _disassemble(x: Tensor) -> tuple[Callable, tuple]:
+    """``(assemble, parts)``: ``assemble(backend, *parts)`` rebuilds ``x`` on
+    ``backend`` (a name or an example array) through that backend's constructor."""
+    from dispatch import do
+
+    fmt = _get_sparse_format(x)
+    shape = tuple(x.shape)
+    if fmt == "coo":
+        x = x.coalesce()
+        rows = x.sparse_dim()
+
+        def coo(backend: Any, indices: Any, values: Any) -> Any:
+            return do("sparse_coo_tensor", indices, values, shape[:rows], like=backend)
+
+        return coo, (x.indices().T, x.values())
+    if fmt in ("csr", "csc"):
+        idx = x.col_indices() if fmt == "csr" else x.row_indices()
+        ptr = x.crow_indices() if fmt == "csr" else x.ccol_indices()
+        name = "csr_matrix" if fmt == "csr" else "csc_matrix"
+
+        def compressed(backend: Any, values: Any, indices: Any, pointers: Any) -> Any:
+            if fmt == "csr":
+                return do(name, indices, pointers, values, shape[-2:], like=backend)
+            return do(name, pointers, indices, values, shape[-2:], like=backend)
+
+        return compressed, (x.values(), idx, ptr)
+    if fmt != "dense":
+        raise NotImplementedError(f"disassemble: torch's {fmt} layout has no list constructor")
+
+    def dense(backend: Any, t: Any) -> Any:
+        return do("asarray", t, like=backend)
+
+    return dense, (x,)
+
+
+def _numpy(x: Any) -> Any:
+    # the list's ``numpy``: sparse tensors become scipy.sparse matrices
+    if not _is_available(x):
+        raise ValueError("the value of this tensor is not available while tracing or "
+                         "inside a torch.func transform")
+    if not _is_sparse(x):
+        return _to_numpy(x)
+    import scipy.sparse as sp
+
+    fmt = _get_sparse_format(x)
+    x = x.detach().cpu()
+    if x.ndim != 2 or fmt not in ("coo", "csr", "csc"):
+        return _to_numpy(x.to_dense())
+    if fmt == "coo":
+        x = x.coalesce()
+        row, col = x.indices().numpy()
+        return sp.coo_matrix((x.values().numpy(), (row, col)), shape=tuple(x.shape))
+    if fmt == "csr":
+        return sp.csr_matrix((x.values().numpy(), x.col_indices().numpy(),
+                              x.crow_indices().numpy()), shape=tuple(x.shape))
+    return sp.csc_matrix((x.values().numpy(), x.row_indices().numpy(),
+                          x.ccol_indices().numpy()), shape=tuple(x.shape))
+
+
+def _mul_matrix_batched_vector(A: Any, b: Tensor) -> Tensor:
+    # dense: one GEMM on b's layout; sparse (COO/CSR/CSC): torch's sparse-dense product,
+    # whose fast kernel is the matrix-vector one when the batch has one entry
+    if b.ndim == 1:
+        return A @ b
+    if not _is_sparse(A):
+        return torch.matmul(b, A.mT)
+    if b.shape[0] == 1:
+        return (A @ b[0]).unsqueeze(0)
+    return (A @ b.mT).mT
+
+
+# ---------------------------------------------------------------- method list: fft, conv, sampling
+
+
+def _complex_of(x: Tensor) -> Tensor:
+    # the composed fft_axes' dtype: complex of the current precision when one is set,
+    # else of the input's width (integers: complex64, the default precision's)
+    from dispatch import get_precision
+
+    bits = get_precision()
+    if bits is not None:
+        target = torch.complex128 if bits > 32 else torch.complex64
+    elif x.is_complex():
+        return x
+    else:
+        target = torch.complex128 if x.dtype is torch.float64 else torch.complex64
+    return x if x.dtype is target else x.to(target)
+
+
+def _fft_axes(x: Tensor, axes: Sequence[int]) -> Tensor:
+    """The list's ``fft``: n-d FFT over ``axes`` (complex result, even for no axes)."""
+    x = _complex_of(x)
+    return torch.fft.fftn(x, dim=tuple(axes)) if len(axes) else x
+
+
+def _ifft_axes(k: Tensor, axes: Sequence[int]) -> Tensor:
+    k = _complex_of(k)
+    return torch.fft.ifftn(k, dim=tuple(axes)) if len(axes) else k
+
+
+_CONV = {1: torch.nn.functional.conv1d, 2: torch.nn.functional.conv2d,
+         3: torch.nn.functional.conv3d}
+_CONV_T = {1: torch.nn.functional.conv_transpose1d, 2: torch.nn.functional.conv_transpose2d,
+           3: torch.nn.functional.conv_transpose3d}
+
+
+def _conv(value: Tensor, kernel: Any, strides: Any = 1, out_sizes: Any = None,
+          transpose: bool = False, zero_padding: bool = True) -> Tensor:
+    # torch.nn.functional.conv*d with the composed ``conv``'s padding: k // 2 zeros
+    # before each axis ('same', scipy's centring of even kernels) or none, and as many
+    # after as ``out_sizes`` needs (negative: cut); the transposed convolution is
+    # conv_transpose*d cut the same way. Per-entry kernels become a grouped convolution.
+    kernel = _tensor(kernel, value)
+    d = value.ndim - 2
+    if kernel.ndim != d + 3:
+        raise ValueError(f"kernel must have {d + 3} dimensions for a {d}-D convolution")
+    if kernel.shape[2] != value.shape[1]:
+        raise ValueError(f"value has {value.shape[1]} channels but kernel expects "
+                         f"{kernel.shape[2]}")
+    if d not in _CONV:  # torch has 1-, 2- and 3-D convolutions only
+        return _conv_composed(value, kernel, strides, out_sizes, transpose, zero_padding)
+    s = [int(strides)] * d if np.ndim(strides) == 0 else [int(v) for v in strides]
+    n, k = list(_ints(value.shape[2:])), list(_ints(kernel.shape[3:]))
+    before = [kk // 2 if zero_padding else 0 for kk in k]
+    if out_sizes is None:
+        if transpose:
+            o = [i * st if zero_padding else (i - 1) * st + kk
+                 for i, st, kk in zip(n, s, k, strict=True)]
+        else:
+            o = [-(-i // st) if zero_padding else max((i - kk) // st + 1, 0)
+                 for i, st, kk in zip(n, s, k, strict=True)]
+    else:
+        o = [int(v) for v in out_sizes]
+    out_dtype = torch.result_type(value, kernel)
+    if out_dtype is torch.bool:
+        out_dtype = torch.int64
+    if 0 in n or min(o, default=1) <= 0:  # no input or no output positions: zeros
+        return torch.zeros(_combined_size(int(value.shape[0]), int(kernel.shape[0])),
+                           int(kernel.shape[1]), *(max(v, 0) for v in o), dtype=out_dtype,
+                           device=value.device)
+    work = out_dtype if out_dtype.is_floating_point or out_dtype.is_complex else torch.float64
+    x, w = value.to(work), kernel.to(work)
+    batch, cin, cout, kbatch = int(x.shape[0]), int(x.shape[1]), int(w.shape[1]), int(w.shape[0])
+    grouped = kbatch != 1
+    if grouped:  # one kernel per batch entry: a grouped convolution over the batch
+        if batch == 1:
+            x = x.expand(kbatch, *x.shape[1:])
+        batch = _combined_size(batch, kbatch)
+        x = x.reshape(1, batch * cin, *n)
+    groups = batch if grouped else 1
+    if not transpose:
+        after = [(oo - 1) * st + kk - i - b
+                 for oo, st, kk, i, b in zip(o, s, k, n, before, strict=True)]
+        x = torch.nn.functional.pad(
+            x, [p for b, a in zip(reversed(before), reversed(after), strict=True) for p in (b, a)]
+        )
+        w = w.reshape(batch * cout, cin, *k) if grouped else w[0]
+        out = _CONV[d](x, w, stride=s, groups=groups)
+    else:  # conv_transpose weights are (in, out, k...)
+        w = w.transpose(1, 2).reshape(batch * cin, cout, *k) if grouped else w[0].transpose(0, 1)
+        out = _CONV_T[d](x, w, stride=s, groups=groups)  # full length (n - 1) * s + k
+        after = [(i - 1) * st + kk - b - oo
+                 for i, st, kk, b, oo in zip(n, s, k, before, o, strict=True)]
+        out = torch.nn.functional.pad(
+            out, [-p for b, a in zip(reversed(before), reversed(after), strict=True)
+                  for p in (b, a)]
+        )
+    out = out.reshape(batch, cout, *out.shape[2:])
+    return out if work is out_dtype else out.round().to(out_dtype)
+
+
+_GRID_PADDING = {"zeros": "zeros", "boundary": "border", "undefined": "border",
+                 "reflect": "reflection", "symmetric": "reflection", "periodic": "border"}
+
+
+def _grid_sample(grid: Tensor, coordinates: Any, extrapolation: str = "undefined") -> Tensor:
+    # torch.nn.functional.grid_sample wants channels first, coordinates normalised to
+    # [-1, 1] in reversed axis order (x, y, z), 2 or 3 spatial axes and one batch size;
+    # align_corners=True puts -1 and 1 on the first and last grid points. Its 'zeros'
+    # padding interpolates linearly towards zero beyond the edge, like the composed
+    # version; 'symmetric' is its reflection about the outer cell edges
+    # (align_corners=False), 'reflect' its reflection about the edge points, 'periodic'
+    # the grid with its first slice appended and wrapped coordinates. No second
+    # derivative (torch defines none for grid_sample).
+    if extrapolation not in _GRID_PADDING:
+        raise ValueError(f"extrapolation must be one of {tuple(_GRID_PADDING)}, "
+                         f"got {extrapolation!r}")
+    coordinates = _tensor(coordinates, grid)
+    d = grid.ndim - 2
+    if coordinates.shape[-1] != d:
+        raise ValueError(f"coordinates have {coordinates.shape[-1]} components for {d} axes")
+    if d not in (1, 2, 3):
+        return _grid_sample_composed(grid, coordinates, extrapolation)
+    dtype = torch.result_type(grid, coordinates)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        dtype = _float_type()
+    grid = grid.to(dtype)
+    real = grid.real.dtype if grid.is_complex() else grid.dtype
+    c = coordinates.to(real)
+    batch = _combined_size(int(grid.shape[0]), int(c.shape[0]))
+    instance = _ints(c.shape[1:-1])
+    sizes = list(_ints(grid.shape[1:-1]))
+    if extrapolation == "periodic":
+        for ax in range(d):
+            grid = torch.cat([grid, grid.narrow(ax + 1, 0, 1)], dim=ax + 1)
+        c = torch.remainder(c, torch.tensor(sizes, dtype=real, device=c.device))
+        sizes = [m + 1 for m in sizes]
+    n = torch.tensor(sizes, dtype=real, device=c.device)
+    if extrapolation == "symmetric":
+        norm = (2 * c + 1) / n - 1
+    else:
+        norm = 2 * c / torch.clamp(n - 1, min=1) - 1
+    norm = norm.flip(-1).reshape(c.shape[0], -1, *([1] * (d - 1)), d)
+    img = torch.movedim(grid, -1, 1)
+    if d == 1:  # as a 2-D grid of height 1
+        img, norm = img.unsqueeze(2), torch.cat([norm, torch.zeros_like(norm)], -1)[:, :, None]
+    img = img.expand(batch, *img.shape[1:])
+    norm = norm.expand(batch, *norm.shape[1:])
+    sample = functools.partial(
+        torch.nn.functional.grid_sample, mode="bilinear",
+        padding_mode=_GRID_PADDING[extrapolation],
+        align_corners=extrapolation != "symmetric",
+    )
+    if img.is_complex():
+        out = torch.complex(sample(img.real, norm), sample(img.imag, norm))
+    else:
+        out = sample(img, norm)
+    out = torch.movedim(out.reshape(batch, out.shape[1], -1), 1, -1)
+    return out.reshape(batch, *instance, out.shape[-1])
+
+
+# ---------------------------------------------------------------- method list: autodiff
+# Derivatives of plain Python functions use torch.func (functional, composable with vmap).
+# Functions made by ``jit_compile`` (TorchScript traces) are differentiated with
+# torch.autograd instead: higher-order torch.func transforms of a traced graph return
+# wrong values once TorchScript's profiling executor has optimised it (seen with torch
+# 2.13: jacrev(grad(traced)) is right on the first call and wrong from the second on).
+
+
+def _argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
+    """Argument indices to differentiate and whether ``wrt`` was a single int."""
+    if isinstance(wrt, (int, np.integer)):
+        return (int(wrt),), True
+    return tuple(int(i) for i in wrt), False
+
+
+def _first(out: Any) -> Any:
+    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
+    return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def _float_type() -> torch.dtype:
+    from dispatch import get_precision
+
+    bits = get_precision()
+    return torch.get_default_dtype() if bits is None else _DTYPES[f"float{bits}"]
+
+
+def _inexact_args(args: tuple, argnums: tuple[int, ...]) -> tuple:
+    # integer and bool arguments to differentiate become floats (of the current precision)
+    out = list(args)
+    for i in argnums:
+        a = out[i]
+        if not isinstance(a, Tensor):
+            a = _tensor(a)
+        if not (a.is_floating_point() or a.is_complex()):
+            a = a.to(_float_type())
+        out[i] = a
+    return tuple(out)
+
+
+def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+              is_f_scalar: bool = False) -> Callable:
+    """The list's ``jacobian``: a function returning the derivatives of ``f``.
+
+    ``f(*args)`` returns an array, or a tuple/list whose first entry is the array to
+    differentiate (the others are auxiliary outputs). The derivative with respect to
+    ``args[i]`` for ``i`` in ``wrt`` has shape ``first.shape + args[i].shape``. The
+    returned function gives ``(output, grads)`` with ``get_output`` (``output`` as ``f``
+    returned it), else ``grads``; ``grads`` is a tuple, one entry per index of ``wrt``,
+    or one array when ``wrt`` is an int. ``is_f_scalar`` selects one reverse pass
+    (torch.func.grad) instead of a Jacobian (torch.func.jacrev).
+    """
+    argnums, single = _argnums(wrt)
+    if isinstance(f, _JitFunction):
+        return _autograd_jacobian(f, argnums, single, get_output, is_f_scalar)
+
+    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        out = f(*args, **kwargs)
+        return _first(out), out
+
+    transform = torch.func.grad if is_f_scalar else torch.func.jacrev
+    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        grads, out = derivative(*_inexact_args(args, argnums), **kwargs)
+        grads = grads[0] if single else tuple(grads)
+        return (out, grads) if get_output else grads
+
+    return jacobian_of_f
+
+
+def _gradient(f: Callable, wrt: Any = (0,), get_output: bool = False) -> Callable:
+    """The gradient of a scalar ``f``: ``jacobian`` with ``is_f_scalar=True``."""
+    return _jacobian(f, wrt, get_output, is_f_scalar=True)
+
+
+def _leaves_for_grad(args: tuple, argnums: tuple[int, ...]) -> tuple[list, list, bool]:
+    """Arguments with the differentiated ones made autograd leaves (unless they already
+    take part in a graph, so that an outer derivative still sees them)."""
+    full = list(_inexact_args(args, argnums))
+    nested = any(full[i].requires_grad for i in argnums)
+    xs = []
+    for i in argnums:
+        x = full[i] if full[i].requires_grad else full[i].detach().requires_grad_(True)
+        full[i] = x
+        xs.append(x)
+    return full, xs, nested
+
+
+def _grads(y: Tensor, xs: list[Tensor], create_graph: bool) -> tuple[Tensor, ...]:
+    """d y / d xs of a tensor ``y`` of any shape, each y.shape + x.shape."""
+    if y.numel() == 1:
+        raw = torch.autograd.grad(y.reshape(()), xs, create_graph=create_graph,
+                                  retain_graph=True, allow_unused=True)
+        gs = [torch.zeros_like(x) if g is None else g for g, x in zip(raw, xs, strict=True)]
+        return tuple(g.reshape(y.shape + x.shape) for g, x in zip(gs, xs, strict=True))
+    flat = y.reshape(-1)
+    rows = [_grads(flat[k], xs, create_graph) for k in range(flat.shape[0])]
+    return tuple(
+        torch.stack([r[j] for r in rows]).reshape(y.shape + x.shape) if rows
+        else torch.zeros(y.shape + x.shape, dtype=x.dtype, device=x.device)
+        for j, x in enumerate(xs)
+    )
+
+
+def _autograd_jacobian(f: Callable, argnums: tuple[int, ...], single: bool,
+                       get_output: bool, is_f_scalar: bool) -> Callable:
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        with torch.enable_grad():
+            full, xs, nested = _leaves_for_grad(args, argnums)
+            out = f(*full, **kwargs)
+            grads = _grads(_first(out), xs, create_graph=nested)
+        if not nested:
+            out = _detach_tree(out)
+        result = grads[0] if single else grads
+        return (out, result) if get_output else result
+
+    return jacobian_of_f
+
+
+def _detach_tree(tree: Any) -> Any:
+    from dispatch import tree_map
+
+    return tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree,
+                    is_leaf=lambda t: isinstance(t, Tensor))
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian``: per-batch-entry Hessians of ``f``'s first output.
+
+    Axis 0 of every argument is a batch axis, and batch entries are independent; the
+    first output of ``f`` is a loss per batch entry (batch,) or its sum. The returned
+    function gives the tuple ``(output, gradients, hessians)``, without the output or
+    gradients unless asked for. Gradients (of the summed loss) have the arguments'
+    shapes; ``hessians[i][j]`` has shape (batch, *args[i].shape[1:],
+    *args[j].shape[1:]). With an int ``wrt``: one gradient and one Hessian, no tuples.
+    Each Hessian costs one reverse pass per component of an argument's batch entry
+    (the batch entries share the passes).
+    """
+    argnums, single = _argnums(wrt)
+    if isinstance(f, _JitFunction):
+        return _autograd_hessian(f, argnums, single, get_output, get_gradient)
+
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        args = _inexact_args(args, argnums)
+        k = len(argnums)
+
+        def loss(*xs: Any) -> tuple[Tensor, Any]:
+            full = list(args)
+            for i, x in zip(argnums, xs, strict=True):
+                full[i] = x
+            out = f(*full, **kwargs)
+            return _first(out).sum(), out
+
+        grad = torch.func.grad(loss, argnums=tuple(range(k)), has_aux=True)
+
+        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
+            g, out = grad(*xs)
+            return tuple(gi.sum(0) for gi in g), (g, out)
+
+        jac = torch.func.jacrev(summed_grads, argnums=tuple(range(k)), has_aux=True)
+        raw, (g, out) = jac(*(args[i] for i in argnums))
+        hess = tuple(
+            tuple(raw[i][j].movedim(args[argnums[i]].ndim - 1, 0) for j in range(k))
+            for i in range(k)
+        )
+        return _hessian_result(out, tuple(g), hess, single, get_output, get_gradient)
+
+    return functools.wraps(f)(hessian_of_f)
+
+
+def _hessian_result(out: Any, g: tuple, hess: tuple, single: bool, get_output: bool,
+                    get_gradient: bool) -> tuple:
+    result: tuple = (out,) if get_output else ()
+    if get_gradient:
+        result += (g[0] if single else g,)
+    return (*result, hess[0][0] if single else hess)
+
+
+def _autograd_hessian(f: Callable, argnums: tuple[int, ...], single: bool,
+                      get_output: bool, get_gradient: bool) -> Callable:
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        with torch.enable_grad():
+            full, xs, nested = _leaves_for_grad(args, argnums)
+            out = f(*full, **kwargs)
+            raw = torch.autograd.grad(_first(out).sum(), xs, create_graph=True,
+                                      allow_unused=True)
+            g = [torch.zeros_like(x) if gi is None else gi for gi, x in zip(raw, xs, strict=True)]
+            hess = []
+            for gi, xi in zip(g, xs, strict=True):
+                # sum over the batch: row c of every entry's Hessian in one reverse pass
+                rows = _grads(gi.sum(0), xs, create_graph=nested)  # (*si, batch, *sj)
+                hess.append(tuple(r.movedim(xi.ndim - 1, 0) for r in rows))
+        if not nested:
+            out, g = _detach_tree(out), [gi.detach() for gi in g]
+        return _hessian_result(out, tuple(g), tuple(hess), single, get_output, get_gradient)
+
+    return hessian_of_f
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent (of
+    the output's structure) and returns one gradient (or None) per input. Built on
+    torch.autograd.Function with ``setup_context``, so torch.autograd and torch.func
+    transforms use it; a ``jit_compile``d caller keeps it as a Python op, so ``f`` runs
+    on every call and ``get_external_cache``/``on_call_skipped`` (hooks for callers
+    that skip it) are accepted and never needed.
+    """
+
+    class CustomGradient(torch.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(*args: Any) -> Any:
+            return f(*args)
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+            tensors = [i for i, a in enumerate(inputs) if isinstance(a, Tensor)]
+            outs = output if isinstance(output, tuple) else (output,)
+            ctx.save_for_backward(*(inputs[i] for i in tensors), *outs)
+            others = tuple(None if isinstance(a, Tensor) else a for a in inputs)
+            ctx.layout = (others, tensors, len(tensors), isinstance(output, tuple))
+
+        @staticmethod
+        def backward(ctx: Any, *dy: Any) -> Any:
+            inputs, tensors, n, is_tuple = ctx.layout
+            saved = ctx.saved_tensors
+            x = list(inputs)
+            for i, t in zip(tensors, saved[:n], strict=True):
+                x[i] = t
+            y = tuple(saved[n:]) if is_tuple else saved[n]
+            dx = gradient(tuple(x), y, tuple(dy) if is_tuple else dy[0])
+            dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+            return dx[0] if len(dx) == 1 else dx
+
+    @functools.wraps(f)
+    def with_custom_gradient(*args: Any) -> Any:
+        return CustomGradient.apply(*args)
+
+    return with_custom_gradient
+
+
+# ---------------------------------------------------------------- method list: jit
+# ``jit_compile`` traces with torch.jit.trace, once per input signature: the shapes,
+# dtypes, devices and autograd flags of the tensor arguments and the values of the
+# others. Python that depends on shapes runs at trace time and is right for every call
+# of the signature. Python that depends on tensor *values* (``if x.sum() > 0``,
+# ``.item()``, ``.numpy()``, host calls, value-driven loops, outputs whose shape
+# depends on values such as ``nonzero`` or boolean masks) cannot be recorded by a trace
+# (it would be frozen at the first call's values), and no tracer warning separates it
+# from harmless shape arithmetic (traced shapes are tensors too). So the first call of
+# each signature runs eagerly under a TorchFunctionMode that notes such value reads;
+# a signature without any is traced on its second call, whose outputs come from that
+# trace run, and runs as a TorchScript graph from then on (Python ``f`` runs on the
+# first two calls only, as under any jit). A signature with value reads stays eager:
+# slower, never wrong. torch.compile would keep Python control flow in its graphs, but
+# on CPU it needs a C compiler and compiles for seconds per function; tracing needs
+# neither and removes the Python and dispatch overhead (about 2.5x on a loop of small
+# ``do`` calls). torch marks torch.jit.trace deprecated: if a later torch drops it,
+# every signature simply stays eager. Beware (torch 2.13): an error raised by a torch
+# call and caught inside the traced function crashes the process, so adapters that try
+# a fast kernel and catch its error check ``_jit_in_progress()`` first.
+
+_EAGER = object()  # a signature that runs f eagerly
+_TRACE_NEXT = object()  # a signature whose next call traces f
+_POSITIONAL = object()  # arguments that are all dense tensors
+
+# calls that read tensor values into Python or make shapes depend on values
+_VALUE_READS = frozenset({
+    "__bool__", "__int__", "__float__", "__complex__", "__index__", "__contains__", "item",
+    "tolist", "numpy", "__array__", "nonzero", "argwhere", "unique", "unique_consecutive",
+    "masked_select", "bincount", "backward", "grad",
+})
+
+
+_WATCHING = threading.local()  # the _ValueReads of a first call in progress
+
+
+def _jit_in_progress() -> bool:
+    """Inside jit_compile's first (watched) call of a signature or its trace."""
+    return torch.jit.is_tracing() or getattr(_WATCHING, "mode", None) is not None
+
+
+def _note_value_read() -> None:
+    """Keep the signature being watched eager (for errors caught around torch calls)."""
+    watch = getattr(_WATCHING, "mode", None)
+    if watch is not None:
+        watch.seen = True
+
+
+class _ValueReads(torch.overrides.TorchFunctionMode):
+    """Notes calls whose result a trace could not record (see the notes above)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = False
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (),
+                           kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        if name in _VALUE_READS or (
+            name == "__getitem__" and _has_bool_tensor(args[1:])
+        ) or (name == "where" and len(args) + len(kwargs) == 1) or (
+            name == "repeat_interleave" and any(isinstance(a, Tensor) for a in args[1:])
+        ):
+            self.seen = True
+        try:
+            return func(*args, **kwargs)
+        except Exception:
+            # f may catch it and go on; the same error inside torch.jit.trace crashes
+            # the process (torch 2.13): never trace such a signature
+            self.seen = True
+            raise
+
+
+def _has_bool_tensor(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return tree.dtype is torch.bool
+    if isinstance(tree, (tuple, list)):
+        return any(_has_bool_tensor(t) for t in tree)
+    return False
+
+
+def _functorch_wrapped(t: Tensor) -> bool:
+    return torch._C._functorch.is_functorch_wrapped_tensor(t)
+
+
+class _NotTraceable(Exception):
+    pass
+
+
+class _Slot:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+
+def _flatten(tree: Any, tensors: list, key: list) -> Any:
+    """``tree`` with tensors replaced by slots; appends the tensors and a hashable key."""
+    if isinstance(tree, Tensor):
+        if _functorch_wrapped(tree) or tree.layout is not torch.strided:
+            raise _NotTraceable
+        key.append((tree.shape, tree.dtype, tree.device, tree.requires_grad))
+        tensors.append(tree)
+        return _Slot(len(tensors) - 1)
+    if isinstance(tree, np.ndarray):
+        return _flatten(_asarray(tree), tensors, key)
+    if isinstance(tree, (tuple, list)):
+        key.append((type(tree), len(tree)))
+        parts = [_flatten(t, tensors, key) for t in tree]
+        return type(tree)(*parts) if hasattr(tree, "_fields") else type(tree)(parts)
+    if isinstance(tree, dict):
+        key.append((dict, tuple(tree)))
+        return {k: _flatten(v, tensors, key) for k, v in tree.items()}
+    try:
+        hash(tree)
+    except TypeError:
+        raise _NotTraceable from None
+    key.append((type(tree), tree))
+    return tree
+
+
+def _fill(tree: Any, tensors: Sequence[Tensor]) -> Any:
+    if isinstance(tree, _Slot):
+        return tensors[tree.i]
+    if isinstance(tree, (tuple, list)):
+        parts = [_fill(t, tensors) for t in tree]
+        return type(tree)(*parts) if hasattr(tree, "_fields") else type(tree)(parts)
+    if isinstance(tree, dict):
+        return {k: _fill(v, tensors) for k, v in tree.items()}
+    return tree
+
+
+class _JitFunction:
+    """``f`` traced with torch.jit.trace per input signature (see the notes above)."""
+
+    def __init__(self, f: Callable):
+        self.f = f
+        self.traces: dict[tuple, Any] = {}
+        functools.update_wrapper(self, f)
+
+    def __repr__(self) -> str:
+        return f"<torch jit of {getattr(self.f, '__qualname__', self.f)!r}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and all(type(a) is Tensor and a.layout is torch.strided
+                              and not _functorch_wrapped(a) for a in args):
+            # the common call: dense tensors only
+            spec, tensors = _POSITIONAL, args
+            k = (torch.is_grad_enabled(),
+                 *[(a.shape, a.dtype, a.device, a.requires_grad) for a in args])
+        else:
+            flat: list[Tensor] = []
+            key: list = [torch.is_grad_enabled()]
+            try:
+                spec = _flatten((args, kwargs), flat, key)
+            except _NotTraceable:  # inside torch.func transforms, sparse, unhashable args
+                return self.f(*args, **kwargs)
+            k, tensors = tuple(key), tuple(flat)
+        if not tensors or torch.jit.is_tracing() or torch.compiler.is_compiling():
+            return self.f(*args, **kwargs)  # nothing to trace, or inside an outer trace
+        entry = self.traces.get(k)
+        if entry is None:
+            watch = _ValueReads()
+            outer, _WATCHING.mode = getattr(_WATCHING, "mode", None), watch
+            try:
+                with watch:
+                    out = self.f(*args, **kwargs)
+            except Exception:  # let a plain call raise the genuine error, if any
+                self.traces[k] = _EAGER
+                return self.f(*args, **kwargs)
+            finally:
+                _WATCHING.mode = outer
+            if outer is not None and watch.seen:
+                outer.seen = True
+            self.traces[k] = _EAGER if watch.seen else _TRACE_NEXT
+            return out
+        if entry is _EAGER:
+            return self.f(*args, **kwargs)
+        if entry is _TRACE_NEXT:
+            traced = self._trace(spec, tensors)
+            if traced is None:
+                self.traces[k] = _EAGER
+                return self.f(*args, **kwargs)
+            self.traces[k] = traced[:2]
+            return _fill(traced[1], traced[2])
+        graph, out_spec = entry
+        return _fill(out_spec, graph(*tensors))
+
+    def _trace(self, spec: Any, tensors: Sequence[Tensor]) -> tuple | None:
+        """(graph, output structure, this call's outputs), or None if untraceable."""
+        import warnings
+
+        runs: list = []
+
+        def flat_f(*ts: Tensor) -> tuple[Tensor, ...]:
+            a, kw = (ts, {}) if spec is _POSITIONAL else _fill(spec, ts)
+            outs: list[Tensor] = []
+            out_spec = _flatten(self.f(*a, **kw), outs, [])
+            runs.append((out_spec, tuple(outs)))
+            return tuple(outs)
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                warnings.filterwarnings("ignore", message=".*torch.jit.trace. is deprecated")
+                graph = torch.jit.trace(flat_f, tuple(tensors), check_trace=False,
+                                        strict=False)
+        except Exception:  # ops or outputs TorchScript cannot record: stay eager
+            return None
+        if len(runs) != 1:
+            return None
+        return graph, runs[0][0], runs[0][1]
+
+
+def _jit_compile(f: Callable) -> Callable:
+    """The list's ``jit_compile``: ``f`` traced per input signature (see above)."""
+    return f if isinstance(f, _JitFunction) else _JitFunction(f)
+
+
+def _jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                      is_f_scalar: bool = False) -> Callable:
+    """``jacobian`` of the traced ``f``: the forward pass runs as a trace, the
+    derivatives through torch.autograd."""
+    argnums, single = _argnums(wrt)
+    return _autograd_jacobian(_jit_compile(f), argnums, single, get_output, is_f_scalar)
+
+
+def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                         get_gradient: bool = True) -> Callable:
+    """``hessian`` of the traced ``f`` (forward traced, derivatives by torch.autograd)."""
+    argnums, single = _argnums(wrt)
+    return _autograd_hessian(_jit_compile(f), argnums, single, get_output, get_gradient)
+
+
+# ---------------------------------------------------------------- method list: control flow, host
+
+
+def _while_loop(loop: Callable, values: Sequence[Any], max_iter: Any = None) -> Any:
+    # the composed loop's semantics (see ``while_loop`` there), run without building
+    # autograd graphs (the result is not differentiable). Reading the condition needs
+    # its value: a jit_compile signature that loops runs eagerly instead of traced.
+    with torch.no_grad():
+        return _while_loop_composed(loop, tuple(_detach_tree(tuple(values))), max_iter)
+
+
+def _vectorized_call(f: Callable, *args: Any, output_dtypes: Any = None,
+                     **aux_args: Any) -> Any:
+    # torch.vmap over axis 0 (arguments of size 1 there are shared); functions vmap
+    # cannot run (data-dependent Python control flow, host calls, in-place updates of
+    # captured tensors, random draws) fall back to the composed loop, which re-raises
+    # their genuine errors
+    if not args:
+        raise ValueError("vectorized_call needs at least one batched argument")
+    sizes = [int(a.shape[0]) if isinstance(a, Tensor) and a.ndim else None for a in args]
+    big = {s for s in sizes if s is not None and s != 1}
+    if len(big) == 1 and all(s is not None for s in sizes):
+        batch = big.pop()
+        in_dims = tuple(0 if s == batch else None for s in sizes)
+        shared = [a if s == batch else a[0] for a, s in zip(args, sizes, strict=True)]
+        if not torch.jit.is_tracing():  # functorch transforms do not trace: loop there
+            try:
+                out = torch.vmap(functools.partial(f, **aux_args), in_dims=in_dims)(*shared)
+            except Exception:  # the loop below raises the real error, if there is one
+                _note_value_read()
+            else:
+                return _cast_outputs(out, output_dtypes)
+    return _vectorized_call_composed(f, *args, output_dtypes=output_dtypes, **aux_args)
+
+
+def _cast_outputs(out: Any, output_dtypes: Any) -> Any:
+    if output_dtypes is None:
+        return out
+    if isinstance(out, (tuple, list)):
+        many = isinstance(output_dtypes, (tuple, list))
+        dts = output_dtypes if many else [output_dtypes] * len(out)
+        return type(out)(o.to(_dtype(dt)) for o, dt in zip(out, dts, strict=True))
+    return out.to(_dtype(output_dtypes))
+
+
+def _numpy_call(f: Callable, output_shapes: Any, output_dtypes: Any, *args: Any,
+                **aux_args: Any) -> Any:
+    # a host call on numpy copies, results back on the arguments' device (not
+    # differentiable); a trace could only keep its result as a constant, so a
+    # jit_compile signature that calls it runs eagerly
+    ref = next((a for a in args if isinstance(a, Tensor)), None)
+    device = None if ref is None else ref.device
+    out = f(*[_to_numpy(a) if isinstance(a, Tensor) else a for a in args], **aux_args)
+    several = isinstance(out, (tuple, list))
+    outs = list(out) if several else [out]
+    if several and isinstance(output_dtypes, (tuple, list)):
+        dtypes = list(output_dtypes)
+    else:
+        dtypes = [output_dtypes] * len(outs)
+    res = [_asarray(np.asarray(o), dt, device=device) for o, dt in zip(outs, dtypes, strict=True)]
+    return type(out)(res) if several else res[0]
+
+
+def _block_until_ready(values: Any) -> Any:
+    # CUDA kernels run asynchronously: wait for the devices the values live on
+    from dispatch import tree_iter
+
+    devices = {t.device for t in tree_iter(values, is_leaf=lambda v: isinstance(v, Tensor))
+               if t.device.type == "cuda"}
+    for dev in devices:
+        torch.cuda.synchronize(dev)
+    return values
+
+
+def _is_available(x: Any) -> bool:
+    # False for values a trace or a transform only sees symbolically: under
+    # torch.jit.trace or torch.compile, functorch wrappers (vmap, grad), functional,
+    # fake and meta tensors
+    if torch.jit.is_tracing() or torch.compiler.is_compiling():
+        return False
+    if not isinstance(x, Tensor):
+        return True
+    if _functorch_wrapped(x) or torch._is_functional_tensor(x) or x.is_meta:
+        return False
+    return type(x) is Tensor or not type(x).__name__.startswith("Fake")
+
+
+# ---------------------------------------------------------------- method list: random
+
+
+def _random_permutations(permutations: int, n: int) -> Tensor:
+    # one batched argsort of uniform keys instead of a randperm per row
+    keys = _RNG[0].random((int(permutations), int(n)), dtype=torch.float64)
+    return torch.argsort(keys, dim=-1)
+
+
+# ---------------------------------------------------------------- method list: devices, modules
+
+
+def _cpu_device() -> Any:
+    import os
+
+    return ComputeDevice("torch", "cpu", "CPU", -1, os.cpu_count() or -1,
+                         f"CPU ({torch.get_num_threads()} torch threads)", torch.device("cpu"))
+
+
+def _list_devices(device_type: str | None = None) -> list:
+    return list_devices_filtered(_all_devices(), device_type)
+
+
+@functools.cache
+def _all_devices() -> list:
+    devices = [_cpu_device()]
+    if torch.cuda.is_available():
+        for i in range(torch.cuda.device_count()):
+            p = torch.cuda.get_device_properties(i)
+            devices.append(ComputeDevice(
+                "torch", f"cuda:{i}", "GPU", p.total_memory, p.multi_processor_count,
+                f"{p.name} (compute capability {p.major}.{p.minor})", torch.device("cuda", i)
+            ))
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        devices.append(ComputeDevice("torch", "mps", "GPU", -1, -1, "Apple MPS",
+                                     torch.device("mps")))
+    return devices
+
+
+def _device_record(device: torch.device) -> Any:
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    for d in _all_devices():
+        if d.ref == device:
+            return d
+    return ComputeDevice("torch", str(device), "CPU" if device.type == "cpu" else "GPU",
+                         ref=device)
+
+
+def _get_device(x: Tensor) -> Any:
+    return _device_record(x.device)
+
+
+def _get_default_device() -> Any:
+    # torch's own default (torch.set_default_device) is the truth
+    return _device_record(torch.get_default_device())
+
+
+def _set_default_device(device: Any) -> bool:
+    # recorded like every library's, and made torch's default allocation device; on the
+    # CPU no default device mode is installed (that mode costs time on every torch call)
+    if not isinstance(device, ComputeDevice) and device not in ("CPU", "GPU", "TPU"):
+        device = _device_record(torch.device(device))  # a torch device or its name
+    if not _set_default_device_composed(device, backend="torch"):
+        return False
+    device = _get_default_device_composed(backend="torch")
+    torch.set_default_device(None if device.ref.type == "cpu" else device.ref)
+    return True
+
+
+def _allocate_on_device(x: Tensor, device: Any) -> Tensor:
+    return x.to(device.ref if isinstance(device, ComputeDevice) else device)
+
+
+def _cuda_index(device: Any) -> int | None:
+    """The CUDA device index a ComputeDevice / device / None refers to (None: no CUDA)."""
+    if not torch.cuda.is_available():
+        return None
+    if device is None:
+        return torch.cuda.current_device()
+    ref = torch.device(device.ref if isinstance(device, ComputeDevice) else device)
+    if ref.type != "cuda":
+        return None
+    return torch.cuda.current_device() if ref.index is None else ref.index
+
+
+def _get_peak_memory(device: Any = None) -> int:
+    # torch counts peak allocations on CUDA devices only; 0 elsewhere
+    index = _cuda_index(device)
+    return 0 if index is None else int(torch.cuda.max_memory_allocated(index))
+
+
+def _reset_peak_memory(device: Any = None) -> None:
+    index = _cuda_index(device)
+    if index is not None:
+        torch.cuda.reset_peak_memory_stats(index)
+
+
+def _variable(x: Any) -> Any:
+    # a trainable tensor: torch.nn.Parameter (float, requires_grad)
+    # a copy: training updates it in place
+    t = _asarray(x).detach().clone()
+    if not (t.is_floating_point() or t.is_complex()):
+        t = t.to(_float_type())
+    return torch.nn.Parameter(t)
+
+
+def _module(variables: Any, forward: Callable) -> Any:
+    """A torch.nn.Module holding ``variables`` (a dict or sequence) as parameters, whose
+    ``forward(*args)`` is ``forward(*args)``; ``forward`` should use the Parameters
+    themselves (made by ``variable``): other tensors are wrapped in new Parameters."""
+    items = variables.items() if isinstance(variables, dict) else enumerate(variables)
+
+    class FunctionModule(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.params = torch.nn.ParameterDict(
+                {str(k): v if isinstance(v, torch.nn.Parameter) else _variable(v)
+                 for k, v in items}
+            )
+
+        def forward(self, *args: Any, **kwargs: Any) -> Any:
+            return forward(*args, **kwargs)
+
+    return FunctionModule()
+
+
+def _is_module(obj: Any) -> bool:
+    return isinstance(obj, torch.nn.Module)
+
+
+def _prefers_channels_last() -> bool:
+    return False  # torch.nn layers are channels first
+
+
+def _requires_fixed_shapes_when_tracing() -> bool:
+    return False  # jit_compile traces once per shape signature
+
+
 # ---------------------------------------------------------------- the table
 
 TABLE = {
+    **backend_entries("torch"),  # list methods written once, bound to torch
     # conversion, dtypes, devices
     "asarray": _asarray,
     "array": _array,
@@ -1321,7 +2448,7 @@ TABLE = {
     "cast": _astype,
     "to_backend_dtype": _to_backend_dtype,
     "stop_gradient": "detach",
-    "copy": "clone",
+    "copy": _copy,
     # creation
     "zeros": _zeros,
     "ones": _ones,
@@ -1638,4 +2765,56 @@ TABLE = {
     "scipy.linalg.lu": _lu,
     "scipy.linalg.lu_factor": _lu_factor,
     "scipy.linalg.lu_solve": _lu_solve,
+    # ---- the backend method list (issue 3); layouts and semantics as the composed names
+    # indexing and counting: torch's 1-D scatter/gather/bincount kernels
+    "scatter": _scatter,
+    "scatter_1d_scalar": _scatter_1d_scalar_torch,
+    "bincount_fixed": _bincount_fixed_torch,
+    "searchsorted_batched": _searchsorted_batched_torch,
+    "gather": _gather,
+    "histogram1d": _histogram1d,
+    # sparse: torch.sparse layouts
+    "sparse_coo_tensor": _sparse_coo_tensor,
+    "csr_matrix": _csr_matrix,
+    "csc_matrix": _csc_matrix,
+    "is_sparse": _is_sparse,
+    "get_sparse_format": _get_sparse_format,
+    "disassemble": _disassemble,
+    "numpy": _numpy,
+    "mul_matrix_batched_vector": _mul_matrix_batched_vector,
+    # fft, convolution, sampling
+    "fft_axes": _fft_axes,
+    "ifft_axes": _ifft_axes,
+    "conv": _conv,
+    "grid_sample": _grid_sample,
+    # autodiff and jit
+    "jacobian": _jacobian,
+    "gradient": _gradient,
+    "hessian": _hessian,
+    "custom_gradient": _custom_gradient,
+    "jit_compile": _jit_compile,
+    "jit_compile_grad": _jit_compile_grad,
+    "jit_compile_hessian": _jit_compile_hessian,
+    # control flow and host calls
+    "while_loop": _while_loop,
+    "vectorized_call": _vectorized_call,
+    "numpy_call": _numpy_call,
+    "block_until_ready": _block_until_ready,
+    "is_available": _is_available,
+    # random
+    "random_permutations": _random_permutations,
+    # devices, interop, modules
+    "list_devices": _list_devices,
+    "get_device": _get_device,
+    "get_default_device": _get_default_device,
+    "set_default_device": _set_default_device,
+    "allocate_on_device": _allocate_on_device,
+    "get_peak_memory": _get_peak_memory,
+    "reset_peak_memory": _reset_peak_memory,
+    "to_dlpack": "utils.dlpack.to_dlpack",
+    "variable": _variable,
+    "module": _module,
+    "is_module": _is_module,
+    "prefers_channels_last": _prefers_channels_last,
+    "requires_fixed_shapes_when_tracing": _requires_fixed_shapes_when_tracing,
 }
