@@ -24,8 +24,19 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
+from dispatch.translations._composed.counting import (
+    _bincount_fixed_jax,
+    _searchsorted_batched_jax,
+)
+from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    set_default_device as _set_default_device_composed,
+)
+from dispatch.translations._composed.indexing import _scatter_1d_scalar_jax
 
-from dispatch.spec import alias
+from dispatch.spec import alias, unsupported
 
 TYPES = ("jax", "jaxlib")
 MODULES = {"": "jax.numpy", "scipy": "jax.scipy"}
@@ -348,11 +359,719 @@ def _randn(*shape: int) -> Any:
     return _RNG[0].standard_normal(shape)
 
 
+# ---------------------------------------------------------------- method list: indexing, counting
+# The backend method list's layouts are documented on the composed fallbacks in
+# ``translations/_composed/``; jax's functional scatter (``x.at[i].add``), its bincount
+# with a static length and a vmapped searchsorted are the kernels behind them, and
+# work under jit.
+
+
+def _gather(values: Any, indices: Any, axis: int = 0) -> Any:
+    # jnp.take clamps or fills out-of-range indices; the list's gather wants numpy's
+    # wrapping of negative indices, which take's mode="wrap" gives for in-range ones too
+    return jnp.take(values, indices, axis=axis, mode="wrap")
+
+
+def _histogram1d(values: Any, weights: Any, bin_edges: Any) -> Any:
+    # one vmapped searchsorted and one flat scatter-add (static sizes: works under jit)
+    edges = bin_edges.shape[-1]
+    nbins = edges - 1
+    batch = max(values.shape[0], bin_edges.shape[0], 1 if weights is None else weights.shape[0])
+    v = jnp.broadcast_to(values, (batch, values.shape[-1]))
+    e = jnp.broadcast_to(bin_edges, (batch, edges)).astype(jnp.result_type(v, bin_edges))
+    slot = jax.vmap(lambda ee, vv: jnp.searchsorted(ee, vv, side="right"))(e, v.astype(e.dtype))
+    slot = jnp.where(v == e[:, -1:], nbins, slot) - 1  # the last bin is closed
+    valid = (slot >= 0) & (slot < nbins)
+    flat = jnp.where(valid, slot + (jnp.arange(batch) * nbins)[:, None], batch * nbins)
+    if weights is None:
+        w = jnp.ones(v.shape, dtype=int)
+    else:
+        w = jnp.broadcast_to(weights, v.shape)
+        w = w.astype(int) if w.dtype == bool else w
+    out = jnp.zeros(batch * nbins + 1, w.dtype).at[flat.reshape(-1)].add(w.reshape(-1))
+    return out[:-1].reshape(batch, nbins)
+
+
+# ---------------------------------------------------------------- method list: sparse
+
+
+def _sparse_module() -> Any:
+    from jax.experimental import sparse
+
+    return sparse
+
+
+def _sparse_coo_tensor(indices: Any, values: Any, shape: Any) -> Any:
+    # BCOO takes (data, indices (nnz, dims)) as the list gives them; values (nnz, channels)
+    # become one dense trailing axis; duplicates are kept (summed by every operation)
+    values = jnp.asarray(values)
+    idx = jnp.asarray(indices).reshape(-1, len(shape)).astype(int)
+    size = (*(int(s) for s in shape), *values.shape[1:])
+    return _sparse_module().BCOO((values, idx), shape=size)
+
+
+def _csr_matrix(column_indices: Any, row_pointers: Any, values: Any, shape: Any) -> Any:
+    # jax.experimental.sparse.CSR((data, indices, indptr)): scipy's order of the parts
+    return _sparse_module().CSR(
+        (jnp.asarray(values), jnp.asarray(column_indices), jnp.asarray(row_pointers)),
+        shape=tuple(int(s) for s in shape),
+    )
+
+
+def _csc_matrix(column_pointers: Any, row_indices: Any, values: Any, shape: Any) -> Any:
+    return _sparse_module().CSC(
+        (jnp.asarray(values), jnp.asarray(row_indices), jnp.asarray(column_pointers)),
+        shape=tuple(int(s) for s in shape),
+    )
+
+
+def _is_sparse(x: Any) -> bool:
+    return isinstance(x, _sparse_module().JAXSparse)
+
+
+_SPARSE_FORMATS = {"BCOO": "coo", "CSR": "csr", "CSC": "csc", "BCSR": "csr", "COO": "coo"}
+
+
+def _get_sparse_format(x: Any) -> str:
+    if not _is_sparse(x):
+        return "dense"
+    return _SPARSE_FORMATS.get(type(x).__name__, type(x).__name__.lower())
+
+
+def _disassemble(x: Any) -> tuple[Callable, tuple]:
+    """``(assemble, parts)``: ``assemble(backend, *parts)`` rebuilds ``x`` on
+    ``backend`` through that backend's constructor (the composed layout of parts)."""
+    from dispatch import do
+
+    fmt = _get_sparse_format(x)
+    shape = tuple(int(s) for s in x.shape)
+    name = type(x).__name__
+    if name == "BCOO":
+        if x.n_batch:
+            raise NotImplementedError("disassemble: batched BCOO has no list constructor")
+        rows = x.n_sparse
+
+        def coo(backend: Any, indices: Any, values: Any) -> Any:
+            return do("sparse_coo_tensor", indices, values, shape[:rows], like=backend)
+
+        return coo, (x.indices, x.data)
+    if name in ("CSR", "CSC"):
+
+        def compressed(backend: Any, values: Any, indices: Any, pointers: Any) -> Any:
+            if fmt == "csr":
+                return do("csr_matrix", indices, pointers, values, shape, like=backend)
+            return do("csc_matrix", pointers, indices, values, shape, like=backend)
+
+        return compressed, (x.data, x.indices, x.indptr)
+    if fmt != "dense":
+        raise NotImplementedError(f"disassemble: jax's {name} has no list constructor")
+
+    def dense(backend: Any, t: Any) -> Any:
+        return do("asarray", t, like=backend)
+
+    return dense, (x,)
+
+
+# ---------------------------------------------------------------- method list: fft, conv
+
+
+def _complex_of(x: Any) -> Any:
+    # the composed fft_axes' dtype: complex of the current precision when one is set,
+    # else of the input's width (integers: complex of the default float)
+    from dispatch import get_precision
+
+    bits = get_precision()
+    if bits is not None:
+        target = jnp.complex128 if bits > 32 else jnp.complex64
+    elif jnp.iscomplexobj(x):
+        return x
+    else:
+        target = jnp.complex128 if x.dtype == jnp.float64 else jnp.complex64
+    return x.astype(jax.dtypes.canonicalize_dtype(target))
+
+
+def _fft_axes(x: Any, axes: Any) -> Any:
+    """The list's ``fft``: n-d FFT over ``axes`` (complex result, even for no axes)."""
+    x = _complex_of(jnp.asarray(x))
+    return jnp.fft.fftn(x, axes=tuple(axes)) if len(axes) else x
+
+
+def _ifft_axes(k: Any, axes: Any) -> Any:
+    k = _complex_of(jnp.asarray(k))
+    return jnp.fft.ifftn(k, axes=tuple(axes)) if len(axes) else k
+
+
+def _conv(value: Any, kernel: Any, strides: Any = 1, out_sizes: Any = None,
+          transpose: bool = False, zero_padding: bool = True) -> Any:
+    # lax.conv_general_dilated on the list's channels-first layout (value (batch, in,
+    # spatial...), kernel (batch|1, out, in, k...)), with the composed version's padding:
+    # k // 2 zeros before each axis ('same') or none, as many after as the output size
+    # needs. lax correlates, like the composed conv. Per-entry kernels become a grouped
+    # convolution; the transposed convolution stays composed.
+    from dispatch.translations._composed.signal import conv as composed_conv
+
+    kernel = jnp.asarray(kernel)
+    d = value.ndim - 2
+    if transpose or kernel.ndim != d + 3 or kernel.shape[2] != value.shape[1]:
+        return composed_conv(value, kernel, strides, out_sizes, transpose, zero_padding)
+    dtype = jnp.result_type(value, kernel)
+    if not jnp.issubdtype(dtype, jnp.inexact):
+        return composed_conv(value, kernel, strides, out_sizes, transpose, zero_padding)
+    s = [int(strides)] * d if np.ndim(strides) == 0 else [int(v) for v in strides]
+    n, k = list(value.shape[2:]), list(kernel.shape[3:])
+    before = [kk // 2 if zero_padding else 0 for kk in k]
+    if out_sizes is None:
+        o = [-(-i // st) if zero_padding else max((i - kk) // st + 1, 0)
+             for i, st, kk in zip(n, s, k, strict=True)]
+    else:
+        o = [int(v) for v in out_sizes]
+    batch = max(value.shape[0], kernel.shape[0])
+    cin, cout = value.shape[1], kernel.shape[1]
+    if 0 in n or min(o, default=1) <= 0:
+        return jnp.zeros((batch, cout, *(max(v, 0) for v in o)), dtype)
+    after = [(oo - 1) * st + kk - i - b
+             for oo, st, kk, i, b in zip(o, s, k, n, before, strict=True)]
+    x, w = value.astype(dtype), kernel.astype(dtype)
+    groups = 1
+    if kernel.shape[0] != 1:  # one kernel per batch entry: groups over the batch
+        x = jnp.broadcast_to(x, (batch, *x.shape[1:])).reshape(1, batch * cin, *n)
+        w = jnp.broadcast_to(w, (batch, *w.shape[1:])).reshape(batch * cout, cin, *k)
+        groups = batch
+    else:
+        w = w[0]
+    # negative padding cuts, as the composed version's _pad_crop
+    out = jax.lax.conv_general_dilated(
+        x, w, window_strides=s, padding=list(zip(before, after, strict=True)),
+        feature_group_count=groups, precision=jax.lax.Precision.HIGHEST,
+    )
+    return out.reshape(batch, cout, *out.shape[2:])
+
+
+# ---------------------------------------------------------------- method list: autodiff
+
+
+def _argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
+    """Argument indices to differentiate and whether ``wrt`` was a single int."""
+    if isinstance(wrt, (int, np.integer)):
+        return (int(wrt),), True
+    return tuple(int(i) for i in wrt), False
+
+
+def _first(out: Any) -> Any:
+    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
+    return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def _float_type() -> Any:
+    from dispatch import get_precision
+
+    bits = get_precision()
+    return jax.dtypes.canonicalize_dtype(float if bits is None else f"float{bits}")
+
+
+def _inexact_args(args: tuple, argnums: tuple[int, ...]) -> tuple:
+    # jax differentiates only floats: integer and bool arguments to differentiate
+    # become floats of the current precision
+    out = list(args)
+    for i in argnums:
+        a = jnp.asarray(out[i])
+        out[i] = a if jnp.issubdtype(a.dtype, jnp.inexact) else a.astype(_float_type())
+    return tuple(out)
+
+
+def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+              is_f_scalar: bool = False) -> Callable:
+    """The list's ``jacobian``: a function returning the derivatives of ``f``.
+
+    ``f(*args)`` returns an array, or a tuple/list whose first entry is the array to
+    differentiate (the others are auxiliary outputs). The derivative with respect to
+    ``args[i]`` for ``i`` in ``wrt`` has shape ``first.shape + args[i].shape``. The
+    returned function gives ``(output, grads)`` with ``get_output``, else ``grads``;
+    ``grads`` is a tuple with one entry per index of ``wrt``, or one array when ``wrt``
+    is an int. ``is_f_scalar`` takes one reverse pass (jax.grad) instead of a
+    Jacobian (jax.jacrev).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> _jacobian(lambda x: x ** 2, wrt=0, get_output=False)(jnp.array([1.0, 2.0])).tolist()
+    [[2.0, 0.0], [0.0, 4.0]]
+    """
+    argnums, single = _argnums(wrt)
+
+    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        out = f(*args, **kwargs)
+        return _first(out), out
+
+    transform = jax.grad if is_f_scalar else jax.jacrev
+    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        grads, out = derivative(*_inexact_args(args, argnums), **kwargs)
+        grads = grads[0] if single else tuple(grads)
+        return (out, grads) if get_output else grads
+
+    return jacobian_of_f
+
+
+def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """The list's ``gradient(f, wrt=(0,), get_output=False)`` of a scalar ``f``
+    (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
+    if not callable(f):  # numpy's finite differences keep numpy's name
+        return jnp.gradient(f, *args, **kwargs)
+    return _gradient_of(f, *args, **kwargs)
+
+
+def _gradient_of(f: Callable, wrt: Any = (0,), get_output: bool = False) -> Callable:
+    return _jacobian(f, wrt, get_output, is_f_scalar=True)
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian``: per-batch-entry Hessians of ``f``'s first output.
+
+    Axis 0 of every argument is a batch axis whose entries are independent; the first
+    output of ``f`` is a loss per batch entry or its sum. The returned function gives
+    ``(output, gradients, hessians)`` without the output or gradients unless asked
+    for. Gradients (of the summed loss) have the arguments' shapes;
+    ``hessians[i][j]`` has shape (batch, *args[i].shape[1:], *args[j].shape[1:]). With
+    an int ``wrt``: one gradient and one Hessian. Forward over reverse (as
+    jax.hessian), one forward pass per component of a batch entry.
+    """
+    argnums, single = _argnums(wrt)
+
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        args = _inexact_args(args, argnums)
+        k = len(argnums)
+
+        def loss(*xs: Any) -> tuple[Any, Any]:
+            full = list(args)
+            for i, x in zip(argnums, xs, strict=True):
+                full[i] = x
+            out = f(*full, **kwargs)
+            return jnp.sum(_first(out)), out
+
+        grad = jax.grad(loss, argnums=tuple(range(k)), has_aux=True)
+
+        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
+            g, out = grad(*xs)
+            return tuple(gi.sum(0) for gi in g), (g, out)
+
+        jac = jax.jacfwd(summed_grads, argnums=tuple(range(k)), has_aux=True)
+        raw, (g, out) = jac(*(args[i] for i in argnums))
+        hess = tuple(
+            tuple(jnp.moveaxis(raw[i][j], args[argnums[i]].ndim - 1, 0) for j in range(k))
+            for i in range(k)
+        )
+        result: tuple = (out,) if get_output else ()
+        if get_gradient:
+            result += (g[0] if single else tuple(g),)
+        return (*result, hess[0][0] if single else hess)
+
+    return hessian_of_f
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    and returns one gradient (or None: zero) per input. Built on jax.custom_vjp, so
+    every jax transform and jit uses it; ``f`` runs on every call, so
+    ``get_external_cache`` and ``on_call_skipped`` are accepted and never needed.
+    """
+
+    def fwd(*args: Any) -> tuple[Any, Any]:
+        y = f(*args)
+        return y, (args, y)
+
+    def bwd(res: Any, dy: Any) -> tuple:
+        args, y = res
+        dx = gradient(args, y, dy)
+        dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+        return tuple(_zero_cotangent(a) if d is None else jnp.asarray(d).astype(jnp.result_type(a))
+                     for d, a in zip(dx, args, strict=True))
+
+    custom = jax.custom_vjp(f)
+    custom.defvjp(fwd, bwd)
+    return functools.wraps(f)(lambda *args: custom(*args))
+
+
+def _zero_cotangent(a: Any) -> Any:
+    # integer inputs take float0 cotangents
+    a = jnp.asarray(a)
+    if jnp.issubdtype(a.dtype, jnp.inexact):
+        return jnp.zeros_like(a)
+    return np.zeros(a.shape, jax.dtypes.float0)
+
+
+# ---------------------------------------------------------------- method list: jit
+# ``jit_compile`` is jax.jit over the jax arrays among the (flattened) arguments; every
+# other leaf (Python numbers, strings, numpy arrays) is static: part of the cache key
+# and a compile-time constant in the trace, as numpy arrays are inside any jax.jit
+# function. A new static value compiles a new function (Python numbers used as sizes
+# must be static; pass jax arrays for values that change from call to call).
+
+
+class _StaticLeaf:
+    """A hashable stand-in for a static argument (numpy arrays by their bytes)."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, value: Any):
+        self.value = value
+        if isinstance(value, np.ndarray):
+            self.key: Any = ("ndarray", value.shape, value.dtype.str, value.tobytes())
+        elif isinstance(value, np.generic):
+            self.key = ("scalar", value.dtype.str, value.tobytes())
+        else:
+            try:
+                hash(value)
+            except TypeError:
+                self.key = ("id", id(value))  # unhashable object: by identity
+            else:
+                self.key = (type(value), value)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _StaticLeaf) and self.key == other.key
+
+
+_JIT_CACHE_SIZE = 64
+
+
+class _JitFunction:
+    """``f`` compiled by jax.jit per structure of its static arguments."""
+
+    def __init__(self, f: Callable):
+        self.f = f
+        self.compiled: dict[Any, Callable] = {}
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        dynamic = tuple(isinstance(v, jax.Array) for v in leaves)
+        static = tuple(_StaticLeaf(v) for v, d in zip(leaves, dynamic, strict=True) if not d)
+        key = (treedef, dynamic, static)
+        fn = self.compiled.get(key)
+        if fn is None:
+            if len(self.compiled) >= _JIT_CACHE_SIZE:
+                self.compiled.pop(next(iter(self.compiled)))
+            fn = self.compiled[key] = jax.jit(self._bind(treedef, dynamic, static))
+        return fn(*(v for v, d in zip(leaves, dynamic, strict=True) if d))
+
+    def _bind(self, treedef: Any, dynamic: tuple, static: tuple) -> Callable:
+        f = self.f
+
+        def run(*arrays: Any) -> Any:
+            it_a, it_s = iter(arrays), iter(static)
+            leaves = [next(it_a) if d else next(it_s).value for d in dynamic]
+            args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
+            return f(*args, **kwargs)
+
+        return run
+
+
+def _jit_compile(f: Callable) -> Callable:
+    """The list's ``jit_compile``: jax.jit with non-jax-array arguments static."""
+    return f if isinstance(f, _JitFunction) else _JitFunction(f)
+
+
+def _jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                      is_f_scalar: bool = False) -> Callable:
+    return _jit_compile(_jacobian(f, wrt, get_output, is_f_scalar))
+
+
+def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                         get_gradient: bool = True) -> Callable:
+    return _jit_compile(_hessian(f, wrt, get_output, get_gradient))
+
+
+# ---------------------------------------------------------------- method list: control flow, host
+
+
+def _loop_types(values: Any) -> Any:
+    # lax loops want the body to return exactly the carried types (no weak types)
+    return jax.tree_util.tree_map(lambda v: jnp.array(v, dtype=jnp.asarray(v).dtype), values)
+
+
+def _while_loop(loop: Callable, values: Any, max_iter: Any = None) -> Any:
+    """The composed ``while_loop`` on jax.lax.while_loop (jit-compatible, values
+    stop gradients): run ``values = loop(*values)`` while ``any(values[0])``;
+    ``max_iter`` an int limits the iterations, a sequence of increasing checkpoints
+    stacks the values after each count (one lax loop per checkpoint segment)."""
+    init = _loop_types(tuple(values))
+    dtypes = jax.tree_util.tree_map(lambda v: v.dtype, init)
+
+    def body(state: tuple) -> tuple:
+        i, v = state
+        out = tuple(loop(*v))
+        out = jax.tree_util.tree_map(lambda o, dt: jax.lax.convert_element_type(o, dt),
+                                     out, dtypes)
+        return i + 1, out
+
+    def run(i: Any, v: tuple, limit: Any) -> tuple:
+        def cond(state: tuple) -> Any:
+            n, vals = state
+            go = jnp.any(vals[0])
+            return go if limit is None else go & (n < limit)
+
+        return jax.lax.while_loop(cond, body, (i, v))
+
+    zero = jnp.zeros((), int)
+    if isinstance(max_iter, (tuple, list)) or hasattr(max_iter, "shape"):
+        checkpoints = [int(c) for c in np.asarray(max_iter).reshape(-1)]
+        trajectory, i, v = [], zero, init
+        for c in checkpoints:
+            i, v = run(i, v, c)
+            trajectory.append(v)
+        stacked = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *trajectory)
+        return jax.lax.stop_gradient(stacked)
+    _, v = run(zero, init, None if max_iter is None else int(max_iter))
+    return jax.lax.stop_gradient(v)
+
+
+def _vectorized_call(f: Callable, *args: Any, output_dtypes: Any = None,
+                     **aux_args: Any) -> Any:
+    # jax.vmap over axis 0 (arguments of size 1 there are shared); functions vmap cannot
+    # run (Python control flow on values, host calls) fall back to the composed loop,
+    # which re-raises their genuine errors
+    if not args:
+        raise ValueError("vectorized_call needs at least one batched argument")
+    sizes = [v.shape[0] if hasattr(v, "shape") and np.ndim(v) else None for v in args]
+    big = {s for s in sizes if s is not None and s != 1}
+    if len(big) <= 1 and all(s is not None for s in sizes):
+        batch = big.pop() if big else 1
+        in_axes = tuple(0 if s == batch else None for s in sizes)
+        shared = [jnp.asarray(a) if s == batch else jnp.asarray(a)[0]
+                  for a, s in zip(args, sizes, strict=True)]
+        try:
+            out = jax.vmap(functools.partial(f, **aux_args), in_axes=in_axes)(*shared)
+        except Exception:  # the loop below raises the real error, if there is one
+            pass
+        else:
+            return _cast_outputs(out, output_dtypes)
+    return _vectorized_call_composed(f, *args, output_dtypes=output_dtypes, **aux_args)
+
+
+def _cast_outputs(out: Any, output_dtypes: Any) -> Any:
+    if output_dtypes is None:
+        return out
+    if isinstance(out, (tuple, list)):
+        many = isinstance(output_dtypes, (tuple, list))
+        dts = output_dtypes if many else [output_dtypes] * len(out)
+        return type(out)(o.astype(jnp.dtype(dt)) for o, dt in zip(out, dts, strict=True))
+    return out.astype(jnp.dtype(output_dtypes))
+
+
+def _is_shape(s: Any) -> bool:
+    return isinstance(s, (tuple, list)) and all(isinstance(d, (int, np.integer)) for d in s)
+
+
+def _numpy_call(f: Callable, output_shapes: Any, output_dtypes: Any, *args: Any,
+                **aux_args: Any) -> Any:
+    # jax.pure_callback: a host call on numpy copies that also runs inside jit and vmap
+    # (vmap calls it once per batch entry); not differentiable. Non-array arguments stay
+    # in Python. Declared dtypes follow jax's x64 setting (float64 -> float32 without).
+    several = not _is_shape(output_shapes)
+    shapes = list(output_shapes) if several else [output_shapes]
+    many = isinstance(output_dtypes, (tuple, list))
+    dts = list(output_dtypes) if many else [output_dtypes] * len(shapes)
+    if any(dt is None for dt in dts):
+        raise ValueError("numpy_call on jax needs output_dtypes (the host call's result "
+                         "types must be known before it runs)")
+    dtypes = [jax.dtypes.canonicalize_dtype(np.dtype(dt)) for dt in dts]
+    structs = [jax.ShapeDtypeStruct(tuple(int(d) for d in s), dt)
+               for s, dt in zip(shapes, dtypes, strict=True)]
+    is_arr = [isinstance(a, (jax.Array, np.ndarray)) for a in args]
+    arrays = [a for a, k in zip(args, is_arr, strict=True) if k]
+
+    def host(*arrs: Any) -> Any:
+        it = iter(arrs)
+        full = [np.asarray(next(it)) if k else a for a, k in zip(args, is_arr, strict=True)]
+        out = f(*full, **aux_args)
+        outs = list(out) if several else [out]
+        res = [np.asarray(o, dtype=dt) for o, dt in zip(outs, dtypes, strict=True)]
+        return tuple(res) if several else res[0]
+
+    out = jax.pure_callback(host, tuple(structs) if several else structs[0], *arrays,
+                            vmap_method="sequential")
+    return list(out) if several and isinstance(output_shapes, list) else out
+
+
+def _block_until_ready(values: Any) -> Any:
+    return jax.block_until_ready(values)
+
+
+def _is_available(x: Any) -> bool:
+    # tracers (jit, grad, vmap) have no value
+    if _is_sparse(x):
+        return not any(isinstance(p, jax.core.Tracer) for p in jax.tree_util.tree_leaves(x))
+    return not isinstance(x, jax.core.Tracer)
+
+
+def _numpy(x: Any) -> Any:
+    # the list's ``numpy``: sparse arrays become scipy.sparse matrices
+    if not _is_available(x):
+        raise ValueError("the value of a jax tracer is not available while tracing")
+    if not _is_sparse(x):
+        return np.asarray(x)
+    import scipy.sparse as sp
+
+    name = type(x).__name__
+    if name == "CSR":
+        return sp.csr_matrix((np.asarray(x.data), np.asarray(x.indices), np.asarray(x.indptr)),
+                             shape=x.shape)
+    if name == "CSC":
+        return sp.csc_matrix((np.asarray(x.data), np.asarray(x.indices), np.asarray(x.indptr)),
+                             shape=x.shape)
+    if name == "BCOO" and x.ndim == 2 and not x.n_batch and not x.n_dense:
+        row, col = np.asarray(x.indices).T
+        return sp.coo_matrix((np.asarray(x.data), (row, col)), shape=x.shape)
+    return np.asarray(x.todense())
+
+
+# ---------------------------------------------------------------- method list: random
+
+
+def _random_permutations(permutations: int, n: int) -> Any:
+    # one key per row from the seeded generator, permuted together by vmap
+    keys = jax.random.split(_RNG[0]._next(), int(permutations))
+    rows = jax.vmap(lambda key: jax.random.permutation(key, int(n)))(keys)
+    return rows.astype(jax.dtypes.canonicalize_dtype(np.int64))
+
+
+# ---------------------------------------------------------------- method list: devices, interop
+
+_TYPES = {"cpu": "CPU", "gpu": "GPU", "cuda": "GPU", "rocm": "GPU", "tpu": "TPU",
+          "METAL": "GPU"}
+
+
+def _device_record(d: Any) -> ComputeDevice:
+    stats = _memory_stats(d)
+    return ComputeDevice(
+        "jax", f"{d.platform}:{d.id}", _TYPES.get(d.platform, d.platform.upper()),
+        int(stats.get("bytes_limit", -1)), getattr(d, "core_count", -1) or -1,
+        f"{d.device_kind} ({d.platform}, process {d.process_index})", d,
+    )
+
+
+def _memory_stats(d: Any) -> dict:
+    # CPU devices report no memory statistics (None); some platforms raise
+    try:
+        return d.memory_stats() or {}
+    except Exception:
+        return {}
+
+
+def _all_devices() -> list:
+    devices = []
+    for backend in ("cpu", "gpu", "tpu"):
+        with contextlib.suppress(RuntimeError):  # platforms jax was not built for
+            devices.extend(jax.devices(backend))
+    first = jax.devices()[0]  # jax's default platform first
+    devices.sort(key=lambda d: d.platform != first.platform)
+    return [_device_record(d) for d in devices]
+
+
+def _list_devices(device_type: str | None = None) -> list:
+    return list_devices_filtered(_all_devices(), device_type)
+
+
+def _find_device(d: Any) -> ComputeDevice:
+    for rec in _all_devices():
+        if rec.ref == d:
+            return rec
+    return _device_record(d)
+
+
+def _get_default_device() -> ComputeDevice:
+    # jax's own default (jax_default_device, else the first device of its default
+    # platform) is the truth
+    d = jax.config.jax_default_device
+    if isinstance(d, str):
+        d = jax.devices(d)[0]
+    return _find_device(d if d is not None else jax.devices()[0])
+
+
+def _set_default_device(device: Any) -> bool:
+    # recorded like every library's, and made jax's default placement
+    if not isinstance(device, ComputeDevice) and device not in ("CPU", "GPU", "TPU"):
+        if isinstance(device, str):
+            platform, _, index = device.partition(":")
+            device = jax.devices(platform)[int(index or 0)]
+        device = _find_device(device)
+    if not _set_default_device_composed(device, backend="jax"):
+        return False
+    if isinstance(device, str):
+        device = _list_devices(device)[0]
+    jax.config.update("jax_default_device", device.ref)
+    return True
+
+
+def _get_device(x: Any) -> ComputeDevice:
+    # a tracer lives nowhere yet: it will be placed on the default device
+    if isinstance(x, jax.core.Tracer) or not hasattr(x, "devices"):
+        return _get_default_device()
+    return _find_device(next(iter(x.devices())))
+
+
+def _allocate_on_device(x: Any, device: Any) -> Any:
+    return _to_device(x, device.ref if isinstance(device, ComputeDevice) else device)
+
+
+def _get_peak_memory(device: Any = None) -> int:
+    # peak bytes where the device reports memory statistics (GPU, TPU), else 0
+    d = device.ref if isinstance(device, ComputeDevice) else device
+    if d is None:
+        d = _get_default_device().ref
+    return int(_memory_stats(d).get("peak_bytes_in_use", 0))
+
+
+class _Capsule:
+    """A DLPack capsule with the protocol methods ``jnp.from_dlpack`` wants."""
+
+    def __init__(self, capsule: Any):
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU: only host capsules are taken (see _from_dlpack)
+
+
+def _from_dlpack(x: Any) -> Any:
+    # jnp.from_dlpack takes objects with __dlpack__ only; a bare capsule (the list's
+    # to_dlpack result) carries no readable device, so it is taken as host memory, which
+    # is right only where jax itself runs on the CPU
+    if hasattr(x, "__dlpack__"):
+        return jnp.from_dlpack(x)
+    if type(x).__name__ != "PyCapsule":
+        raise TypeError(f"from_dlpack needs a DLPack capsule or array, got {type(x).__name__}")
+    if jax.default_backend() != "cpu":
+        raise TypeError("from_dlpack on jax takes a bare DLPack capsule on the CPU only; "
+                        "pass the array itself (it has __dlpack__)")
+    return jnp.from_dlpack(_Capsule(x))
+
+
+def _prefers_channels_last() -> bool:
+    return True  # XLA's convolutions are laid out channels last on accelerators
+
+
+def _requires_fixed_shapes_when_tracing() -> bool:
+    return True  # jax.jit traces with static shapes; value-dependent shapes need size=
+
+
 TABLE = {
+    **backend_entries("jax"),  # list methods written once, bound to jax
     # conversion, dtypes, devices
     "to_numpy": np.asarray,
     "from_numpy": "asarray",
-    "from_dlpack": "from_dlpack",
     "astype": "astype",
     "cast": "astype",
     "to_backend_dtype": _to_backend_dtype,
@@ -402,4 +1121,55 @@ TABLE = {
     "random.binomial": _drawing("binomial"),
     "random.rand": _rand,
     "random.randn": _randn,
+    # ---- the backend method list (issue 3); layouts and semantics as the composed names
+    # indexing and counting: jax's functional scatter, static-length bincount, vmap
+    "scatter_1d_scalar": _scatter_1d_scalar_jax,
+    "bincount_fixed": _bincount_fixed_jax,
+    "searchsorted_batched": _searchsorted_batched_jax,
+    "gather": _gather,
+    "histogram1d": _histogram1d,
+    # sparse: jax.experimental.sparse
+    "sparse_coo_tensor": _sparse_coo_tensor,
+    "csr_matrix": _csr_matrix,
+    "csc_matrix": _csc_matrix,
+    "is_sparse": _is_sparse,
+    "get_sparse_format": _get_sparse_format,
+    "disassemble": _disassemble,
+    "numpy": _numpy,
+    # fft, convolution
+    "fft_axes": _fft_axes,
+    "ifft_axes": _ifft_axes,
+    "conv": _conv,
+    # autodiff and jit
+    "jacobian": _jacobian,
+    "gradient": _gradient,
+    "hessian": _hessian,
+    "custom_gradient": _custom_gradient,
+    "jit_compile": _jit_compile,
+    "jit_compile_grad": _jit_compile_grad,
+    "jit_compile_hessian": _jit_compile_hessian,
+    # control flow and host calls
+    "while_loop": _while_loop,
+    "vectorized_call": _vectorized_call,
+    "numpy_call": _numpy_call,
+    "block_until_ready": _block_until_ready,
+    "is_available": _is_available,
+    # random
+    "random_permutations": _random_permutations,
+    # devices, interop, modules
+    "list_devices": _list_devices,
+    "get_device": _get_device,
+    "get_default_device": _get_default_device,
+    "set_default_device": _set_default_device,
+    "allocate_on_device": _allocate_on_device,
+    "get_peak_memory": _get_peak_memory,
+    "reset_peak_memory": unsupported("jax has no call that resets its devices' peak "
+                                     "memory counters"),
+    "from_dlpack": _from_dlpack,
+    "variable": unsupported("jax has no variables: parameters are immutable arrays "
+                            "passed to the function that jax.grad differentiates"),
+    "module": unsupported("jax has no module class (flax and equinox define their own)"),
+    "is_module": lambda obj: False,
+    "prefers_channels_last": _prefers_channels_last,
+    "requires_fixed_shapes_when_tracing": _requires_fixed_shapes_when_tracing,
 }
