@@ -27,7 +27,7 @@ _C2 = reg.CALLS2
 _CALLS = reg.CALLS
 
 
-def do(name: str, *args: Any, like: Any = None, **kwargs: Any) -> Any:
+def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     """Call the function ``name`` of the library that owns the arguments.
 
     Parameters

@@ -13,10 +13,20 @@ this module.
 
 Tensors inside ``tf.function`` (symbolic tensors) and ``tf.Variable`` are
 recognised too: their classes live under ``tensorflow.python``.
+
+The last section holds tensorflow's entries for the backend method list, with the
+layouts and semantics of the composed fallbacks in ``translations/_composed/``:
+tf.GradientTape for ``jacobian``/``gradient``/``hessian``, tf.custom_gradient,
+tf.function for ``jit_compile`` (numpy arguments folded as constants),
+tf.while_loop, tf.vectorized_map, tf.numpy_function, tf.SparseTensor for every
+sparse format (tf has no CSR/CSC type: ``csr_matrix``/``csc_matrix`` convert),
+tf.nn convolutions, tf.signal FFTs over given axes, and bincount /
+tensor_scatter_nd kernels where the composed versions would be slow.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
@@ -26,8 +36,19 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
+from dispatch.translations._composed.counting import _searchsorted_batched_tensorflow
+from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    get_default_device as _get_default_device_composed,
+)
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_tensorflow
+from dispatch.translations._composed.signal import _complex_dtype
+from dispatch.translations._composed.signal import conv as _conv_composed
+from dispatch.translations._composed.solvers import _mul_matrix_batched_vector_tensorflow
 
+from dispatch._do import do
 from dispatch.spec import alias, unsupported
 
 TYPES = ("tensorflow",)
@@ -703,6 +724,11 @@ def _linspace(
     dt = _dt(dtype)
     fdt = tf.float64 if dt is None or not (dt.is_floating or dt.is_complex) else dt
     r = tnp.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=fdt, axis=axis)
+    # tnp.linspace computes in float64 whatever dtype it is given
+    if retstep and r[0].dtype != fdt:
+        r = (tf.cast(r[0], fdt), r[1])
+    elif not retstep and r.dtype != fdt:
+        r = tf.cast(r, fdt)
     if dt is not None and dt != fdt:
         # numpy floors towards an integer dtype
         if retstep:
@@ -2577,6 +2603,990 @@ TABLE = {
     "get_dtype_name": _get_dtype_name,
     "stop_gradient": alias("stop_gradient", module="tensorflow"),
 }
+
+
+# ================================================================ the backend method list
+# tensorflow's entries for the backend method list (issue 3). Layouts and semantics are
+# those of the composed fallbacks in ``translations/_composed/`` (documented there); the
+# adapters below are tf's native ways: GradientTape for derivatives, tf.function for
+# jit_compile, tf.while_loop / tf.vectorized_map / tf.numpy_function for control flow,
+# tf.SparseTensor for sparse matrices, tf.nn convolutions, tf.signal FFTs, and
+# bincount / tensor_scatter_nd kernels where the composed versions would be slow.
+
+
+def _float_type() -> tf.DType:
+    """The float dtype of the current precision (float32 when none is set)."""
+    from dispatch import get_precision
+
+    return tf.as_dtype(f"float{get_precision() or 32}")
+
+
+def _static_shape(x: Any) -> tuple[int, ...]:
+    """``x``'s shape as ints; jit_compile retraces per shape, so sizes are static."""
+    dims = x.shape.as_list()
+    if any(d is None for d in dims):
+        raise ValueError(f"this operation needs a static shape, got {x.shape}")
+    return tuple(dims)
+
+
+def _combined_size(*sizes: int) -> int:
+    big = {s for s in sizes if s != 1}
+    if len(big) > 1:
+        raise ValueError(f"batch sizes {sizes} do not broadcast (each must be 1 or the same)")
+    return big.pop() if big else 1
+
+
+def _promote(*xs: Any) -> list:
+    """Tensors of numpy's common dtype of ``xs`` (Python scalars weak)."""
+    dt = _result_dtype(*xs)
+    return [_to(x, dt) for x in xs]
+
+
+# ---------------------------------------------------------------- indexing, counting
+
+_BINCOUNT_WEIGHTS = frozenset({tf.int32, tf.int64, tf.float32, tf.float64})
+
+
+def _bincount_float(x: Any, w: Any, length: int) -> Any:
+    # tf registers no gradient for bincount: d sums[x[i]] / d w[i] = 1, so the gradient
+    # of the weights gathers the upstream gradient at x (zero for dropped values)
+    @tf.custom_gradient
+    def sums(w: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            kept = x < length
+            return tf.where(kept, tf.gather(dy, tf.where(kept, x, tf.zeros_like(x))),
+                            tf.zeros_like(w))
+
+        return tf.math.bincount(x, weights=w, minlength=length, maxlength=length), grad
+
+    return sums(w)
+
+
+def _bincount_weighted(x: Any, w: Any, length: int) -> Any:
+    """Sums of ``w`` per value of the int ``x`` in ``[0, length)``; larger values are
+    dropped (bincount's ``maxlength``), negative ones must be masked by the caller."""
+    if w is None:
+        return tf.math.bincount(x, minlength=length, maxlength=length, dtype=tf.int64)
+    if w.dtype == tf.bool:
+        w = tf.cast(w, tf.int64)
+    if w.dtype.is_complex:
+        re = _bincount_weighted(x, tf.math.real(w), length)
+        return tf.complex(re, _bincount_weighted(x, tf.math.imag(w), length))
+    if w.dtype.is_floating and w.dtype in _BINCOUNT_WEIGHTS:
+        return _bincount_float(x, w, length)
+    if w.dtype in _BINCOUNT_WEIGHTS:
+        return tf.math.bincount(x, weights=w, minlength=length, maxlength=length)
+    # bincount sums int32/int64/float32/float64 weights only
+    wide = tf.float32 if w.dtype.is_floating else tf.int64
+    return tf.cast(_bincount_weighted(x, tf.cast(w, wide), length), w.dtype)
+
+
+def _bincount_fixed(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
+    # tf.math.bincount (about 7x faster than unsorted_segment_sum or tensor_scatter_nd_add
+    # here) drops values >= maxlength and refuses negative ones: those are sent past
+    # `bins`, where maxlength drops them too
+    x = _t(x)
+    if x.dtype not in (tf.int32, tf.int64):
+        x = tf.cast(x, tf.int64)
+    w = None if weights is None else _t(weights)
+    if tf.executing_eagerly() and x.device.endswith("CPU:0"):
+        try:  # the common case, no negative value: one kernel
+            return _bincount_weighted(x, w, int(bins))
+        except tf.errors.InvalidArgumentError:
+            pass
+    x = tf.where(x < 0, tf.cast(bins, x.dtype), x)
+    return _bincount_weighted(x, w, int(bins))
+
+
+def _scatter(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:
+    # float and int adds: one flat bincount; the other modes: one tensor_scatter_nd_*
+    # with (batch, spatial...) multi-indices and channel vectors as slices
+    if mode not in ("update", "add", "max", "min"):
+        raise ValueError(
+            f"scatter mode must be one of ('update', 'add', 'max', 'min'), got {mode!r}")
+    base, idx, vals = _t(base_grid), _t(indices), _t(values)
+    bshape, ishape, vshape = _static_shape(base), _static_shape(idx), _static_shape(vals)
+    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
+        raise ValueError(
+            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
+            f"values (batch, n, channels); got shapes {bshape}, {ishape}, {vshape}"
+        )
+    spatial, channels, n = bshape[1:-1], bshape[-1], ishape[1]
+    if ishape[2] != len(spatial):
+        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} spatial axes")
+    batch = _combined_size(bshape[0], ishape[0], vshape[0])
+    base = _expand(base, (batch, *bshape[1:]))
+    if n == 0 or math.prod(bshape[1:]) == 0:
+        return tf.identity(base)
+    if base.dtype == tf.bool:  # no bool kernels: a logical or is a max of integers
+        out = _scatter(tf.cast(base, tf.int32), idx, tf.cast(vals, tf.int32),
+                       "max" if mode == "add" else mode)
+        return tf.cast(out, tf.bool)
+    vals = _expand(vals if vals.dtype == base.dtype else tf.cast(vals, base.dtype),
+                   (batch, n, channels))
+    idx = idx if idx.dtype in (tf.int32, tf.int64) else tf.cast(idx, tf.int64)
+    if mode == "add" and base.dtype in _BINCOUNT_WEIGHTS:
+        cells = math.prod(spatial)
+        # no spatial axes: every multi-index is empty, the one cell 0
+        flat = tf.cast(idx[..., 0], tf.int64) if spatial else tf.zeros(ishape[:2], tf.int64)
+        for k in range(1, len(spatial)):
+            flat = flat * spatial[k] + tf.cast(idx[..., k], tf.int64)
+        if batch > 1:  # (batch, n) from here on, whatever the batch of the indices
+            flat = flat + tf.range(0, batch * cells, cells, dtype=tf.int64)[:, None]
+        if channels > 1:
+            flat = flat[..., None] * channels + tf.range(channels, dtype=tf.int64)
+        flat = tf.reshape(flat, [-1])
+        size = batch * cells * channels
+        sums = _bincount_weighted(flat, tf.reshape(vals, [-1]), size)
+        return base + tf.reshape(sums, base.shape)
+    idx = _expand(idx, (batch, n, len(spatial)))
+    if batch > 1 or not spatial:  # tf refuses index depth 0: index the batch too
+        b = tf.broadcast_to(tf.range(batch, dtype=idx.dtype)[:, None, None], (batch, n, 1))
+        idx = tf.concat([b, idx], axis=-1)
+        target = base
+    else:
+        target = base[0]
+    fn = {
+        "update": tf.tensor_scatter_nd_update,
+        "add": tf.tensor_scatter_nd_add,
+        "max": tf.tensor_scatter_nd_max,
+        "min": tf.tensor_scatter_nd_min,
+    }[mode]
+    out = fn(target, tf.reshape(idx, [batch * n, idx.shape[-1]]),
+             tf.reshape(vals, [batch * n, channels]))
+    return out if target is base else out[None]
+
+
+def _expand(x: Any, shape: tuple) -> Any:
+    """``broadcast_to`` that costs nothing when ``x`` has the shape already."""
+    return x if tuple(x.shape.as_list()) == tuple(shape) else tf.broadcast_to(x, shape)
+
+
+def _gather(values: Any, indices: Any, axis: int = 0) -> Any:
+    # tf.gather refuses negative indices (numpy's take wraps them): try it as is on the
+    # CPU, where it raises before computing anything, and wrap only when needed (tf.gather
+    # on GPUs returns zeros instead of raising, and errors inside tf.function surface
+    # only at run time: those take the wrapping path)
+    x, idx = _t(values), _t(indices)
+    if tf.executing_eagerly() and x.device.endswith("CPU:0") and idx.dtype.is_integer:
+        try:
+            return tf.gather(x, idx, axis=axis)
+        except tf.errors.InvalidArgumentError:
+            pass
+    return _take(x, idx, axis)
+
+
+def _histogram1d(values: Any, weights: Any, bin_edges: Any) -> Any:
+    # one batched searchsorted and one flat bincount, instead of a bincount per row
+    values, edges = _promote(values, bin_edges)
+    (be, nedges), (bv, n) = _static_shape(edges), _static_shape(values)
+    nbins = nedges - 1
+    w = None if weights is None else _t(weights)
+    batch = _combined_size(bv, be, *(() if w is None else (_static_shape(w)[0],)))
+    v = tf.broadcast_to(values, (batch, n))
+    e = tf.broadcast_to(edges, (batch, nedges))
+    # NaN compares false everywhere: it lands past the last edge and is not counted
+    slot = tf.searchsorted(e, v, side="right", out_type=tf.int64) - 1
+    slot = tf.where(v == e[:, -1:], tf.constant(nbins - 1, tf.int64), slot)  # last bin closed
+    valid = (slot >= 0) & (slot < nbins)
+    offset = tf.range(0, batch * nbins, nbins, dtype=tf.int64)[:, None]
+    flat = tf.reshape(tf.where(valid, slot + offset, batch * nbins), [-1])
+    if w is not None:
+        w = tf.reshape(tf.broadcast_to(w, (batch, n)), [-1])
+    out = _bincount_weighted(flat, w, batch * nbins)
+    return tf.reshape(out, (batch, nbins))
+
+
+def _searchsorted_batched(sorted_sequence: Any, search_values: Any, side: str = "left",
+                          dtype: str = "int32") -> Any:
+    # the composed module's kernel casts the values to the sequence's dtype (2.5 -> 2 in
+    # an int sequence): promote both to numpy's common dtype first
+    seq, vals = _promote(sorted_sequence, search_values)
+    return _searchsorted_batched_tensorflow(seq, vals, side=side, dtype=dtype)
+
+
+def _copy_leaf(a: Any, order: str = "K", subok: bool = False, *,
+               only_mutable: bool = False) -> Any:
+    # the list's ``copy`` adds ``only_mutable``: tf tensors are immutable, so only
+    # variables (and, without the flag, every array) are copied
+    if only_mutable and isinstance(a, tf.Tensor):
+        return a
+    return _copy(a, order, subok)
+
+
+# ---------------------------------------------------------------- sparse
+# tf.SparseTensor is tf's only sparse type: COO with int64 (nnz, dims) indices in
+# row-major order. tf has no CSR or CSC type (its CSRSparseMatrix is internal), so
+# ``csr_matrix`` and ``csc_matrix`` build the same matrix as a SparseTensor: the
+# result is a COO matrix (``get_sparse_format`` says 'coo'), with every operation of one.
+
+
+def _sparse_coo_tensor(indices: Any, values: Any, shape: Sequence[int]) -> Any:
+    # indices (nnz, dims), or one 1-D array per axis; reordered once here because tf's
+    # sparse kernels (to_dense, sparse_dense_matmul...) expect row-major order
+    if isinstance(indices, (tuple, list)) and indices and all(
+            hasattr(i, "shape") and len(i.shape) == 1 for i in indices):
+        idx = tf.stack([tf.cast(_t(i), tf.int64) for i in indices], axis=1)
+    else:
+        idx = tf.cast(_t(indices), tf.int64)
+    return tf.sparse.reorder(tf.SparseTensor(idx, _t(values), [int(s) for s in shape]))
+
+
+def _compressed_to_coo(pointers: Any, indices: Any, values: Any, shape: Sequence[int],
+                       rows_compressed: bool) -> Any:
+    ptr = tf.cast(_t(pointers), tf.int64)
+    n = int(shape[0] if rows_compressed else shape[1])
+    major = tf.repeat(tf.range(n, dtype=tf.int64), ptr[1:] - ptr[:-1])
+    minor = tf.cast(_t(indices), tf.int64)
+    idx = tf.stack([major, minor] if rows_compressed else [minor, major], axis=1)
+    return tf.sparse.reorder(tf.SparseTensor(idx, _t(values), [int(s) for s in shape]))
+
+
+def _csr_matrix(column_indices: Any, row_pointers: Any, values: Any,
+                shape: Sequence[int]) -> Any:
+    # tf has no CSR type: the same matrix as a (COO) tf.SparseTensor
+    return _compressed_to_coo(row_pointers, column_indices, values, shape, True)
+
+
+def _csc_matrix(column_pointers: Any, row_indices: Any, values: Any,
+                shape: Sequence[int]) -> Any:
+    # tf has no CSC type: the same matrix as a (COO) tf.SparseTensor
+    return _compressed_to_coo(column_pointers, row_indices, values, shape, False)
+
+
+_SPARSE = (tf.SparseTensor, tf.compat.v1.SparseTensorValue)
+
+
+def _is_sparse(x: Any) -> bool:
+    return isinstance(x, _SPARSE)
+
+
+def _get_sparse_format(x: Any) -> str:
+    return "coo" if isinstance(x, _SPARSE) else "dense"
+
+
+def _disassemble(x: Any) -> tuple[Callable[..., Any], tuple]:
+    # COO parts (indices (nnz, dims), values), as the composed disassemble returns them
+    if not isinstance(x, _SPARSE):
+        return (lambda backend, t: do("asarray", t, like=backend)), (x,)
+    static = x.shape
+    shape = tuple(static.as_list()) if static.is_fully_defined() else tuple(
+        int(s) for s in x.dense_shape.numpy())
+
+    def coo(backend: str, indices: Any, values: Any) -> Any:
+        return do("sparse_coo_tensor", indices, values, shape, like=backend)
+
+    return coo, (x.indices, x.values)
+
+
+def _mul_matrix_batched_vector(A: Any, b: Any) -> Any:
+    # tf.matmul and sparse_dense_matmul want one dtype; the composed module's kernel does
+    # the products (its sparse path takes b's adjoint, which conjugates complex vectors:
+    # those are transposed here instead)
+    b = _t(b)
+    if isinstance(A, _SPARSE):
+        dt = _result_dtype(A.values, b)
+        if A.values.dtype != dt:
+            A = tf.SparseTensor(A.indices, tf.cast(A.values, dt), A.dense_shape)
+        b = _to(b, dt)
+        if dt.is_complex and b.shape.rank == 2:
+            return tf.transpose(tf.sparse.sparse_dense_matmul(A, tf.transpose(b)))
+        return _mul_matrix_batched_vector_tensorflow(A, b)
+    A, b = _promote(A, b)
+    return _mul_matrix_batched_vector_tensorflow(A, b)
+
+
+# ---------------------------------------------------------------- fft, conv
+
+
+def _fft_axes_tf(x: Any, axes: Sequence[int], inverse: bool) -> Any:
+    # the axes are moved to the end once and transformed three at a time (fft3d), where
+    # fft.fftn transforms one axis at a time, transposing around each
+    x = _t(x)
+    target = tf.as_dtype(_complex_dtype(x))
+    x = x if x.dtype == target else tf.cast(x, target)
+    if not axes:
+        return x
+    nd = x.shape.rank
+    axes = sorted({a % nd for a in axes})
+    order = [a for a in range(nd) if a not in axes] + axes
+    y = x if order == list(range(nd)) else tf.transpose(x, order)
+    fns = ((tf.signal.ifft, tf.signal.ifft2d, tf.signal.ifft3d) if inverse
+           else (tf.signal.fft, tf.signal.fft2d, tf.signal.fft3d))
+    k, left = len(axes), len(axes)
+    while left:
+        c = min(left, 3)
+        y = fns[c - 1](y)
+        left -= c
+        if left:  # bring the next axes to the end: rotate the last k axes by c
+            rot = list(range(nd - k)) + [nd - c + i for i in range(c)] + list(range(nd - k, nd - c))
+            y = tf.transpose(y, rot)
+            order = [order[i] for i in rot]
+    return tf.transpose(y, np.argsort(order).tolist()) if order != list(range(nd)) else y
+
+
+def _fft_axes(x: Any, axes: Sequence[int]) -> Any:
+    return _fft_axes_tf(x, axes, inverse=False)
+
+
+def _ifft_axes(k: Any, axes: Sequence[int]) -> Any:
+    return _fft_axes_tf(k, axes, inverse=True)
+
+
+def _pad_crop(x: Any, axis: int, before: int, after: int) -> Any:
+    """Zero-pad (positive) or cut (negative) ``before``/``after`` entries of ``axis``."""
+    if before > 0 or after > 0:
+        width = [[0, 0]] * x.shape.rank
+        width[axis] = [max(before, 0), max(after, 0)]
+        x = tf.pad(x, width)
+    if before < 0 or after < 0:
+        n = x.shape[axis]
+        sl = [slice(None)] * x.shape.rank
+        sl[axis] = slice(max(-before, 0), n - max(-after, 0))
+        x = x[tuple(sl)]
+    return x
+
+
+def _conv(value: Any, kernel: Any, strides: Any = 1, out_sizes: Any = None,
+          transpose: bool = False, zero_padding: bool = True) -> Any:
+    # tf.nn.convolution / conv_transpose, channels last (the only layout tf's CPU kernels
+    # take) and 'VALID', with the list's padding (k // 2 zeros before, scipy's centring of
+    # even kernels, which tf's 'SAME' does not do) applied explicitly; integer, complex,
+    # empty and >3-D cases take the composed im2col version
+    value, kernel = _t(value), _t(kernel)
+    dt = _result_dtype(value, kernel)
+    vshape, kshape = value.shape.as_list(), kernel.shape.as_list()
+    d = len(vshape) - 2
+    if (dt not in (tf.float32, tf.float64) or d not in (1, 2, 3) or len(kshape) != d + 3
+            or None in vshape or None in kshape or 0 in vshape or 0 in kshape
+            or kshape[2] != vshape[1]):
+        return _conv_composed(value, kernel, strides, out_sizes, transpose, zero_padding)
+    value, kernel = _to(value, dt), _to(kernel, dt)
+    s = (int(strides),) * d if np.ndim(strides) == 0 else tuple(int(v) for v in strides)
+    n, ks = vshape[2:], kshape[3:]
+    p = [k // 2 if zero_padding else 0 for k in ks]
+    if out_sizes is not None:
+        sizes = [int(o) for o in out_sizes]
+    elif transpose:
+        sizes = [nn * ss if zero_padding else (nn - 1) * ss + k
+                 for nn, ss, k in zip(n, s, ks, strict=True)]
+    else:
+        sizes = [-(-nn // ss) if zero_padding else max((nn - k) // ss + 1, 0)
+                 for nn, ss, k in zip(n, s, ks, strict=True)]
+    batch = _combined_size(vshape[0], kshape[0])
+    if 0 in sizes:
+        return tf.zeros((batch, kshape[1], *sizes), dt)
+    x = tf.transpose(value, [0, *range(2, d + 2), 1])  # (batch, spatial..., in)
+    spatial = list(range(3, d + 3))
+    if not transpose:
+        for i in range(d):
+            after = (sizes[i] - 1) * s[i] + ks[i] - n[i] - p[i]
+            x = _pad_crop(x, 1 + i, p[i], after)
+        filt = tf.transpose(kernel, [0, *spatial, 2, 1])  # (kb, spatial..., in, out)
+
+        def one(v: Any, f: Any) -> Any:
+            return tf.nn.convolution(v, f, strides=s, padding="VALID")
+    else:
+        # the adjoint of the strided conv: the full 'VALID' transposed conv, of length
+        # (n - 1) * s + k, holds output position j at j + p
+        full = [(nn - 1) * ss + k for nn, ss, k in zip(n, s, ks, strict=True)]
+        filt = tf.transpose(kernel, [0, *spatial, 1, 2])  # (kb, spatial..., out, in)
+
+        def one(v: Any, f: Any) -> Any:
+            out_shape = [v.shape[0], *full, kshape[1]]
+            y = tf.nn.conv_transpose(v, f, out_shape, strides=s, padding="VALID")
+            for i in range(d):
+                y = _pad_crop(y, 1 + i, -p[i], sizes[i] + p[i] - full[i])
+            return y
+
+    if kshape[0] == 1:
+        y = one(x, filt[0])
+    else:  # one kernel per batch entry
+        y = tf.concat([one(x[min(b, vshape[0] - 1)][None], filt[b]) for b in range(batch)], 0)
+    return tf.transpose(y, [0, d + 1, *range(1, d + 1)])
+
+
+# ---------------------------------------------------------------- autodiff
+# Derivatives use tf.GradientTape, eagerly and inside tf.function. Nested calls nest
+# tapes, so derivatives of derivatives (``hessian``, ``jacobian`` of ``gradient``) work.
+
+
+def _argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
+    """Argument indices to differentiate and whether ``wrt`` was a single int."""
+    if isinstance(wrt, (int, np.integer)):
+        return (int(wrt),), True
+    return tuple(int(i) for i in wrt), False
+
+
+def _first(out: Any) -> Any:
+    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
+    return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def _diff_args(args: tuple, argnums: tuple[int, ...]) -> list:
+    # arguments to differentiate become float tensors (integers and bools: of the current
+    # precision); variables stay variables, so that their own gradients are the ones seen
+    out = list(args)
+    for i in argnums:
+        a = out[i]
+        if not isinstance(a, _TENSOR):
+            a = _t(a)
+        if not (a.dtype.is_floating or a.dtype.is_complex):
+            a = tf.cast(a, _float_type())
+        out[i] = a
+    return out
+
+
+_ZERO = tf.UnconnectedGradients.ZERO
+
+
+def _dense(g: Any) -> Any:
+    # gradients of gathers arrive as tf.IndexedSlices: the list's are dense arrays
+    return tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g
+
+
+def _tape_jacobian(tape: tf.GradientTape, y: Any, xs: list) -> list:
+    try:  # vectorized (pfor); ops without a pfor rule fall back to a while loop
+        return tape.jacobian(y, xs, unconnected_gradients=_ZERO)
+    except (ValueError, TypeError, NotImplementedError, tf.errors.OpError):
+        return tape.jacobian(y, xs, unconnected_gradients=_ZERO, experimental_use_pfor=False)
+
+
+def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+              is_f_scalar: bool = False) -> Callable:
+    """The list's ``jacobian``: a function returning the derivatives of ``f``.
+
+    ``f(*args)`` returns an array, or a tuple/list whose first entry is the array to
+    differentiate (the others are auxiliary outputs). The derivative with respect to
+    ``args[i]`` for ``i`` in ``wrt`` has shape ``first.shape + args[i].shape``. The
+    returned function gives ``(output, grads)`` with ``get_output`` (``output`` as ``f``
+    returned it), else ``grads``: a tuple, one entry per index of ``wrt``, or one array
+    when ``wrt`` is an int. ``is_f_scalar`` takes one reverse pass (``tape.gradient``,
+    which sums a non-scalar output) instead of a Jacobian (``tape.jacobian``).
+    """
+    argnums, single = _argnums(wrt)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        full = _diff_args(args, argnums)
+        xs = [full[i] for i in argnums]
+        with tf.GradientTape(persistent=not is_f_scalar) as tape:
+            for x in xs:
+                tape.watch(x)
+            out = f(*full, **kwargs)
+            y = _t(_first(out))
+        if is_f_scalar:
+            grads = [_dense(g) for g in tape.gradient(y, xs, unconnected_gradients=_ZERO)]
+        else:
+            grads = _tape_jacobian(tape, y, xs)
+        del tape
+        result = grads[0] if single else tuple(grads)
+        return (out, result) if get_output else result
+
+    return jacobian_of_f
+
+
+def _gradient(f: Any, wrt: Any = (0,), get_output: bool = False, **kwargs: Any) -> Any:
+    """The list's ``gradient`` of a scalar function (``jacobian`` with
+    ``is_f_scalar=True``); numpy's ``gradient`` of an array is not translated."""
+    if not callable(f):
+        from dispatch import UnsupportedError
+
+        # numpy keeps the bare name for finite differences, which tf has no kernel for
+        raise UnsupportedError(
+            "do('gradient', array) means numpy's finite differences, which has no "
+            "tensorflow translation; pass a function for its derivative"
+        )
+    return _jacobian(f, wrt, get_output, is_f_scalar=True)
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian``: per-batch-entry Hessians of ``f``'s first output.
+
+    Axis 0 of every argument is a batch axis, and batch entries are independent; the
+    first output of ``f`` is a loss per batch entry (batch,) or its sum. The returned
+    function gives the tuple ``(output, gradients, hessians)``, without the output or
+    gradients unless asked for. Gradients (of the summed loss) have the arguments'
+    shapes; ``hessians[i][j]`` has shape (batch, *args[i].shape[1:],
+    *args[j].shape[1:]). With an int ``wrt``: one gradient and one Hessian, no tuples.
+    Two nested tapes: the inner one's gradient, summed over the batch, is
+    differentiated by the outer one's Jacobian.
+    """
+    argnums, single = _argnums(wrt)
+
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        full = _diff_args(args, argnums)
+        xs = [full[i] for i in argnums]
+        with tf.GradientTape(persistent=True) as outer:
+            for x in xs:
+                outer.watch(x)
+            with tf.GradientTape() as inner:
+                for x in xs:
+                    inner.watch(x)
+                out = f(*full, **kwargs)
+                loss = tf.reduce_sum(_t(_first(out)))
+            g = [_dense(gi) for gi in inner.gradient(loss, xs, unconnected_gradients=_ZERO)]
+            sums = [tf.reduce_sum(gi, axis=0) for gi in g]
+        hess = []
+        for si in sums:
+            rows = _tape_jacobian(outer, si, xs)  # (*si, batch, *sj) each
+            k = si.shape.rank
+            hess.append(tuple(
+                tf.transpose(r, [k, *range(k), *range(k + 1, r.shape.rank)]) for r in rows))
+        del outer
+        result: tuple = (out,) if get_output else ()
+        if get_gradient:
+            result += (g[0] if single else tuple(g),)
+        return (*result, hess[0][0] if single else tuple(hess))
+
+    return hessian_of_f
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    (of the output's structure) and returns one gradient (or None) per input. Built on
+    tf.custom_gradient over the tensor arguments (the others are passed through
+    unchanged); a ``jit_compile``d caller traces ``f`` like any op, so
+    ``get_external_cache``/``on_call_skipped`` (hooks for callers that skip ``f``) are
+    accepted and never needed. Variables that ``f`` reads get no gradient.
+    """
+
+    @functools.wraps(f)
+    def with_custom_gradient(*args: Any) -> Any:
+        pos = [i for i, a in enumerate(args) if isinstance(a, _TENSOR)]
+
+        @tf.custom_gradient
+        def run(*tensors: Any) -> Any:
+            full = list(args)
+            for i, t in zip(pos, tensors, strict=True):
+                full[i] = t
+            y = f(*full)
+            several = isinstance(y, (tuple, list))
+
+            def backward(*dy: Any, variables: Any = None) -> Any:
+                dx = gradient(tuple(full), y, tuple(dy) if several else dy[0])
+                dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+                grads = [tf.zeros_like(full[i]) if dx[i] is None else _to(dx[i], full[i].dtype)
+                         for i in pos]
+                if variables:
+                    return grads, [tf.zeros_like(v) for v in variables]
+                return grads
+
+            return y, backward
+
+        return run(*[tf.convert_to_tensor(args[i]) for i in pos])
+
+    return with_custom_gradient
+
+
+def _stop_gradient(x: Any) -> Any:
+    if isinstance(x, _SPARSE):
+        return tf.SparseTensor(x.indices, tf.stop_gradient(x.values), x.dense_shape)
+    return tf.stop_gradient(x)
+
+
+def _stop_gradient_tree(tree: Any) -> Any:
+    # tensor leaves only: numpy arrays and Python numbers are constants already
+    from dispatch import tree_map
+
+    return tree_map(_stop_gradient, tree, is_leaf=lambda t: isinstance(t, (*_TENSOR, *_SPARSE)))
+
+
+# ---------------------------------------------------------------- jit
+# ``jit_compile(f)`` is a tf.function over the tensor arguments of ``f``. Every other
+# argument is a constant of the trace, as numpy arrays are in the method list: a
+# numpy array (keyed by its content, and copied, so that later changes to the caller's
+# array cannot leak into a retrace), a Python number (keyed by value, as tf.function
+# does) or any other object (keyed by identity). Code on those constants (``do`` calls
+# on numpy arrays) runs once per trace, at trace time; the graph holds its results.
+# One tf.function per combination of constants; each retraces per tensor signature
+# itself. XLA compilation (``tf.function(jit_compile=True)``) is off by default: it
+# compiles for seconds, helps only large fused graphs, and refuses ops without XLA
+# kernels (strings, some sparse ops, host callbacks); ``xla=True`` turns it on.
+
+_TRACEABLE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
+
+
+def _flatten(tree: Any, leaves: list) -> Any:
+    """Leaves of nested tuples/lists/dicts appended to ``leaves``; returns a hashable
+    description of the structure."""
+    if isinstance(tree, (tuple, list)):
+        kind = type(tree)
+        return (kind, tuple(_flatten(t, leaves) for t in tree))
+    if isinstance(tree, dict):
+        keys = tuple(tree)
+        return (dict, keys, tuple(_flatten(tree[k], leaves) for k in keys))
+    leaves.append(tree)
+    return None
+
+
+def _unflatten(struct: Any, leaves: Any) -> Any:
+    if struct is None:
+        return next(leaves)
+    if struct[0] is dict:
+        return {k: _unflatten(s, leaves) for k, s in zip(struct[1], struct[2], strict=True)}
+    kind, items = struct
+    out = [_unflatten(s, leaves) for s in items]
+    return kind(*out) if hasattr(kind, "_fields") else kind(out)
+
+
+def _constant_key(x: Any) -> Any:
+    if isinstance(x, np.ndarray) and x.dtype != object:
+        import hashlib
+
+        digest = hashlib.blake2b(np.ascontiguousarray(x).tobytes(), digest_size=16).digest()
+        return ("array", x.dtype.str, x.shape, digest)
+    if isinstance(x, np.generic):
+        return ("scalar", x.dtype.str, x.item())
+    try:
+        hash(x)
+    except TypeError:
+        return ("id", id(x))
+    return (type(x), x)
+
+
+class _JitFunction:
+    """``f`` as tf.functions, one per combination of constant arguments (see above)."""
+
+    def __init__(self, f: Callable, xla: bool):
+        self.f = f
+        self.xla = xla
+        self.traces: dict = {}
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        leaves: list = []
+        struct = _flatten((args, kwargs), leaves)
+        dynamic = tuple(i for i, v in enumerate(leaves) if isinstance(v, _TRACEABLE))
+        key = (struct, dynamic,
+               tuple(_constant_key(v) for i, v in enumerate(leaves) if i not in dynamic))
+        fn = self.traces.get(key)
+        if fn is None:
+            fn = self.traces[key] = self._trace(struct, leaves, dynamic)
+        return fn(*[leaves[i] for i in dynamic])
+
+    def _trace(self, struct: Any, leaves: list, dynamic: tuple) -> Callable:
+        constants = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v for v in leaves]
+        f = self.f
+
+        def run(*tensors: Any) -> Any:
+            full = list(constants)
+            for i, t in zip(dynamic, tensors, strict=True):
+                full[i] = t
+            args, kwargs = _unflatten(struct, iter(full))
+            return f(*args, **kwargs)
+
+        return tf.function(run, jit_compile=self.xla or None)
+
+    def __repr__(self) -> str:
+        return f"<jit_compile'd {getattr(self.f, '__name__', 'function')} (tf.function)>"
+
+
+def _jit_compile(f: Callable, xla: bool = False) -> Callable:
+    """``f`` compiled with tf.function, numpy arrays and Python values as constants;
+    ``xla=True`` compiles the graphs with XLA (tf.function's ``jit_compile``)."""
+    return _JitFunction(f, xla)
+
+
+def _jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                      is_f_scalar: bool = False) -> Callable:
+    return _jit_compile(_jacobian(f, wrt, get_output, is_f_scalar))
+
+
+def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                         get_gradient: bool = True) -> Callable:
+    return _jit_compile(_hessian(f, wrt, get_output, get_gradient))
+
+
+# ---------------------------------------------------------------- control flow, host calls
+
+
+def _loop_var(v: Any) -> Any:
+    return tf.stop_gradient(v if isinstance(v, tf.Tensor) else _t(v))
+
+
+def _while_loop(loop: Callable, values: Sequence[Any], max_iter: Any = None) -> Any:
+    # tf.while_loop: a Python loop when eager, a graph loop inside tf.function. The
+    # composed loop's semantics (see ``while_loop`` there); checkpoints run one loop
+    # per segment between them, so the trajectory needs no unrolling. Loop outputs are
+    # cast to the loop variables' dtypes (tf.while_loop demands equal dtypes).
+    values = tuple(tf.nest.map_structure(_loop_var, tuple(values)))
+
+    def body(*v: Any) -> tuple:
+        out = tuple(loop(*v))
+        return tuple(tf.nest.map_structure(lambda o, r: _to(o, r.dtype), out, v))
+
+    def run(v: tuple, i: Any, limit: Any) -> tuple:
+        if limit is None:
+            return tuple(tf.while_loop(lambda *w: tf.reduce_any(w[0]), body, v)), i
+        out = tf.while_loop(lambda j, *w: tf.logical_and(j < limit, tf.reduce_any(w[0])),
+                            lambda j, *w: (j + 1, *body(*w)), (i, *v))
+        return tuple(out[1:]), out[0]
+
+    start = tf.constant(0, tf.int64)
+    if max_iter is None or np.ndim(max_iter) == 0:
+        out, _ = run(values, start, None if max_iter is None else _to(max_iter, tf.int64))
+        return tuple(tf.nest.map_structure(tf.stop_gradient, out))
+    checkpoints = [int(c) for c in np.asarray(
+        max_iter.numpy() if isinstance(max_iter, tf.Tensor) else max_iter).reshape(-1)]
+    states, v, i = {}, values, start
+    for c in sorted(set(checkpoints)):
+        if c > 0:
+            v, i = run(v, i, tf.constant(c, tf.int64))
+        states[c] = v
+    trajectory = [states[c] for c in checkpoints]
+    stacked = tf.nest.map_structure(lambda *xs: tf.stop_gradient(tf.stack(xs)), *trajectory)
+    return tuple(stacked)
+
+
+def _vectorized_call(f: Callable, *args: Any, output_dtypes: Any = None,
+                     **aux_args: Any) -> Any:
+    # tf.vectorized_map over axis 0 (arguments of size 1 there are shared, not tiled);
+    # functions it cannot convert (Python control flow on values, host calls) run in
+    # tf.map_fn, eagerly one entry at a time or as a graph loop inside tf.function
+    if not args:
+        raise ValueError("vectorized_call needs at least one batched argument")
+    args = tuple(_t(a) for a in args)
+    sizes = [a.shape[0] if a.shape.rank else None for a in args]
+    if None in sizes:
+        raise ValueError("vectorized_call needs arguments with a static first axis")
+    batch = _combined_size(*sizes)
+    if batch == 0:
+        raise ValueError("vectorized_call cannot infer the outputs of a batch of size 0")
+    mapped = [i for i, s in enumerate(sizes) if s == batch]
+    shared = {i: a[0] for i, (a, s) in enumerate(zip(args, sizes, strict=True)) if s != batch}
+
+    def one(elems: tuple) -> Any:
+        full = [shared.get(i) for i in range(len(args))]
+        for i, e in zip(mapped, elems, strict=True):
+            full[i] = e
+        return f(*full, **aux_args)
+
+    elems = tuple(args[i] for i in mapped)
+    try:
+        out = tf.vectorized_map(one, elems)
+    except Exception:  # map_fn below raises the function's own error, if it has one
+        trial = one(tuple(e[0] for e in elems))
+        spec = tf.nest.map_structure(lambda o: tf.TensorSpec(_t(o).shape, _t(o).dtype), trial)
+        out = tf.map_fn(one, elems, fn_output_signature=spec)
+    return _cast_outputs(out, output_dtypes)
+
+
+def _cast_outputs(out: Any, output_dtypes: Any) -> Any:
+    if output_dtypes is None:
+        return out
+    if isinstance(out, (tuple, list)):
+        many = isinstance(output_dtypes, (tuple, list))
+        dts = output_dtypes if many else [output_dtypes] * len(out)
+        return type(out)(o if dt is None else tf.cast(o, _dt(dt))
+                         for o, dt in zip(out, dts, strict=True))
+    return tf.cast(out, _dt(output_dtypes))
+
+
+def _several_outputs(output_shapes: Any, output_dtypes: Any) -> bool:
+    """Whether numpy_call declares several outputs: a sequence of shapes or dtypes."""
+    if isinstance(output_dtypes, (tuple, list)):
+        return True
+    return isinstance(output_shapes, (tuple, list)) and any(
+        isinstance(s, (tuple, list, tf.TensorShape)) for s in output_shapes)
+
+
+def _numpy_call(f: Callable, output_shapes: Any, output_dtypes: Any, *args: Any,
+                **aux_args: Any) -> Any:
+    # eagerly a direct call on host copies; inside tf.function a tf.numpy_function op,
+    # declared with the output dtypes and shapes (not differentiable either way)
+    tensors = [i for i, a in enumerate(args) if isinstance(a, (*_TENSOR, *_SPARSE))]
+    if all(_is_available(args[i]) for i in tensors):
+        return _numpy_call_composed(f, output_shapes, output_dtypes, *args, **aux_args)
+    several = _several_outputs(output_shapes, output_dtypes)
+    shapes = list(output_shapes) if several else [output_shapes]
+    dts = list(output_dtypes) if isinstance(output_dtypes, (tuple, list)) else (
+        [output_dtypes] * len(shapes))
+    if any(dt is None for dt in dts):
+        raise ValueError("numpy_call inside tf.function needs the output dtypes")
+    tout = [_dt(dt) for dt in dts]
+
+    def host(*arrays: Any) -> list:
+        full = list(args)
+        for i, a in zip(tensors, arrays, strict=True):
+            full[i] = a
+        out = f(*full, **aux_args)
+        outs = list(out) if several else [out]
+        return [np.asarray(o, dtype=t.as_numpy_dtype) for o, t in zip(outs, tout, strict=True)]
+
+    res = tf.numpy_function(host, [args[i] for i in tensors], tout, stateful=True)
+    for r, shape in zip(res, shapes, strict=True):
+        r.set_shape(shape)
+    return tuple(res) if several else res[0]
+
+
+def _is_available(x: Any) -> bool:
+    # symbolic tensors (inside tf.function) have no value; variables read there neither
+    if isinstance(x, _SPARSE):
+        x = x.values
+    if isinstance(x, tf.Variable):
+        return tf.executing_eagerly()
+    if isinstance(x, tf.Tensor):
+        return not tf.is_symbolic_tensor(x)
+    return True
+
+
+# ---------------------------------------------------------------- devices, interop
+
+
+@functools.cache
+def _devices() -> list:
+    import os
+
+    out = []
+    for d in tf.config.list_logical_devices():
+        cores = (os.cpu_count() or -1) if d.device_type == "CPU" else -1
+        out.append(ComputeDevice("tensorflow", d.name, d.device_type, -1, cores,
+                                 f"tensorflow {d.device_type} {d.name}", d.name))
+    return out
+
+
+def _list_devices(device_type: str | None = None) -> list:
+    return list_devices_filtered(_devices(), device_type)
+
+
+def _device_record(name: str) -> Any:
+    """The ComputeDevice of a tf device string ('/job:.../device:GPU:0', 'GPU:0'...)."""
+    tail = name.rsplit("device:", 1)[-1].upper()
+    for d in _devices():
+        if d.name.upper().endswith(tail):
+            return d
+    kind = tail.split(":", 1)[0]
+    return ComputeDevice("tensorflow", name, kind if kind in ("CPU", "GPU", "TPU") else "CPU",
+                         ref=name)
+
+
+def _get_device(x: Any) -> Any:
+    if isinstance(x, _SPARSE):
+        x = x.values
+    name = getattr(x, "device", "") or ""
+    if not name:  # a symbolic tensor not yet placed: where tf places new ops
+        return _get_default_device_composed(backend="tensorflow")
+    return _device_record(name)
+
+
+def _device_of(device: Any) -> str:
+    if device is None:
+        device = _get_default_device_composed(backend="tensorflow")
+    return device.name if isinstance(device, ComputeDevice) else _device_name(device)
+
+
+def _allocate_on_device(x: Any, device: Any) -> Any:
+    # tf has no .to(device): a copy made under the device scope lives there
+    with tf.device(_device_of(device)):
+        if isinstance(x, _SPARSE):
+            return tf.SparseTensor(tf.identity(x.indices), tf.identity(x.values),
+                                   tf.identity(x.dense_shape))
+        return tf.identity(x)
+
+
+def _memory_name(device: Any) -> str:
+    return _device_of(device).rsplit("device:", 1)[-1].lstrip("/")
+
+
+def _get_peak_memory(device: Any = None) -> int:
+    # tf's allocator statistics (GPUs; the CPU reports 0 or nothing)
+    try:
+        return int(tf.config.experimental.get_memory_info(_memory_name(device))["peak"])
+    except (ValueError, RuntimeError, tf.errors.OpError):
+        return 0
+
+
+def _reset_peak_memory(device: Any = None) -> None:
+    with contextlib.suppress(ValueError, RuntimeError, tf.errors.OpError):
+        tf.config.experimental.reset_memory_stats(_memory_name(device))
+
+
+def _to_dlpack(x: Any) -> Any:
+    return tf.experimental.dlpack.to_dlpack(x)
+
+
+def _variable(x: Any) -> Any:
+    # a trainable tf.Variable of a float dtype (integers: the current precision)
+    t = _t(x)
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        t = tf.cast(t, _float_type())
+    return tf.Variable(t)
+
+
+def _is_module(obj: Any) -> bool:
+    return isinstance(obj, tf.Module)
+
+
+def _gammainc(upper: bool) -> Callable:
+    def gammainc(a: Any, x: Any) -> Any:
+        # scipy's gammainc/gammaincc: float32 or float64, Python floats as float64
+        dt = _special_dtype(_result_dtype(*(np.asarray(v).dtype if isinstance(v, (int, float))
+                                            else v for v in (a, x))))
+        return (tf.math.igammac if upper else tf.math.igamma)(_to(a, dt), _to(x, dt))
+
+    return gammainc
+
+
+TABLE.update({
+    **backend_entries("tensorflow"),  # list methods written once, bound to tensorflow
+    "copy": _copy_leaf,
+    "scipy.special.gammainc": _gammainc(False),
+    "scipy.special.gammaincc": _gammainc(True),
+    # indexing and counting
+    "scatter": _scatter,
+    "gather": _gather,
+    "bincount_fixed": _bincount_fixed,
+    "histogram1d": _histogram1d,
+    "searchsorted_batched": _searchsorted_batched,
+    # sparse: tf.SparseTensor (COO; CSR and CSC input is converted)
+    "sparse_coo_tensor": _sparse_coo_tensor,
+    "csr_matrix": _csr_matrix,
+    "csc_matrix": _csc_matrix,
+    "is_sparse": _is_sparse,
+    "get_sparse_format": _get_sparse_format,
+    "disassemble": _disassemble,
+    "mul_matrix_batched_vector": _mul_matrix_batched_vector,
+    # fft, convolution (grid_sample: the composed gathers; tf core has no resampler)
+    "fft_axes": _fft_axes,
+    "ifft_axes": _ifft_axes,
+    "conv": _conv,
+    # autodiff and jit
+    "jacobian": _jacobian,
+    "gradient": _gradient,
+    "hessian": _hessian,
+    "custom_gradient": _custom_gradient,
+    "stop_gradient": _stop_gradient,
+    "stop_gradient_tree": _stop_gradient_tree,
+    "jit_compile": _jit_compile,
+    "jit_compile_grad": _jit_compile_grad,
+    "jit_compile_hessian": _jit_compile_hessian,
+    # control flow and host calls
+    "while_loop": _while_loop,
+    "vectorized_call": _vectorized_call,
+    "numpy_call": _numpy_call,
+    "is_available": _is_available,
+    # devices, interop, modules
+    "list_devices": _list_devices,
+    "get_device": _get_device,
+    "allocate_on_device": _allocate_on_device,
+    "get_peak_memory": _get_peak_memory,
+    "reset_peak_memory": _reset_peak_memory,
+    "to_dlpack": _to_dlpack,
+    "variable": _variable,
+    "module": unsupported(
+        "tensorflow's modules are keras models, built by keras: use keras directly"
+    ),
+    "is_module": _is_module,
+    "prefers_channels_last": lambda: True,  # tf's CPU convolutions are channels last
+    "requires_fixed_shapes_when_tracing": lambda: False,  # tf.function retraces per shape
+})
+
 
 # inside tf.function these adapters trace tf ops directly (explicit tf.where and
 # tf.while_loop, Python branches on static dtypes and shapes only): mark them as

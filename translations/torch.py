@@ -1793,9 +1793,27 @@ def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     return jacobian_of_f
 
 
-def _gradient(f: Callable, wrt: Any = (0,), get_output: bool = False) -> Callable:
-    """The gradient of a scalar ``f``: ``jacobian`` with ``is_f_scalar=True``."""
-    return _jacobian(f, wrt, get_output, is_f_scalar=True)
+def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """The list's ``gradient(f, wrt=(0,), get_output=False)`` of a scalar function
+    (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
+    if not callable(f):  # numpy's finite differences keep numpy's name
+        return _np_gradient(f, *args, **kwargs)
+    return _jacobian(f, *args, is_f_scalar=True, **{"get_output": False, **kwargs})
+
+
+def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Any:
+    # torch.gradient names numpy's axis `dim`, its spacing `spacing`, and always
+    # returns a tuple where numpy returns one array for one axis
+    axes = tuple(range(f.ndim)) if axis is None else _axes(axis, f.ndim)
+    spacing = list(varargs) if varargs else 1
+    if isinstance(spacing, list) and len(spacing) == 1:
+        spacing = spacing[0]
+    if isinstance(spacing, list):
+        spacing = [s if isinstance(s, (int, float)) else _tensor(s, f) for s in spacing]
+    elif not isinstance(spacing, (int, float)):
+        spacing = [_tensor(spacing, f)] * len(axes)
+    out = torch.gradient(_inexact(f), spacing=spacing, dim=list(axes), edge_order=edge_order)
+    return out[0] if len(axes) == 1 else list(out)
 
 
 def _leaves_for_grad(args: tuple, argnums: tuple[int, ...]) -> tuple[list, list, bool]:
