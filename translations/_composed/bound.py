@@ -1,0 +1,109 @@
+"""Backend-bound fallbacks: written once, bound to a library in its table.
+
+A composed fallback receives only the call's arguments. The functions below
+create arrays or answer questions with no array to decide the library
+(``do("random_normal", (2, 3), like="torch")``), so they take the backend as a
+keyword, and each table binds them with one line::
+
+    from dispatch.translations._composed.bound import backend_entries
+    TABLE = {**backend_entries("torch"), ...}   # entries after it win
+
+They are deliberately not registered as composed fallbacks: unbound, a call
+with ``like="torch"`` would silently run on the default backend; a table that
+lacks the line answers "missing" instead. :func:`host_entries` adds the
+answers of a host-only library without compiler or autodiff (dask, pydata
+sparse).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from typing import Any
+
+from dispatch.translations._composed import devices, random_methods, shape_methods
+from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+
+from dispatch.spec import unsupported
+
+BOUND: dict[str, Callable] = {
+    "as_tensor": shape_methods.as_tensor,
+    "range": shape_methods.range_,
+    "linspace_without_last": shape_methods.linspace_without_last,
+    "seed": random_methods.seed,
+    "random_uniform": random_methods.random_uniform,
+    "random_normal": random_methods.random_normal,
+    "random_permutations": random_methods.random_permutations,
+    "random_subsets": random_methods.random_subsets,
+    "get_default_device": devices.get_default_device,
+    "set_default_device": devices.set_default_device,
+    "get_device_by_ref": devices.get_device_by_ref,
+    "is_tensor": devices.is_tensor,
+    "from_external_array_dlpack": devices.from_external_array_dlpack,
+}
+
+
+def backend_entries(backend: str) -> dict[str, Callable]:
+    """Table entries binding every backend-bound fallback to ``backend``.
+
+    Examples
+    --------
+    >>> entries = backend_entries("numpy")
+    >>> entries["range"](3).tolist()
+    [0, 1, 2]
+    """
+    out: dict[str, Callable] = {}
+    for name, fn in BOUND.items():
+        bound = functools.partial(fn, backend=backend)
+        functools.update_wrapper(bound, fn)
+        out[name] = bound
+    return out
+
+
+def host_entries(backend: str, library: str) -> dict[str, Any]:
+    """Table entries of a library that computes on the host CPU only and has no
+    compiler and no autodiff (numpy-like: dask, pydata sparse).
+
+    Binds :data:`BOUND` (``backend_entries``), lists one CPU device, makes
+    ``jit_compile`` a pass-through and marks the autodiff names unsupported.
+
+    Examples
+    --------
+    >>> host_entries("numpy", "numpy")["list_devices"]()[0].device_type
+    'CPU'
+    """
+    cpu = ComputeDevice(
+        backend, "CPU", "CPU", -1, os.cpu_count() or -1, f"host CPU ({library})", "cpu"
+    )
+
+    def list_devices(device_type: str | None = None) -> list[ComputeDevice]:
+        return list_devices_filtered([cpu], device_type)
+
+    def allocate_on_device(x: Any, device: Any) -> Any:
+        # arrays of a host library live in host memory only
+        if getattr(device, "device_type", str(device).upper()) != "CPU":
+            raise ValueError(f"{library} arrays live on the CPU; cannot allocate on {device!r}")
+        return x
+
+    no_autodiff = unsupported(f"{library} has no automatic differentiation")
+    no_memory = unsupported(f"{library} does not track peak memory")
+    return {
+        **backend_entries(backend),
+        "prefers_channels_last": lambda: False,
+        "requires_fixed_shapes_when_tracing": lambda: False,
+        "variable": unsupported(f"{library} has no trainable variables (no autodiff)"),
+        "module": unsupported(f"{library} has no neural-network modules"),
+        "is_module": lambda obj: False,
+        "jit_compile": lambda f: f,  # no compiler: a documented pass-through
+        "jit_compile_grad": no_autodiff,
+        "jit_compile_hessian": no_autodiff,
+        "jacobian": no_autodiff,
+        "hessian": no_autodiff,
+        "custom_gradient": no_autodiff,
+        "list_devices": list_devices,
+        "get_device": lambda x: cpu,
+        "allocate_on_device": allocate_on_device,
+        "get_peak_memory": no_memory,
+        "reset_peak_memory": no_memory,
+    }

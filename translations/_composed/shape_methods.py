@@ -1,0 +1,422 @@
+"""Creation and shape methods of the backend method list.
+
+Where the list's name clashes with numpy's, numpy keeps the bare name:
+
+=========================================  ==========================  =========================
+list method                                ``do`` name                 why renamed
+=========================================  ==========================  =========================
+``meshgrid(*coordinates)``                 ``meshgrid_ij``             numpy defaults to 'xy'
+``pad(value, pad_width, mode, ...)``       ``pad_boundary``            the list's mode names
+                                                                       ('boundary', 'periodic')
+``expand_dims(a, axis, number)``           ``expand_dims_n``           inserts ``number`` axes
+``repeat(x, repeats, axis, new_length)``   ``repeat_n``                fixed ``new_length``
+``flip(value, axes)``                      ``flip_axes``               ``axes`` is a sequence
+=========================================  ==========================  =========================
+
+``range``, ``linspace_without_last`` and ``as_tensor`` create arrays from no
+array, so they need to know the backend: they are bound to each library in its
+table (see :mod:`.bound`) rather than registered as composed fallbacks.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+from dispatch._compose import composed
+from dispatch._do import do
+from dispatch._helpers import get_precision, is_array
+from dispatch._tree import tree_map
+
+_PAD_MODES = {
+    "constant": "constant",
+    "zeros": "constant",
+    "boundary": "edge",
+    "edge": "edge",
+    "periodic": "wrap",
+    "wrap": "wrap",
+    "symmetric": "symmetric",
+    "reflect": "reflect",
+}
+
+
+# ---------------------------------------------------------------- creation (bound)
+
+
+def as_tensor(x: Any, convert_external: bool = True, *, backend: str) -> Any:
+    """``x`` (list, number, numpy array or array) as an array of ``backend``.
+
+    Floats are cast to the current precision when one is set;
+    ``convert_external=False`` returns Python numbers as they are.
+    """
+    if not convert_external and isinstance(x, numbers.Number):
+        return x
+    out = x if is_array(x) and _owned(x, backend) else do("asarray", x, like=backend)
+    return do("auto_cast1", out) if get_precision() is not None else out
+
+
+def _owned(x: Any, backend: str) -> bool:
+    from dispatch._infer import backend_of_type
+
+    return backend_of_type(type(x)) == backend
+
+
+def range_(
+    start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, *, backend: str
+) -> Any:
+    """``arange(start, limit, delta)``, int32 by default (the list's ``range``)."""
+    if limit is None:
+        start, limit = 0, start
+    return do("arange", start, limit, delta, dtype=dtype or "int32", like=backend)
+
+
+def linspace_without_last(start: Any, stop: Any, number: int, *, backend: str) -> Any:
+    """``number`` evenly spaced values from ``start`` to ``stop``, ``stop`` excluded."""
+    return do("linspace", start, stop, number + 1, like=backend)[:-1]
+
+
+# ---------------------------------------------------------------- creation (composed)
+
+
+@composed("meshgrid_ij")
+def meshgrid_ij(*coordinates: Any) -> tuple:
+    """``numpy.meshgrid(*coordinates, indexing='ij')`` as a tuple (the list's
+    ``meshgrid``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [g.shape for g in do("meshgrid_ij", np.arange(2), np.arange(3))]
+    [(2, 3), (2, 3)]
+    """
+    return tuple(do("meshgrid", *coordinates, indexing="ij"))
+
+
+@composed("copy_leaves")
+def copy_leaves(tree: Any, only_mutable: bool = False) -> Any:
+    """Copy every array leaf of a nested tuple/list/dict; other leaves stay.
+
+    ``only_mutable`` is accepted for the list's signature; every leaf is
+    copied (a copy of an immutable array is cheap and harmless).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.zeros(2)
+    >>> out = do("copy_leaves", {"a": a, "n": 3})
+    >>> out["a"] is a, out["n"]
+    (False, 3)
+    """
+    return tree_map(lambda x: do("copy", x), tree)
+
+
+# ---------------------------------------------------------------- shape
+
+
+def _size(s: Any) -> int | None:
+    if s is None:
+        return None
+    try:
+        f = float(s)
+    except TypeError:  # a symbolic size while tracing
+        return None
+    return None if math.isnan(f) else int(f)
+
+
+@composed("staticshape")
+def staticshape(x: Any) -> tuple:
+    """The shape as a tuple of ints, None for sizes unknown until run time.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("staticshape", np.ones((2, 3)))
+    (2, 3)
+    """
+    if isinstance(x, numbers.Number):
+        return ()
+    return tuple(_size(s) for s in x.shape)
+
+
+@composed("ndims")
+def ndims(x: Any) -> int:
+    """Number of dimensions (the list's name for ``ndim``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("ndims", np.ones((2, 3)))
+    2
+    """
+    return 0 if isinstance(x, numbers.Number) else len(x.shape)
+
+
+@composed("flatten")
+def flatten(x: Any) -> Any:
+    """``reshape(x, (-1,))``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("flatten", np.ones((2, 2)))
+    array([1., 1., 1., 1.])
+    """
+    return do("reshape", x, (-1,))
+
+
+@composed("stack_leaves")
+def stack_leaves(trees: Sequence[Any], axis: int = 0) -> Any:
+    """Stack the matching leaves of several trees of the same structure.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = do("stack_leaves", [(np.zeros(2), np.ones(1)), (np.ones(2), np.ones(1))])
+    >>> [o.shape for o in out]
+    [(2, 2), (2, 1)]
+    """
+    first = trees[0]
+    if isinstance(first, dict):
+        return {k: stack_leaves([t[k] for t in trees], axis) for k in first}
+    if isinstance(first, (tuple, list)):
+        out = [stack_leaves([t[i] for t in trees], axis) for i in range(len(first))]
+        return type(first)(*out) if hasattr(first, "_fields") else type(first)(out)
+    return do("stack", list(trees), axis=axis)
+
+
+@composed("pad_stack")
+def pad_stack(
+    tensors: Sequence[Any], shape: Sequence[int] | None = None, pad_value: Any = 0
+) -> Any:
+    """Pad (at the end of each axis) the tensors to one shape, then stack them.
+
+    ``shape`` defaults to the largest size of each axis; larger tensors are cut.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("pad_stack", [np.ones(1), np.ones(3)], pad_value=-1)
+    array([[ 1., -1., -1.],
+           [ 1.,  1.,  1.]])
+    """
+    shapes = [do("shape", t) for t in tensors]
+    if shape is None:
+        shape = [max(s[i] for s in shapes) for i in range(len(shapes[0]))]
+    out = []
+    for t in tensors:
+        for axis, size in enumerate(shape):
+            t = pad_to(t, axis, int(size), pad_value)
+        out.append(t)
+    return do("stack", out)
+
+
+@composed("concat")
+def concat(values: Sequence[Any], axis: int = 0) -> Any:
+    """``concatenate(values, axis)`` (numpy 2's ``concat``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("concat", [np.zeros(1), np.ones(1)], 0)
+    array([0., 1.])
+    """
+    return do("concatenate", list(values), axis=axis)
+
+
+@composed("pad_boundary")
+def pad_boundary(
+    value: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0
+) -> Any:
+    """Pad with the list's boundary modes (the list's ``pad``).
+
+    Parameters
+    ----------
+    value : array
+    pad_width : sequence of (before, after) pairs, one per axis
+    mode : str
+        'constant' (also 'zeros'), 'boundary' (= numpy 'edge'), 'periodic'
+        (= numpy 'wrap'), 'symmetric' or 'reflect'; numpy's names work too.
+    constant_values : scalar, for mode 'constant'
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("pad_boundary", np.array([1, 2, 3]), [(1, 2)], "periodic")
+    array([3, 1, 2, 3, 1, 2])
+    """
+    try:
+        np_mode = _PAD_MODES[mode]
+    except KeyError:
+        raise ValueError(f"pad mode must be one of {sorted(_PAD_MODES)}, got {mode!r}") from None
+    width = [tuple(int(w) for w in pair) for pair in _pairs(pad_width)]
+    if all(w == (0, 0) for w in width):
+        return value
+    if np_mode == "constant":
+        return do("pad", value, width, mode="constant", constant_values=constant_values)
+    return do("pad", value, width, mode=np_mode)
+
+
+def _pairs(pad_width: Any) -> list:
+    if is_array(pad_width):
+        pad_width = do("to_numpy", pad_width).tolist()
+    return [tuple(p) for p in pad_width]
+
+
+@composed("pad_to")
+def pad_to(x: Any, axis: int, new_size: int, fill_value: Any = 0) -> Any:
+    """Pad the end of ``axis`` with ``fill_value``, or cut it, to ``new_size``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("pad_to", np.array([1, 2]), 0, 4)
+    array([1, 2, 0, 0])
+    """
+    shape = do("shape", x)
+    axis = axis % len(shape)
+    current = shape[axis]
+    if new_size > current:
+        width = [(0, new_size - current) if i == axis else (0, 0) for i in range(len(shape))]
+        return do("pad", x, width, mode="constant", constant_values=fill_value)
+    if new_size < current:
+        return x[(slice(None),) * axis + (slice(0, new_size),)]
+    return x
+
+
+@composed("tile_to")
+def tile_to(x: Any, axis: int, size: int) -> Any:
+    """Tile ``axis`` until it has ``size`` entries (a multiple of its size).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("tile_to", np.array([[1, 2]]), 0, 3)
+    array([[1, 2],
+           [1, 2],
+           [1, 2]])
+    """
+    shape = do("shape", x)
+    axis = axis % len(shape)
+    current = shape[axis]
+    if current == size:
+        return x
+    if current == 0 or size % current:
+        raise ValueError(f"cannot tile an axis of size {current} to size {size}")
+    reps = tuple(size // current if i == axis else 1 for i in range(len(shape)))
+    return do("tile", x, reps)
+
+
+@composed("unstack")
+def unstack(x: Any, axis: int = 0, keepdims: bool = False) -> tuple:
+    """Split ``x`` along ``axis`` into a tuple of its slices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("unstack", np.arange(4).reshape(2, 2), 1)
+    (array([0, 2]), array([1, 3]))
+    """
+    shape = do("shape", x)
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"axis {axis} is out of bounds for {len(shape)} dimensions")
+    axis = axis % len(shape)
+    lead = (slice(None),) * axis
+    if keepdims:
+        return tuple(x[(*lead, slice(i, i + 1))] for i in range(shape[axis]))
+    return tuple(x[(*lead, i)] for i in range(shape[axis]))
+
+
+@composed("determine_size")
+def determine_size(tensors: Sequence[Any], axis: int) -> int:
+    """The common size of ``axis`` over tensors whose sizes are each 1 or one size.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("determine_size", [np.ones((1, 2)), np.ones((3, 2))], 0)
+    3
+    """
+    sizes = {do("shape", t)[axis] for t in tensors}
+    big = sizes - {1}
+    if len(big) > 1:
+        raise ValueError(f"sizes {sorted(sizes)} along axis {axis} do not broadcast")
+    return big.pop() if big else 1
+
+
+@composed("get_diagonal")
+def get_diagonal(matrices: Any, offset: int = 0) -> Any:
+    """Diagonals of (batch, rows, cols, channels) matrices -> (batch, length, channels).
+
+    ``offset`` > 0 is above the main diagonal, < 0 below.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = np.arange(9).reshape(1, 3, 3, 1)
+    >>> do("get_diagonal", m)[0, :, 0]
+    array([0, 4, 8])
+    """
+    d = do("diagonal", matrices, offset, axis1=1, axis2=2)  # (batch, channels, length)
+    return do("moveaxis", d, -1, 1)
+
+
+@composed("expand_dims_n")
+def expand_dims_n(a: Any, axis: int = 0, number: int = 1) -> Any:
+    """Insert ``number`` singleton axes at ``axis`` (the list's ``expand_dims``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("expand_dims_n", np.ones((2, 3)), -1, 2).shape
+    (2, 3, 1, 1)
+    """
+    shape = list(do("shape", a))
+    pos = axis if axis >= 0 else len(shape) + axis + 1
+    if not 0 <= pos <= len(shape):
+        raise ValueError(f"axis {axis} is out of bounds for {len(shape)} dimensions")
+    return do("reshape", a, tuple(shape[:pos] + [1] * number + shape[pos:]))
+
+
+@composed("repeat_n")
+def repeat_n(x: Any, repeats: Any, axis: int, new_length: int | None = None) -> Any:
+    """Repeat each element along ``axis`` (``numpy.repeat``), optionally to a
+    fixed length (the list's ``repeat``).
+
+    With ``new_length``, the result has exactly that many entries along
+    ``axis``: extra ones are dropped and missing ones repeat the last element
+    (jax's ``total_repeat_length``); the shape no longer depends on the data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("repeat_n", np.array([1, 2]), np.array([2, 1]), 0, new_length=5)
+    array([1, 1, 2, 2, 2])
+    """
+    if new_length is None:
+        return do("repeat", x, repeats, axis=axis)
+    n = do("shape", x)[axis]
+    if isinstance(repeats, numbers.Integral):
+        repeats = do("full", (n,), int(repeats), dtype="int64", like=x)
+    ends = do("cumsum", repeats)
+    idx = do("searchsorted", ends, do("arange", new_length, like=ends), side="right")
+    idx = do("clip", idx, 0, max(n - 1, 0))
+    return do("take", x, idx, axis=axis)
+
+
+@composed("flip_axes")
+def flip_axes(value: Any, axes: Sequence[int]) -> Any:
+    """Reverse the given axes (the list's ``flip``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("flip_axes", np.arange(4).reshape(2, 2), (0, 1))
+    array([[3, 2],
+           [1, 0]])
+    """
+    axes = tuple(axes)
+    if not axes:
+        return value
+    return do("flip", value, axis=axes)
