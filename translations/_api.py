@@ -64,6 +64,8 @@ SEQUENCE_ARGS = frozenset(
         "linalg.multi_dot",
         "result_type",
         "ix_",
+        "scipy.linalg.cho_solve",
+        "scipy.linalg.lu_solve",
     }
 )
 
