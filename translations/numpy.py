@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.counting import _bincount_fixed_numpy
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.indexing import _scatter_1d_scalar_numpy
 
 from dispatch.spec import NATIVE, alias, unsupported
 
@@ -82,6 +84,10 @@ def _householder_product(a, tau):
 
 
 TABLE = {
+    # flat bincount / ufunc.at kernels on copies: the composed sort-based ones are
+    # several times slower on numpy
+    "scatter_1d_scalar": _scatter_1d_scalar_numpy,
+    "bincount_fixed": _bincount_fixed_numpy,
     "to_numpy": "asarray",
     "from_numpy": "asarray",
     "astype": _astype,
