@@ -103,3 +103,19 @@ __all__ = [
     "tree_unflatten",
     "unregister_function",
 ]
+
+
+def _mark_plain_python() -> None:
+    # Source-rewriting tracers (tensorflow's autograph) call objects carrying this
+    # attribute as plain Python instead of converting them and everything they call
+    # (down to importlib on a first resolution): see dispatch/_do.py.
+    import types
+
+    for _name in __all__:
+        _obj = globals()[_name]
+        if isinstance(_obj, types.FunctionType):
+            _obj.autograph_info__ = None  # type: ignore[attr-defined]
+
+
+_mark_plain_python()
+

@@ -20,10 +20,14 @@ SEQUENCES = (list, tuple)
 
 # the default backend for calls that carry no array; a context var so that
 # ``backend_like`` is local to a thread or task
-DEFAULT: contextvars.ContextVar[str | None] = contextvars.ContextVar("dispatch_default", default=None)
+DEFAULT: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "dispatch_default", default=None
+)
 GLOBAL_DEFAULT = ["numpy"]
 # float precision in bits for created arrays (None: each library's own default)
-PRECISION: contextvars.ContextVar[int | None] = contextvars.ContextVar("dispatch_precision", default=None)
+PRECISION: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "dispatch_precision", default=None
+)
 GLOBAL_PRECISION: list[int | None] = [None]
 
 

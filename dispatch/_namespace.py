@@ -33,7 +33,8 @@ class Namespace:
             return Namespace(self._backend, full + ".")
 
     def __repr__(self) -> str:
-        return f"<dispatch namespace {self._backend}{':' + self._prefix[:-1] if self._prefix else ''}>"
+        where = f":{self._prefix[:-1]}" if self._prefix else ""
+        return f"<dispatch namespace {self._backend}{where}>"
 
     def __dir__(self) -> list[str]:
         from dispatch._resolve import known_names

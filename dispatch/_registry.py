@@ -63,7 +63,9 @@ def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
             cache[key] = value
 
 
-def store_call(name: str, types: tuple, kwargs: bool, value: Callable, seen_generation: int) -> None:
+def store_call(
+    name: str, types: tuple, kwargs: bool, value: Callable, seen_generation: int
+) -> None:
     """Cache the final callable of a ``do`` call with these argument types."""
     with lock:
         if generation != seen_generation:

@@ -72,7 +72,9 @@ def _resolve(backend: str, name: str) -> Callable:
     spec = getattr(tbl, "TABLE", {}).get(name)
     if spec is not None:
         if isinstance(spec, Unsupported):
-            raise UnsupportedError(f"{name!r} is not supported on backend {backend!r}: {spec.reason}")
+            raise UnsupportedError(
+                f"{name!r} is not supported on backend {backend!r}: {spec.reason}"
+            )
         if isinstance(spec, Alias):
             return _from_alias(backend, name, spec)
         if isinstance(spec, str):

@@ -133,12 +133,19 @@ RANDOM = [
 
 SCIPY = [
     "scipy.special." + n
-    for n in "erf erfc erfinv gammaln digamma xlogy logsumexp expit logit softmax log_softmax".split()
-] + [
-    "scipy.linalg." + n for n in "expm solve_triangular cho_factor cho_solve lu lu_factor".split()
-]
+    for n in (
+        "erf erfc erfinv gammaln digamma xlogy logsumexp expit logit softmax log_softmax"
+    ).split()
+] + ["scipy.linalg." + n for n in "expm solve_triangular cho_factor cho_solve lu lu_factor".split()]
 
 NAMES = frozenset(
-    ELEMENTWISE_UNARY + ELEMENTWISE_BINARY + CREATION_NAMES + REDUCTIONS + SHAPE + LINALG
-    + FFT + RANDOM + SCIPY
+    ELEMENTWISE_UNARY
+    + ELEMENTWISE_BINARY
+    + CREATION_NAMES
+    + REDUCTIONS
+    + SHAPE
+    + LINALG
+    + FFT
+    + RANDOM
+    + SCIPY
 )

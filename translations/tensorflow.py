@@ -2139,10 +2139,23 @@ class Generator:
     """
 
     def __init__(self, seed: Any = None):
-        if seed is None:
-            self.gen = tf.random.Generator.from_non_deterministic_state()
-        else:
-            self.gen = tf.random.Generator.from_seed(int(seed))
+        self._seed_value = seed
+        self._gen: Any = None
+
+    @property
+    def gen(self) -> Any:
+        # made on first use, and outside any tf.function graph: a tf.random.Generator
+        # holds a tf.Variable, whose creation inside a trace makes tf.function trace
+        # again (importing this table inside a trace would do that)
+        if self._gen is None:
+            with tf.init_scope():
+                seed = self._seed_value
+                self._gen = (
+                    tf.random.Generator.from_non_deterministic_state()
+                    if seed is None
+                    else tf.random.Generator.from_seed(int(seed))
+                )
+        return self._gen
 
     def _seed(self) -> Any:
         return self.gen.make_seeds(1)[:, 0]

@@ -49,7 +49,14 @@ SPECIAL = [
          _ref=lambda x: np.array([math.factorial(v) for v in x], "int32")),
     case("factorial", POS, _ref=lambda x: sc.gamma(x + 1), _rtol=1e-6),
     case("divide_no_nan", F, np.where(B, 0.0, POS), _ref=lambda x, y: ref_divide_no_nan(x, y)),
-    case("divide_no_nan", INTS, np.where(B, 0, I_ROW), _ref=lambda x, y: ref_divide_no_nan(x, y)),
+    # int / int: the float width is the library's (README, dtype policy)
+    case(
+        "divide_no_nan",
+        INTS,
+        np.where(B, 0, I_ROW),
+        _ref=lambda x, y: ref_divide_no_nan(x, y),
+        _dtype="kind",
+    ),
     case("divide_no_nan", F, 0.0, _ref=lambda x, y: np.zeros_like(x)),
 ]
 
@@ -63,7 +70,7 @@ OPERATORS = [
     case("sub", B, B[::-1], _ref=weak_ref(np.subtract, "int32")),
     case("mul", INTS, I_ROW, _ref=np.multiply),
     case("mul", F32, 2.0, _ref=lambda a, b: a * np.float32(b)),
-    case("div", INTS, I_ROW, _ref=np.divide),
+    case("div", INTS, I_ROW, _ref=np.divide, _dtype="kind"),
     case("div", F32, F, _ref=np.divide),
     case("greater_than", INTS, F32[:1], _ref=weak_ref(np.greater, "float32")),
     case("greater_or_equal", INTS, I_ROW, _ref=np.greater_equal),
