@@ -75,6 +75,8 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
                     fn = _C1[name][type(args[0])]
                 elif n == 2:
                     fn = _C2[name][type(args[0])][type(args[1])]
+                elif n == 3:
+                    fn = _CALLS[name, type(args[0]), type(args[1]), type(args[2])]
                 else:
                     fn = _CALLS[(name, *map(type, args))]
             except (KeyError, TypeError):
@@ -200,9 +202,13 @@ def _sequence_entry(name: str) -> Callable:
     """
 
     def by_elements(*args: Any, **kwargs: Any) -> Any:
-        s = args[0] if len(args) == 1 and not kwargs else None
-        if s is not None and type(s) in (list, tuple) and 2 <= len(s) <= 3:
-            key = (by_elements, *map(type, s))
+        # a lone argument is the sequence (this entry exists because one was seen)
+        if not kwargs and len(args) == 1 and len(args[0]) == 2:
+            s = args[0]
+            key = (by_elements, type(s[0]), type(s[1]))
+        elif not kwargs and len(args) == 1 and len(args[0]) == 3:
+            s = args[0]
+            key = (by_elements, type(s[0]), type(s[1]), type(s[2]))
         else:
             ts = set()
             for a in (*args, *kwargs.values()):

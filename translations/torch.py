@@ -201,18 +201,15 @@ def _asarray(
 
 
 def _from_numpy(a: Any) -> Any:
-    # torch.from_numpy shares memory and costs a third of torch.as_tensor; it needs a
-    # writeable, positively strided array of a dtype torch has
-    if (
-        type(a) is np.ndarray
-        and a.flags.writeable
-        and a.dtype.isnative
-        and a.dtype.name in _DTYPES
-        and all(st >= 0 for st in a.strides)
-    ):
-        return torch.from_numpy(a)
+    # torch.from_numpy shares memory and costs a third of torch.as_tensor; it refuses
+    # negative strides, foreign byte orders and dtypes torch lacks (then copy), and
+    # only warns on read-only arrays (so those are copied up front)
+    if type(a) is np.ndarray and a.flags.writeable:
+        try:
+            return torch.from_numpy(a)
+        except (TypeError, ValueError, RuntimeError):
+            pass
     return _asarray(a)
-
 
 def _holds_tensor(seq: Any) -> bool:
     return any(isinstance(e, Tensor) or (isinstance(e, (list, tuple)) and _holds_tensor(e))
@@ -489,9 +486,19 @@ def _ldexp(x1: Any, x2: Any) -> Tensor:
 # ---------------------------------------------------------------- reductions
 
 
+def _reshape(a: Tensor, shape: Any, order: str = "C") -> Tensor:
+    # torch.reshape takes no bare int shape (numpy's reshape(x, -1)); the Tensor.reshape
+    # method does, but costs twice as much per call
+    if order != "C":
+        raise ValueError("torch tensors reshape in C order only")
+    return torch.reshape(a, (shape,) if type(shape) is int else shape)
+
+
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
          keepdims: bool = False) -> Tensor:
     # torch.sum rejects keepdims without an axis and dtype names given as strings
+    if axis is None and dtype is None and not keepdims and out is None:
+        return torch.sum(a)
     if out is not None:
         raise TypeError("sum(out=...) is not supported: dispatch never writes into arrays")
     if dtype is not None:
@@ -500,14 +507,6 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
         total = torch.sum(a, dtype=dtype)
         return total.reshape((1,) * a.ndim) if keepdims else total
     return torch.sum(a, axis, keepdims, dtype=dtype)
-
-
-def _reshape(a: Tensor, shape: Any, order: str = "C", *, newshape: Any = None) -> Tensor:
-    # torch.reshape takes no bare int shape (numpy's reshape(x, -1))
-    if order != "C":
-        raise ValueError("torch tensors reshape in C order only")
-    shape = newshape if shape is None else shape
-    return a.reshape(shape)
 
 
 def _prod(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = False) -> Tensor:
