@@ -24,6 +24,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.counting import (
@@ -338,25 +339,6 @@ def _seed(seed: Any = None) -> None:
 
 def _default_rng(seed: Any = None) -> Generator:
     return seed if isinstance(seed, Generator) else Generator(seed)
-
-
-def _drawing(method: str) -> Callable:
-    """A module-level ``random.<method>`` drawing from the seeded generator."""
-    unbound = getattr(Generator, method)
-
-    @functools.wraps(unbound)
-    def draw(*args: Any, **kwargs: Any) -> Any:
-        return unbound(_RNG[0], *args, **kwargs)
-
-    return draw
-
-
-def _rand(*shape: int) -> Any:
-    return _RNG[0].random(shape)
-
-
-def _randn(*shape: int) -> Any:
-    return _RNG[0].standard_normal(shape)
 
 
 # ---------------------------------------------------------------- method list: indexing, counting
@@ -1106,21 +1088,7 @@ TABLE = {
     # random: numpy's stateful API over explicit keys
     "random.seed": _seed,
     "random.default_rng": _default_rng,
-    "random.normal": _drawing("normal"),
-    "random.standard_normal": _drawing("standard_normal"),
-    "random.uniform": _drawing("uniform"),
-    "random.random": _drawing("random"),
-    "random.integers": _drawing("integers"),
-    "random.randint": _drawing("integers"),
-    "random.permutation": _drawing("permutation"),
-    "random.choice": _drawing("choice"),
-    "random.exponential": _drawing("exponential"),
-    "random.gamma": _drawing("gamma"),
-    "random.beta": _drawing("beta"),
-    "random.poisson": _drawing("poisson"),
-    "random.binomial": _drawing("binomial"),
-    "random.rand": _rand,
-    "random.randn": _randn,
+    **stateful_random(_RNG),
     # ---- the backend method list (issue 3); layouts and semantics as the composed names
     # indexing and counting: jax's functional scatter, static-length bincount, vmap
     "scatter_1d_scalar": _scatter_1d_scalar_jax,

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
 from dispatch.translations._composed.counting import _searchsorted_batched_tensorflow
@@ -2288,26 +2289,6 @@ def _seed(seed: Any = None) -> None:
     _RNG[0] = Generator(seed)
 
 
-def _rng_method(name: str) -> Callable:
-    def draw(*args: Any, **kwargs: Any) -> Any:
-        return getattr(_RNG[0], name)(*args, **kwargs)
-
-    draw.__name__ = draw.__qualname__ = f"_{name}"
-    return draw
-
-
-def _rand(*shape: int) -> Any:
-    return _RNG[0].random(shape)
-
-
-def _randn(*shape: int) -> Any:
-    return _RNG[0].standard_normal(shape)
-
-
-def _randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64") -> Any:
-    return _RNG[0].integers(low, high, size, dtype=dtype)
-
-
 # ---------------------------------------------------------------- scipy.special
 
 
@@ -2584,16 +2565,7 @@ TABLE = {
     # random
     "random.default_rng": Generator,
     "random.seed": _seed,
-    "random.rand": _rand,
-    "random.randn": _randn,
-    "random.randint": _randint,
-    **{
-        f"random.{n}": _rng_method(n)
-        for n in [
-            "random", "normal", "uniform", "standard_normal", "integers", "permutation",
-            "choice", "exponential", "gamma", "beta", "poisson", "binomial",
-        ]
-    },
+    **stateful_random(_RNG),
     # scipy.special
     "scipy.special.erf": _special(tf.math.erf),
     "scipy.special.erfc": _special(tf.math.erfc),

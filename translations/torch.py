@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.control import while_loop as _while_loop_composed
@@ -1320,26 +1321,6 @@ def _seed(seed: Any = None) -> None:
             g.seed()
         else:
             g.manual_seed(rng._seed)
-
-
-def _random_fn(method: str) -> Callable:
-    def draw(*args: Any, **kwargs: Any) -> Tensor:
-        return getattr(_RNG[0], method)(*args, **kwargs)
-
-    draw.__name__ = draw.__qualname__ = "_" + method
-    return draw
-
-
-def _rand(*shape: int) -> Tensor:
-    return _RNG[0].random(shape)
-
-
-def _randn(*shape: int) -> Tensor:
-    return _RNG[0].standard_normal(shape)
-
-
-def _randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64") -> Tensor:
-    return _RNG[0].integers(low, high, size, dtype)
 
 
 # ---------------------------------------------------------------- method list: indexing, counting
@@ -2724,21 +2705,7 @@ TABLE = {
     # random: one generator kept in this module (see Generator)
     "random.seed": _seed,
     "random.default_rng": Generator,
-    "random.normal": _random_fn("normal"),
-    "random.standard_normal": _random_fn("standard_normal"),
-    "random.uniform": _random_fn("uniform"),
-    "random.integers": _random_fn("integers"),
-    "random.permutation": _random_fn("permutation"),
-    "random.random": _random_fn("random"),
-    "random.choice": _random_fn("choice"),
-    "random.exponential": _random_fn("exponential"),
-    "random.gamma": _random_fn("gamma"),
-    "random.beta": _random_fn("beta"),
-    "random.poisson": _random_fn("poisson"),
-    "random.binomial": _random_fn("binomial"),
-    "random.rand": _rand,
-    "random.randn": _randn,
-    "random.randint": _randint,
+    **stateful_random(_RNG),
     # scipy
     "scipy.special.erf": "special.erf",
     "scipy.special.erfc": "special.erfc",
