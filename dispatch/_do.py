@@ -78,7 +78,8 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
                 elif n == 3:
                     fn = _CALLS[name, type(args[0]), type(args[1]), type(args[2])]
                 else:
-                    fn = _CALLS[(name, *map(type, args))]
+                    key = (name, *map(type, args))
+                    fn = _CALLS[key]
             except (KeyError, TypeError):
                 fn = None
             if fn is None:
@@ -203,6 +204,7 @@ def _sequence_entry(name: str) -> Callable:
 
     def by_elements(*args: Any, **kwargs: Any) -> Any:
         # a lone argument is the sequence (this entry exists because one was seen)
+        key: tuple[Any, ...]
         if not kwargs and len(args) == 1 and len(args[0]) == 2:
             s = args[0]
             key = (by_elements, type(s[0]), type(s[1]))

@@ -75,7 +75,8 @@ def store_call(
         elif not kwargs and len(types) == 2:
             CALLS2.setdefault(name, {}).setdefault(types[0], {})[types[1]] = value
         else:
-            CALLS[(name, *types)] = value
+            key = (name, *types)
+            CALLS[key] = value
 
 
 def cached_call(name: str, *types: type, kwargs: bool = False) -> Callable | None:
@@ -88,7 +89,8 @@ def cached_call(name: str, *types: type, kwargs: bool = False) -> Callable | Non
         return CALLS1.get(name, {}).get(types[0])
     if not kwargs and len(types) == 2:
         return CALLS2.get(name, {}).get(types[0], {}).get(types[1])
-    return CALLS.get((name, *types))
+    key = (name, *types)
+    return CALLS.get(key)
 
 
 # ---------------------------------------------------------------- tables
