@@ -54,6 +54,7 @@ from dispatch.translations._composed.indexing import _combined as _combined_size
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_torch
 from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations._composed.signal import grid_sample as _grid_sample_composed
+from dispatch.translations._composed.solvers import _conjugate_gradient_torch
 from torch import Tensor
 
 from dispatch.spec import alias
@@ -184,6 +185,14 @@ def _asarray(
     if isinstance(a, Tensor):
         out = a if dtype is None and device is None else a.to(device=device, dtype=dtype)
         return out.clone() if copy and out is a else out
+    if type(a).__module__.startswith("scipy.sparse"):
+        # a scipy.sparse constant meeting torch tensors becomes a torch COO tensor
+        coo = a.tocoo()
+        indices = torch.from_numpy(np.vstack([coo.row, coo.col]).astype(np.int64))
+        values = torch.as_tensor(coo.data, dtype=dtype, device=device)
+        return torch.sparse_coo_tensor(
+            indices.to(device), values, coo.shape, check_invariants=True
+        ).coalesce()
     if isinstance(a, np.ndarray):
         if not a.flags.writeable or any(s < 0 for s in a.strides):
             return torch.tensor(np.array(a), dtype=dtype, device=device)
@@ -2766,6 +2775,8 @@ TABLE = {
     "disassemble": _disassemble,
     "numpy": _numpy,
     "mul_matrix_batched_vector": _mul_matrix_batched_vector,
+    # linear solves: CG on plain matrices updates its own buffers in place
+    "conjugate_gradient": _conjugate_gradient_torch,
     # fft, convolution, sampling
     "fft_axes": _fft_axes,
     "ifft_axes": _ifft_axes,

@@ -8,9 +8,14 @@ matrix of any library that supports ``matrix @ dense`` (scipy.sparse, torch
 sparse, jax BCOO...), a tuple with one matrix per batch entry, or a function
 applied to the whole batch ``(batch, n) -> (batch, n)``.
 
-The loops run in Python with one small device-to-host transfer per iteration
-(the squared residual norms), so they are eager only: inside a jit-compiled
-function use a library's own solver. Convergence: ``|r|^2 <= max(rtol^2
+Eager calls run the loops in Python with one small device-to-host transfer per
+iteration (the squared residual norms). Inside a jit (``jax.jit``,
+``tf.function``: ``y``, ``x0``, ``lin``, ``rtol`` or ``atol`` is a tracer or
+symbolic tensor) ``conjugate_gradient`` and ``conjugate_gradient_adaptive``
+run as one ``do("while_loop", ...)`` with all state on the device (``max_iter``
+must then be a Python int or list of checkpoints, and ``message`` cannot say
+more than "unknown while tracing"); ``bi_conjugate_gradient`` and scipy's
+methods are eager only. Convergence: ``|r|^2 <= max(rtol^2
 |y|^2, atol^2)`` per batch entry on the updated residual ``r``; divergence: a
 non-finite residual, or one grown 1e5-fold over the initial one after 8
 iterations. Finished entries stay frozen while the others go on.
@@ -337,6 +342,139 @@ def _with_batch(solver: Callable) -> Callable:
     return run
 
 
+# ---------------------------------------------------------------- inside jit
+
+
+def _traced(*values: Any) -> bool:
+    """Whether any of ``values`` is a tracer or symbolic tensor (inside jax.jit,
+    tf.function...): its value is not available, so the solve must not read it."""
+    flat = [w for v in values for w in (v if isinstance(v, (tuple, list)) else (v,))]
+    return any(hasattr(v, "shape") and not do("is_available", v) for v in flat)
+
+
+def _host_int_limit(max_iter: Any, batch: int) -> tuple[np.ndarray, list[int] | None]:
+    if hasattr(max_iter, "shape") and not do("is_available", max_iter):
+        raise ValueError(
+            "inside jit, max_iter must be a Python int or a list of checkpoints, not a traced array"
+        )
+    return _parse_max_iter(max_iter, batch)
+
+
+class _TracedRun:
+    """Device-side bookkeeping of a traced solve (the rules of :class:`_Run`
+    as array operations, for ``do("while_loop", ...)`` inside jit)."""
+
+    def __init__(self, method: str, y: Any, rtol: Any, atol: Any, max_iter: Any):
+        self.method = method
+        self.batch = do("shape", y)[0]
+        limit, self.checkpoints = _host_int_limit(max_iter, self.batch)
+        dtype = _dtype(y)
+
+        def tol(t: Any) -> Any:
+            return _cast(do("asarray", t, like=y), dtype) if hasattr(t, "shape") else float(t)
+
+        rtol, atol = tol(rtol), tol(atol)
+        y_sq = do("sum", y * y, axis=-1)
+        self.tol_sq = do("maximum", rtol * rtol * y_sq, atol * atol + 0 * y_sq)
+        self.limit = _cast(do("asarray", limit.astype(np.int32), like=y), "int32")
+        self.rr0: Any = None
+
+    def start(self, rr: Any, evaluations: int) -> tuple:
+        """(active, iterations, evaluations, converged, diverged) from the initial
+        squared residual norms (batch, 1)."""
+        self.rr0 = do("reshape", do("abs", rr), (self.batch,))
+        diverged = do("logical_not", do("isfinite", self.rr0))
+        converged = do("logical_and", self.rr0 <= self.tol_sq, do("logical_not", diverged))
+        iterations = _cast(do("zeros_like", self.limit), "int32")
+        return (self._active(iterations, converged, diverged), iterations,
+                iterations + evaluations, converged, diverged)
+
+    def _active(self, iterations: Any, converged: Any, diverged: Any) -> Any:
+        done = do("logical_or", converged, diverged)
+        return do("logical_and", do("logical_not", done), iterations < self.limit)
+
+    def step(self, rr: Any, active: Any, iterations: Any, evaluations: Any, converged: Any,
+             diverged: Any, calls: int) -> tuple:
+        """Count one iteration of the active entries (``calls`` operator calls)
+        and check the new squared residual norms (batch, 1); returns the
+        updated (active, iterations, evaluations, converged, diverged)."""
+        grow = _cast(active, "int32")
+        iterations = iterations + grow
+        evaluations = evaluations + grow * calls
+        rr = do("reshape", do("abs", rr), (self.batch,))
+        finite = do("isfinite", rr)
+        grown = do("logical_and", rr > 1e5 * self.rr0, iterations >= 8)
+        diverged = do("logical_or", do("logical_or", diverged, do("logical_not", finite)), grown)
+        ok = do("logical_or", converged, do("logical_and", finite, rr <= self.tol_sq))
+        converged = do("logical_and", ok, do("logical_not", diverged))
+        return self._active(iterations, converged, diverged), iterations, evaluations, \
+            converged, diverged
+
+    def result(self, out: tuple) -> SolveResult:
+        """The SolveResult from the loop's final (or stacked) values, ordered
+        (active, x, r, ..., iterations, evaluations, converged, diverged); the
+        messages cannot be known while tracing."""
+        message = ["unknown while tracing: see converged and diverged"] * self.batch
+        return SolveResult(out[1], out[2], *out[-4:], self.method, message)
+
+
+def _safe(m: Any, d: Any) -> Any:
+    """The denominator ``d`` (batch, 1) for active entries, 1 for finished ones."""
+    return do("where", m, d, do("ones_like", d))
+
+
+def _cg_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, method):
+    """CG as one ``do("while_loop", ...)`` with every state on the device."""
+    run = _TracedRun(method, y, rtol, atol, max_iter)
+    A = _operator(lin, matrix_offset)
+    r = y - A(x)
+    z = r if M is None else M(r)
+    rz = _dot(r, z)
+    counters = run.start(rz if M is None else _dot(r, r), 1)
+
+    def loop(active, x, r, p, rz, *counters):
+        m = active[:, None]
+        q = A(p)
+        alpha = rz / _safe(m, _dot(p, q))
+        x = do("where", m, x + alpha * p, x)
+        r = do("where", m, r - alpha * q, r)
+        z = r if M is None else M(r)
+        rz_new = _dot(r, z)
+        active, *counters = run.step(rz_new if M is None else _dot(r, r), active, *counters, 1)
+        m = active[:, None]
+        p = do("where", m, z + rz_new / _safe(m, rz) * p, p)
+        return (active, x, r, p, rz_new, *counters)
+
+    state = (counters[0], x, r, z, rz, *counters[1:])
+    return run.result(do("while_loop", loop, state, run.checkpoints))
+
+
+def _cg_adaptive_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, method):
+    """Adaptive CG as one ``do("while_loop", ...)`` with every state on the device."""
+    run = _TracedRun(method, y, rtol, atol, max_iter)
+    A = _operator(lin, matrix_offset)
+    r = y - A(x)
+    p = r if M is None else M(r)
+    q = A(p)
+    counters = run.start(_dot(r, r), 2)
+
+    def loop(active, x, r, p, q, *counters):
+        m = active[:, None]
+        pq = _safe(m, _dot(p, q))
+        alpha = _dot(p, r) / pq
+        x = do("where", m, x + alpha * p, x)
+        r = do("where", m, r - alpha * q, r)
+        active, *counters = run.step(_dot(r, r), active, *counters, 1)
+        m = active[:, None]
+        z = r if M is None else M(r)
+        p = do("where", m, z - _dot(z, q) / pq * p, p)
+        q = do("where", m, A(p), q)
+        return (active, x, r, p, q, *counters)
+
+    state = (counters[0], x, r, p, q, *counters[1:])
+    return run.result(do("while_loop", loop, state, run.checkpoints))
+
+
 # ---------------------------------------------------------------- solvers
 
 
@@ -357,7 +495,10 @@ def _one_rhs(lin: Any, matrix_offset: Any, M: Callable | None, y: Any, x: Any) -
 def _cg(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None, matrix_offset=None):
     M = _preconditioner(pre)
     y, x = _setup(y, x0)
-    run = _Run("CG" + (" (preconditioned)" if M else ""), y, rtol, atol, max_iter)
+    method = "CG" + (" (preconditioned)" if M else "")
+    if _traced(lin, y, x, rtol, atol, matrix_offset):  # inside jit: one device loop
+        return _cg_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, method)
+    run = _Run(method, y, rtol, atol, max_iter)
     A, M, dot, y, x, lift = _one_rhs(lin, matrix_offset, M, y, x)
     r = y - A(x)
     run.evaluations += 1
@@ -396,7 +537,10 @@ def _cg_adaptive(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
     # rounding errors in the recursion do not accumulate into the steps
     M = _preconditioner(pre)
     y, x = _setup(y, x0)
-    run = _Run("CG-adaptive" + (" (preconditioned)" if M else ""), y, rtol, atol, max_iter)
+    method = "CG-adaptive" + (" (preconditioned)" if M else "")
+    if _traced(lin, y, x, rtol, atol, matrix_offset):  # inside jit: one device loop
+        return _cg_adaptive_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, method)
+    run = _Run(method, y, rtol, atol, max_iter)
     A, M, dot, y, x, lift = _one_rhs(lin, matrix_offset, M, y, x)
     r = y - A(x)
     p = r if M is None else M(r)
@@ -523,7 +667,8 @@ def conjugate_gradient(
     matrix_offset: Any = None,
 ) -> SolveResult:
     """Solve ``lin @ x = y`` for symmetric positive definite ``lin`` by
-    (preconditioned) conjugate gradients, batched; eager only.
+    (preconditioned) conjugate gradients, batched; also inside ``jax.jit`` and
+    ``tf.function`` (one device loop, see the module notes).
 
     Parameters
     ----------
@@ -567,7 +712,7 @@ def conjugate_gradient_adaptive(
 ) -> SolveResult:
     """Conjugate gradients with step sizes recomputed from the current residual
     (more robust for nearly singular or slightly non-symmetric systems);
-    arguments as ``conjugate_gradient``.
+    arguments as ``conjugate_gradient``, also inside jit.
 
     Examples
     --------
@@ -607,6 +752,130 @@ def bi_conjugate_gradient(
     return _with_batch(_bicgstab)(
         lin, y, x0, rtol, atol, max_iter, pre, matrix_offset, poly_order=poly_order
     )
+
+
+# ---------------------------------------------------------------- torch CG kernel
+
+_CG_SYNC_EVERY = 8  # iterations between host checks of the torch CG kernel
+
+
+def _torch_matrix(lin: Any, y: Any) -> Any:
+    """``lin`` as a torch matrix the CG kernel can apply (dense, sparse COO or
+    CSR, or a scipy sparse matrix converted once to CSR), or None."""
+    import scipy.sparse
+    import torch
+
+    if scipy.sparse.issparse(lin):
+        if lin.ndim != 2 or np.dtype(lin.dtype).kind != "f":
+            return None
+        m = scipy.sparse.csr_matrix(lin)
+        return torch.sparse_csr_tensor(
+            torch.as_tensor(m.indptr, dtype=torch.int64),
+            torch.as_tensor(m.indices, dtype=torch.int64),
+            torch.as_tensor(m.data, dtype=y.dtype),
+            m.shape, device=y.device,
+        )
+    if not isinstance(lin, torch.Tensor) or lin.ndim != 2 or lin.dtype != y.dtype:
+        return None
+    if lin.device != y.device or lin.requires_grad:
+        return None
+    if lin.layout not in (torch.strided, torch.sparse_coo, torch.sparse_csr):
+        return None
+    return lin
+
+
+def _conjugate_gradient_torch(
+    lin: Any,
+    y: Any,
+    x0: Any = None,
+    rtol: Any = 1e-5,
+    atol: Any = 0.0,
+    max_iter: Any = 1000,
+    pre: Any = None,
+    matrix_offset: Any = None,
+) -> SolveResult:
+    # the composed loop allocates every vector anew and checks convergence on the
+    # host each step; this one updates its own buffers in place, keeps the per-entry
+    # state on the device and synchronises every few iterations. Plain matrices
+    # only, no preconditioner or offset, one int max_iter, float32/float64 y:
+    # everything else takes the composed solver.
+    import torch
+
+    args = (lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+    A = None
+    plain = (
+        pre is None and matrix_offset is None
+        and isinstance(max_iter, (int, np.integer)) and not isinstance(max_iter, bool)
+        and isinstance(y, torch.Tensor) and y.dtype in (torch.float32, torch.float64)
+        and y.ndim in (1, 2) and not (torch.is_grad_enabled() and y.requires_grad)
+        and (x0 is None or (isinstance(x0, torch.Tensor) and x0.device == y.device
+                            and not (torch.is_grad_enabled() and x0.requires_grad)))
+    )
+    if plain:
+        A = _torch_matrix(lin, y)
+    if A is None or tuple(A.shape) != (y.shape[-1], y.shape[-1]):
+        return conjugate_gradient(*args)
+    return _with_batch(_cg_torch)(A, y, x0, rtol, atol, int(max_iter))
+
+
+def _cg_torch(A: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: int) -> SolveResult:
+    """The CG iteration of ``_cg`` (same steps, freezing and flags) on torch
+    buffers: one right-hand side as 1-D vectors, a batch as columns (n, batch)."""
+    import torch
+
+    run = _Run("CG", y, rtol, atol, max_iter)
+    one = y.shape[0] == 1
+    if one:
+        dot, b = torch.dot, y[0]
+    else:
+        dot, b = (lambda u, v: torch.linalg.vecdot(u, v, dim=0)), y.mT
+    x = torch.zeros_like(y) if x0 is None else x0.to(y.dtype).broadcast_to(y.shape)
+    x = (x[0] if one else x.mT).clone(memory_format=torch.contiguous_format)
+    r = b - A @ x  # new buffers: y, x0 and A are never written
+    run.evaluations += 1
+    rz = dot(r, r)
+    f64 = {"dtype": torch.float64, "device": y.device}
+    shape = () if one else (run.batch,)
+    tol = torch.as_tensor(run.tol_sq, **f64).reshape(shape)
+    run.check(rz)  # rr0, and the flags of the start
+    rr0 = torch.as_tensor(run.rr0, **f64).reshape(shape)
+    grown = torch.where(torch.isfinite(rr0), 1e5 * rr0, torch.inf)
+    finite_max = torch.as_tensor(np.finfo(np.float64).max, **f64)
+    active = torch.as_tensor(run.active, device=y.device).reshape(shape).clone()
+    iterations = torch.zeros(shape, dtype=torch.int32, device=y.device)
+    zero = torch.zeros((), dtype=y.dtype, device=y.device)
+    p = r.clone()
+    step, going = 0, bool(run.active.any())
+    while going:
+        # finished entries get step 0: x and r stay frozen, p restarts from r
+        q = A @ p
+        alpha = torch.where(active, rz / dot(p, q), zero)
+        x.addcmul_(p, alpha)
+        r.addcmul_(q, alpha, value=-1)
+        rr = dot(r, r)
+        step += 1
+        iterations.add_(active)
+        # still going: not converged, finite, not grown 1e5-fold after 8 iterations
+        bound = grown if step >= 8 else finite_max
+        active.logical_and_((rr > tol) & (rr <= bound))
+        p.mul_(torch.where(active, rr / rz, zero)).add_(r)
+        rz = rr
+        if step >= max_iter:
+            going = False
+        elif step % _CG_SYNC_EVERY == 0:
+            going = bool(active.any())
+    # the flags of _Run.check, from the state each entry stopped in
+    its = iterations.cpu().numpy().reshape(run.batch)
+    rr_h = np.abs(rz.double().cpu().numpy().reshape(run.batch))
+    finite = np.isfinite(rr_h)
+    diverged = ~finite | ((rr_h > 1e5 * run.rr0) & (its >= 8)) | run.diverged
+    run.diverged = diverged
+    run.converged = (run.converged | (finite & (rr_h <= run.tol_sq))) & ~diverged
+    run.iterations = its.astype(np.int32)
+    run.evaluations = run.iterations + np.int32(1)
+    if one:
+        return run.result(x[None], r[None])
+    return run.result(x.mT.contiguous(), r.mT.contiguous())
 
 
 _SCIPY = {
