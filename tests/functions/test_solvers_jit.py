@@ -1,0 +1,131 @@
+"""The composed conjugate gradient solvers inside each library's jit (``jax.jit``,
+``tf.function``): dense, sparse and function operators, one and several
+right-hand sides, compared with the eager solve on the same library and with
+``numpy.linalg.solve``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import assert_close, to_backend, to_np
+
+from dispatch import do
+
+rng = np.random.default_rng(31)
+N = 12
+SPD = 2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1) + 0.1 * np.eye(N)
+Y = rng.standard_normal((3, N))
+FIELDS = ("x", "residual", "iterations", "function_evaluations", "converged", "diverged")
+
+NO_JIT = {
+    "numpy": "numpy has no jit (jit_compile is a pass-through)",
+    "dask": "dask has no jit (jit_compile is a pass-through)",
+    "sparse": "pydata sparse has no jit (jit_compile is a pass-through)",
+    "cupy": "cupy has no function jit through dispatch",
+    "torch": "torch's jit_compile traces, which cannot record the solver's "
+    "data-dependent loop (torch's solver path is handled separately)",
+}
+
+
+def jitted(backend: str, fn: Callable) -> Callable:
+    """``fn`` compiled with ``backend``'s own jit."""
+    if backend == "jax":
+        import jax
+
+        return jax.jit(fn)
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        return tf.function(fn)
+    pytest.skip(NO_JIT.get(backend, f"{backend} has no jit"))
+    raise AssertionError  # unreachable
+
+
+def operator(backend: str, kind: str) -> Any:
+    """SPD as a dense matrix, the library's sparse matrix, or None (a function
+    of the batch, built inside the jitted function from the dense matrix)."""
+    a = to_backend(SPD, backend)
+    if kind != "sparse":
+        return a
+    if backend == "jax":
+        from jax.experimental import sparse
+
+        return sparse.BCOO.fromdense(a)
+    import tensorflow as tf
+
+    return tf.sparse.from_dense(a)
+
+
+def call(name: str, kind: str, **kwargs: Any) -> Callable:
+    def fn(a: Any, y: Any) -> tuple:
+        lin = (lambda v: do("matmul", v, do("swapaxes", a, -1, -2))) if kind == "function" else a
+        res = do(name, lin, y, **kwargs)
+        return tuple(getattr(res, f) for f in FIELDS)  # strings cannot leave a jit
+
+    return fn
+
+
+def check_against_eager(backend: str, name: str, kind: str, y: np.ndarray, **kwargs: Any):
+    fn = call(name, kind, **kwargs)
+    jitted(backend, fn)  # skips the libraries without a jit before building inputs
+    a, y_b = operator(backend, kind), to_backend(y, backend)
+    traced = to_np(jitted(backend, fn)(a, y_b))
+    eager = to_np(fn(a, y_b))
+    for field, t, e in zip(FIELDS, traced, eager, strict=True):
+        assert t.shape == e.shape, field
+        if t.dtype.kind == "f":
+            assert_close(t, e, rtol=1e-9, atol=1e-12)
+        else:
+            assert t.tolist() == e.tolist(), field
+    return dict(zip(FIELDS, traced, strict=True))
+
+
+@pytest.mark.parametrize("name", ["conjugate_gradient", "conjugate_gradient_adaptive"])
+@pytest.mark.parametrize("kind", ["dense", "sparse", "function"])
+@pytest.mark.parametrize("batched", [False, True], ids=["single", "batched"])
+def test_spd_in_jit(backend, name, kind, batched):
+    y = Y if batched else Y[0]
+    res = check_against_eager(backend, name, kind, y, rtol=1e-10, atol=0.0, max_iter=200)
+    expected = np.linalg.solve(SPD, np.atleast_2d(y).T).T.reshape(y.shape)
+    assert res["x"].dtype == np.float64
+    assert_close(res["x"], expected, rtol=1e-8, atol=1e-10)
+    assert np.all(res["converged"])
+    assert not np.any(res["diverged"])
+    assert_close(res["residual"], y - res["x"] @ SPD.T, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["conjugate_gradient", "conjugate_gradient_adaptive"])
+def test_iteration_limit_in_jit(backend, name):
+    res = check_against_eager(backend, name, "dense", Y, rtol=1e-12, max_iter=3)
+    assert res["iterations"].tolist() == [3, 3, 3]
+    assert not np.any(res["converged"])
+    assert not np.any(res["diverged"])
+
+
+@pytest.mark.parametrize("name", ["conjugate_gradient", "conjugate_gradient_adaptive"])
+def test_checkpoints_in_jit(backend, name):
+    res = check_against_eager(backend, name, "dense", Y, rtol=1e-10, max_iter=[0, 2, 200])
+    assert res["x"].shape == (3, *Y.shape)
+    assert res["iterations"][:2].tolist() == [[0, 0, 0], [2, 2, 2]]
+    assert np.all(res["converged"][-1])
+
+
+def test_preconditioner_and_tolerance_arrays_in_jit(backend):
+    jitted(backend, lambda: None)
+    diag = to_backend(np.diag(SPD).copy(), backend)
+
+    def fn(a: Any, y: Any) -> tuple:
+        rtol = do("asarray", np.array([1e-10, 1e-10, 1e-10]), like=y)
+        res = do("conjugate_gradient", a, y, rtol=rtol, max_iter=200, pre=lambda v: v / diag)
+        return res.x, res.iterations, res.converged
+
+    a, y = to_backend((SPD, Y), backend)
+    x, it, conv = to_np(jitted(backend, fn)(a, y))
+    eager = to_np(fn(a, y))
+    assert_close(x, eager[0], rtol=1e-9, atol=1e-12)
+    assert it.tolist() == eager[1].tolist()
+    assert_close(x, np.linalg.solve(SPD, Y.T).T, rtol=1e-8, atol=1e-10)
+    assert np.all(conv)
