@@ -572,8 +572,10 @@ def test_hessian_per_batch_entry_against_finite_differences():
     for run in (lambda *a: hess(*a), lambda *a: graph(hess, *a)):
         out, (gx, gy), ((hxx, hxy), (hyx, hyy)) = run(T(x), T(y))
         np.testing.assert_allclose(N(out), ref(x, y))
+        # finite differences carry an absolute error near 1e-9: entries close to
+        # zero need an absolute tolerance as well
         np.testing.assert_allclose(N(gx), finite_difference(lambda a: ref(a, y).sum(), x),
-                                   rtol=1e-6)
+                                   rtol=1e-6, atol=1e-8)
         # analytic second derivatives of each batch entry's loss
         sy = np.sum(y**2, -1)
         ref_xx = (-np.sin(x) * sy[:, None])[:, :, None] * np.eye(2) + 6 * x.sum(-1)[:, None, None]
@@ -584,7 +586,7 @@ def test_hessian_per_batch_entry_against_finite_differences():
         np.testing.assert_allclose(N(hyx), np.swapaxes(ref_xy, 1, 2), rtol=1e-9)
         np.testing.assert_allclose(N(hyy), ref_yy, rtol=1e-9)
         np.testing.assert_allclose(N(gy), finite_difference(lambda q: ref(x, q).sum(), y),
-                                   rtol=1e-6)
+                                   rtol=1e-6, atol=1e-8)
     only = do("hessian", loss, wrt=1, get_output=False, get_gradient=False,
               like="tensorflow")(T(x), T(y))
     assert isinstance(only, tuple)

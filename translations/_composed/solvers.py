@@ -11,11 +11,11 @@ applied to the whole batch ``(batch, n) -> (batch, n)``.
 Eager calls run the loops in Python with one small device-to-host transfer per
 iteration (the squared residual norms). Inside a jit (``jax.jit``,
 ``tf.function``: ``y``, ``x0``, ``lin``, ``rtol`` or ``atol`` is a tracer or
-symbolic tensor) ``conjugate_gradient`` and ``conjugate_gradient_adaptive``
-run as one ``do("while_loop", ...)`` with all state on the device (``max_iter``
-must then be a Python int or list of checkpoints, and ``message`` cannot say
-more than "unknown while tracing"); ``bi_conjugate_gradient`` and scipy's
-methods are eager only. Convergence: ``|r|^2 <= max(rtol^2
+symbolic tensor) ``conjugate_gradient``, ``conjugate_gradient_adaptive`` and
+``bi_conjugate_gradient`` run as one ``do("while_loop", ...)`` with all state
+on the device (``max_iter`` must then be a Python int or list of checkpoints,
+and ``message`` cannot say more than "unknown while tracing"); scipy's methods
+are eager only. Convergence: ``|r|^2 <= max(rtol^2
 |y|^2, atol^2)`` per batch entry on the updated residual ``r``; divergence: a
 non-finite residual, or one grown 1e5-fold over the initial one after 8
 iterations. Finished entries stay frozen while the others go on.
@@ -475,6 +475,41 @@ def _cg_adaptive_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, metho
     return run.result(do("while_loop", loop, state, run.checkpoints))
 
 
+def _bicgstab_traced(A, M, y, x0, rtol, atol, max_iter, ell, method):
+    """BiCGStab(l) as one ``do("while_loop", ...)`` with every state on the
+    device: the cycle of the eager loop, finished entries frozen by ``where``."""
+    run = _TracedRun(method, y, rtol, atol, max_iter)
+    shape = do("shape", y)
+    # a sparse product may lose the static shape while tracing (tf.SparseTensor's
+    # dense_shape is a tensor); the cycle reads it from the operator's outputs
+    AM = lambda v: do("reshape", A(v if M is None else M(v)), shape)
+    r = y - A(x0)
+    shadow = r
+    zero = do("zeros_like", r)
+    one = do("ones_like", _dot(r, r))
+    counters = run.start(_dot(r, r), 1)
+
+    def loop(active, z, r, u, rho0, alpha, omega, *counters):
+        m = active[:, None]
+        zz, r_new, u_new, rho0, alpha, omega = _bicgstab_cycle(
+            AM, ell, shadow, z, r, u, rho0, alpha, omega, one
+        )
+        z, r, u = (do("where", m, new, old) for new, old in ((zz, z), (r_new, r), (u_new, u)))
+        active, *counters = run.step(_dot(r, r), active, *counters, 2 * ell)
+        return (active, z, r, u, rho0, alpha, omega, *counters)
+
+    state = (counters[0], zero, r, zero, one, 0 * one, one, *counters[1:])
+    out = do("while_loop", loop, state, run.checkpoints)
+    z = out[1]  # x = x0 + M z, per checkpoint (M takes (batch, n) arrays)
+    if M is None:
+        x = x0 + z
+    elif run.checkpoints is None:
+        x = x0 + M(z)
+    else:
+        x = do("stack", [x0 + M(z[i]) for i in range(len(run.checkpoints))])
+    return run.result((out[0], x, out[2], *out[-4:]))
+
+
 # ---------------------------------------------------------------- solvers
 
 
@@ -570,6 +605,52 @@ def _cg_adaptive(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
     return run.result(lift(x), lift(r))
 
 
+def _bicgstab_cycle(AM, ell, shadow, z, r, u, rho0, alpha, omega, one):
+    """One outer cycle of BiCGStab(l) on a batch (every entry steps; the caller
+    freezes the finished ones): l BiCG steps, then the degree-l minimal-residual
+    polynomial. Returns the new (z, r, u, rho0, alpha, omega)."""
+    rs, us = [r], [u]
+    zz = z
+    rho0 = -omega * rho0
+    for j in range(ell):  # BiCG part
+        rho1 = _dot(rs[j], shadow)
+        beta = alpha * _div(rho1, rho0)
+        rho0 = rho1
+        us = [rs[i] - beta * us[i] for i in range(j + 1)]
+        us.append(AM(us[j]))
+        alpha = _div(rho0, _dot(us[j + 1], shadow))
+        rs = [rs[i] - alpha * us[i + 1] for i in range(j + 1)]
+        rs.append(AM(rs[j]))
+        zz = zz + alpha * us[0]
+    # minimal residual part: modified Gram-Schmidt on rs[1:], then the
+    # polynomial coefficients by back substitution
+    tau = [[None] * (ell + 1) for _ in range(ell + 1)]
+    sigma: list[Any] = [None] * (ell + 1)
+    gp: list[Any] = [None] * (ell + 1)
+    for j in range(1, ell + 1):
+        for i in range(1, j):
+            tau[i][j] = _div(_dot(rs[j], rs[i]), sigma[i])
+            rs[j] = rs[j] - tau[i][j] * rs[i]
+        sigma[j] = _dot(rs[j], rs[j])
+        gp[j] = _div(_dot(rs[0], rs[j]), sigma[j])
+    g: list[Any] = [None] * (ell + 1)
+    g[ell] = gp[ell]
+    omega = g[ell]
+    for j in range(ell - 1, 0, -1):
+        g[j] = gp[j] - sum((tau[j][i] * g[i] for i in range(j + 1, ell + 1)), 0 * one)
+    gpp: list[Any] = [None] * (ell + 1)
+    for j in range(1, ell):
+        gpp[j] = g[j + 1] + sum((tau[j][i] * g[i + 1] for i in range(j + 1, ell)), 0 * one)
+    zz = zz + g[1] * rs[0]
+    r_new = rs[0] - gp[ell] * rs[ell]
+    u_new = us[0] - g[ell] * us[ell]
+    for j in range(1, ell):
+        u_new = u_new - g[j] * us[j]
+        zz = zz + gpp[j] * rs[j]
+        r_new = r_new - gp[j] * rs[j]
+    return zz, r_new, u_new, rho0, alpha, omega
+
+
 def _bicgstab(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
               matrix_offset=None, poly_order=2):
     # BiCGStab(l) of Sleijpen and Fokkema (1993) with right preconditioning:
@@ -586,7 +667,10 @@ def _bicgstab(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
     M = _preconditioner(pre)
     AM = A if M is None else (lambda v: A(M(v)))
     y, x0 = _setup(y, x0)
-    run = _Run(f"biCG-stab({ell})" + (" (preconditioned)" if M else ""), y, rtol, atol, max_iter)
+    method = f"biCG-stab({ell})" + (" (preconditioned)" if M else "")
+    if _traced(lin, y, x0, rtol, atol, matrix_offset):  # inside jit: one device loop
+        return _bicgstab_traced(A, M, y, x0, rtol, atol, max_iter, ell, method)
+    run = _Run(method, y, rtol, atol, max_iter)
     r = y - A(x0)
     run.evaluations += 1
     z = do("zeros_like", r)  # solution of (A M) z = r0
@@ -601,45 +685,9 @@ def _bicgstab(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
     going = run.check(_dot(r, r))
     run.save(x0, r)
     while going:
-        rs, us = [r], [u]
-        zz = z
-        rho0 = -omega * rho0
-        for j in range(ell):  # BiCG part
-            rho1 = _dot(rs[j], shadow)
-            beta = alpha * _div(rho1, rho0)
-            rho0 = rho1
-            us = [rs[i] - beta * us[i] for i in range(j + 1)]
-            us.append(AM(us[j]))
-            alpha = _div(rho0, _dot(us[j + 1], shadow))
-            rs = [rs[i] - alpha * us[i + 1] for i in range(j + 1)]
-            rs.append(AM(rs[j]))
-            zz = zz + alpha * us[0]
-        # minimal residual part: modified Gram-Schmidt on rs[1:], then the
-        # polynomial coefficients by back substitution
-        tau = [[None] * (ell + 1) for _ in range(ell + 1)]
-        sigma: list[Any] = [None] * (ell + 1)
-        gp: list[Any] = [None] * (ell + 1)
-        for j in range(1, ell + 1):
-            for i in range(1, j):
-                tau[i][j] = _div(_dot(rs[j], rs[i]), sigma[i])
-                rs[j] = rs[j] - tau[i][j] * rs[i]
-            sigma[j] = _dot(rs[j], rs[j])
-            gp[j] = _div(_dot(rs[0], rs[j]), sigma[j])
-        g: list[Any] = [None] * (ell + 1)
-        g[ell] = gp[ell]
-        omega = g[ell]
-        for j in range(ell - 1, 0, -1):
-            g[j] = gp[j] - sum((tau[j][i] * g[i] for i in range(j + 1, ell + 1)), 0 * one)
-        gpp: list[Any] = [None] * (ell + 1)
-        for j in range(1, ell):
-            gpp[j] = g[j + 1] + sum((tau[j][i] * g[i + 1] for i in range(j + 1, ell)), 0 * one)
-        zz = zz + g[1] * rs[0]
-        r_new = rs[0] - gp[ell] * rs[ell]
-        u_new = us[0] - g[ell] * us[ell]
-        for j in range(1, ell):
-            u_new = u_new - g[j] * us[j]
-            zz = zz + gpp[j] * rs[j]
-            r_new = r_new - gp[j] * rs[j]
+        zz, r_new, u_new, rho0, alpha, omega = _bicgstab_cycle(
+            AM, ell, shadow, z, r, u, rho0, alpha, omega, one
+        )
         mask = run.mask()
         if mask is None:
             z, r, u = zz, r_new, u_new
@@ -738,8 +786,9 @@ def bi_conjugate_gradient(
 ) -> SolveResult:
     """Solve ``lin @ x = y`` for general (non-symmetric) ``lin`` by BiCGStab(l)
     with ``l = poly_order`` (1: classic BiCGStab), right-preconditioned by
-    ``pre``; eager only. One iteration calls the operator ``2 l`` times; other
-    arguments as ``conjugate_gradient``.
+    ``pre``; also inside jit (one device loop, see the module notes). One
+    iteration calls the operator ``2 l`` times; other arguments as
+    ``conjugate_gradient``.
 
     Examples
     --------
