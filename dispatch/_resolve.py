@@ -178,7 +178,11 @@ def _unknown(backend: str, name: str, detail: str) -> UnknownFunctionError:
     pool = known_names(backend)
     try:
         root = importlib.import_module(reg.root_module(backend))
-        pool.update(n for n in dir(root) if not n.startswith("_"))
+        pool.update(
+            n
+            for n in dir(root)
+            if not n.startswith("_") and not isinstance(getattr(root, n, None), ModuleType)
+        )
     except Exception:  # the suggestion pool is best effort
         pass
     return UnknownFunctionError(
