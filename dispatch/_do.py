@@ -21,6 +21,7 @@ from dispatch._infer import (
     like_backend,
 )
 from dispatch._resolve import resolve
+from dispatch.translations._api import CREATION, FLOAT_CREATION, SEQUENCE_ARGS
 
 _C1 = reg.CALLS1
 _C2 = reg.CALLS2
@@ -113,8 +114,6 @@ def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
         raise TypeError(f"do(name, ...): name must be a string, got {name!r}")
     gen = reg.generation
     backend = decide(types)
-    from dispatch.translations._api import SEQUENCE_ARGS
-
     if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
         entry = _sequence_entry(name)
     elif backend is None:
@@ -249,8 +248,6 @@ def _default_entry(name: str) -> Callable:
 
 def _float_dtype(name: str, backend: str, kwargs: dict) -> None:
     """Under ``precision(bits)``, float creation routines default to that width."""
-    from dispatch.translations._api import FLOAT_CREATION
-
     if name in FLOAT_CREATION and kwargs.get("dtype") is None:
         kwargs["dtype"] = resolve(backend, "to_backend_dtype")(f"float{current_precision()}")
 
@@ -264,8 +261,6 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
         backend = like
     else:
         backend = like_backend(like)
-        from dispatch.translations._api import CREATION
-
         if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
             kwargs["like"] = like  # a generic backend (lazy) records the example itself
         elif name in CREATION:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 # numpy.random.Generator methods that a table's own generator class provides
 RANDOM_METHODS = (
     "random",
@@ -50,3 +52,15 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
     entries = {f"random.{m}": drawing(m) for m in methods}
     entries.update({"random.rand": rand, "random.randn": randn, "random.randint": randint})
     return entries
+
+
+def argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
+    """Argument indices to differentiate and whether ``wrt`` was a single int."""
+    if isinstance(wrt, (int, np.integer)):
+        return (int(wrt),), True
+    return tuple(int(i) for i in wrt), False
+
+
+def first_output(out: Any) -> Any:
+    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
+    return out[0] if isinstance(out, (tuple, list)) else out

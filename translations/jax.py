@@ -24,6 +24,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
@@ -530,18 +532,6 @@ def _conv(value: Any, kernel: Any, strides: Any = 1, out_sizes: Any = None,
 
 
 # ---------------------------------------------------------------- method list: autodiff
-
-
-def _argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
-    """Argument indices to differentiate and whether ``wrt`` was a single int."""
-    if isinstance(wrt, (int, np.integer)):
-        return (int(wrt),), True
-    return tuple(int(i) for i in wrt), False
-
-
-def _first(out: Any) -> Any:
-    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
-    return out[0] if isinstance(out, (tuple, list)) else out
 
 
 def _float_type() -> Any:

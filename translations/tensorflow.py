@@ -36,6 +36,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
@@ -2994,18 +2996,6 @@ def _conv(value: Any, kernel: Any, strides: Any = 1, out_sizes: Any = None,
 # ---------------------------------------------------------------- autodiff
 # Derivatives use tf.GradientTape, eagerly and inside tf.function. Nested calls nest
 # tapes, so derivatives of derivatives (``hessian``, ``jacobian`` of ``gradient``) work.
-
-
-def _argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
-    """Argument indices to differentiate and whether ``wrt`` was a single int."""
-    if isinstance(wrt, (int, np.integer)):
-        return (int(wrt),), True
-    return tuple(int(i) for i in wrt), False
-
-
-def _first(out: Any) -> Any:
-    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
-    return out[0] if isinstance(out, (tuple, list)) else out
 
 
 def _diff_args(args: tuple, argnums: tuple[int, ...]) -> list:

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
@@ -1716,18 +1718,6 @@ def _grid_sample(grid: Tensor, coordinates: Any, extrapolation: str = "undefined
 # torch.autograd instead: higher-order torch.func transforms of a traced graph return
 # wrong values once TorchScript's profiling executor has optimised it (seen with torch
 # 2.13: jacrev(grad(traced)) is right on the first call and wrong from the second on).
-
-
-def _argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
-    """Argument indices to differentiate and whether ``wrt`` was a single int."""
-    if isinstance(wrt, (int, np.integer)):
-        return (int(wrt),), True
-    return tuple(int(i) for i in wrt), False
-
-
-def _first(out: Any) -> Any:
-    """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
-    return out[0] if isinstance(out, (tuple, list)) else out
 
 
 def _float_type() -> torch.dtype:
