@@ -75,4 +75,7 @@ def compose(fn: Callable | None = None, *, name: str | None = None) -> Any:
     """
     if fn is None:
         return lambda f: compose(f, name=name)
-    return Composed(fn, name or fn.__name__)
+    if not callable(fn):
+        raise TypeError(f"compose(fn) needs a function, got {type(fn).__name__}")
+    # a lambda's '<lambda>' is refused by the registry, which asks for a valid name=
+    return Composed(fn, name if name is not None else getattr(fn, "__name__", ""))

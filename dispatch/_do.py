@@ -7,13 +7,15 @@ the default backend, errors) happens once per combination of argument types in
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
 from dispatch import _registry as reg
-from dispatch._errors import DispatchError
+from dispatch._errors import DispatchError, MixedBackendError, short
 from dispatch._infer import (
     SEQUENCES,
+    _element_types,
     backend_of_type,
     current_precision,
     decide,
@@ -93,7 +95,10 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         key = (name, *map(type, args))
         for v in kwargs.values():
             key += (type(v),)
-        fn = _CALLS.get(key)
+        try:
+            fn = _CALLS.get(key)
+        except TypeError:  # an unhashable name (a list...): _miss says what is wrong
+            fn = None
         if fn is None:
             fn = _miss(name, key[1:], True)
     else:
@@ -110,10 +115,9 @@ def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
 
     ``types``: positional argument types, then (with ``kwargs``) keyword ones.
     """
-    if not isinstance(name, str):
-        raise TypeError(f"do(name, ...): name must be a string, got {name!r}")
+    _check_name(name)
     gen = reg.generation
-    backend = decide(types)
+    backend = decide(types, name)
     if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
         entry = _sequence_entry(name)
     elif backend is None:
@@ -122,6 +126,14 @@ def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
         entry = _entry(name, backend, types, positions=not kwargs)
     reg.store_call(name, types, kwargs, entry, gen)
     return entry
+
+
+def _check_name(name: Any) -> None:
+    if not isinstance(name, str):
+        raise TypeError(
+            f"do({short(name)}, ...): the function name must be a string such as 'sum', "
+            f"got {type(name).__name__}"
+        )
 
 
 def _constant(t: type, backend: str) -> bool:
@@ -211,27 +223,90 @@ def _sequence_entry(name: str) -> Callable:
             s = args[0]
             key = (by_elements, type(s[0]), type(s[1]), type(s[2]))
         else:
-            ts = set()
+            # a sequence argument counts by its elements only, so that a list or tuple
+            # among the types means a nested sequence
+            ts: set[type] = set()
             for a in (*args, *kwargs.values()):
-                ts.add(type(a))
                 if isinstance(a, SEQUENCES):
                     ts.update(map(type, a))
+                else:
+                    ts.add(type(a))
             key = (by_elements, frozenset(ts))
         fn = _CALLS.get(key)
         if fn is None:
             gen = reg.generation
-            types = set(key[1]) if isinstance(key[1], frozenset) else set(key[1:])
-            backend = decide(types)
-            if backend is None:
-                fn = _default_entry(name)
+            types = _ordered_types((*args, *kwargs.values()))
+            if any(issubclass(t, SEQUENCES) for t in types):
+                fn = _nested_entry(name)  # [[a, b], [c, d]]: the arrays are one level down
             else:
-                impl = resolve(backend, name)
-                need = reg.converts_constants(backend) and any(_constant(t, backend) for t in types)
-                fn = _converting_any(impl, backend, deep=True) if need else impl
+                fn = _elements_entry(name, types)
             reg.store(_CALLS, key, fn, gen)
         return fn(*args, **kwargs)
 
     return by_elements
+
+
+def _ordered_types(values: tuple) -> list[type]:
+    """The types of the key of ``by_elements``, in argument order (for messages)."""
+    out: dict[type, None] = {}
+    for a in values:
+        if isinstance(a, SEQUENCES):
+            out.update(dict.fromkeys(map(type, a)))
+        else:
+            out[type(a)] = None
+    return list(out)
+
+
+def _elements_entry(name: str, types: list[type]) -> Callable:
+    """The callable for a sequence call whose arrays have these types."""
+    backend = decide(types, name)
+    if backend is None:
+        return _default_entry(name)
+    impl = resolve(backend, name)
+    need = reg.converts_constants(backend) and any(_constant(t, backend) for t in types)
+    return _converting_any(impl, backend, deep=True) if need else impl
+
+
+_NESTED_SCAN = 256  # elements of nested sequences looked at per call, at most
+
+
+def _deep_types(values: tuple) -> list[type]:
+    """Types of ``values`` and of the elements of nested lists and tuples.
+
+    Breadth first, and at most ``_NESTED_SCAN`` objects: arrays in nested
+    sequences (``block``'s blocks) sit near the top, long nested sequences hold
+    numbers.
+    """
+    out: dict[type, None] = {}  # ordered: error messages name the first library first
+    level = list(values)
+    seen = 0
+    while level and seen < _NESTED_SCAN:
+        below: list = []
+        for v in level:
+            out[type(v)] = None
+            if isinstance(v, SEQUENCES):
+                below.extend(itertools.islice(v, _NESTED_SCAN))
+            seen += 1
+            if seen >= _NESTED_SCAN:
+                break
+        level = below
+    return list(out)
+
+
+def _nested_entry(name: str) -> Callable:
+    """Dispatch on the types inside nested sequence arguments, per call."""
+
+    def by_nested(*args: Any, **kwargs: Any) -> Any:
+        types = _deep_types((*args, *kwargs.values()))
+        key = (by_nested, frozenset(types))
+        fn = _CALLS.get(key)
+        if fn is None:
+            gen = reg.generation
+            fn = _elements_entry(name, types)
+            reg.store(_CALLS, key, fn, gen)
+        return fn(*args, **kwargs)
+
+    return by_nested
 
 
 def _default_entry(name: str) -> Callable:
@@ -257,28 +332,33 @@ _LIKE = object()  # marks keys of calls with ``like=``
 
 def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     """``like=`` given: a backend name or an example array decides."""
-    if type(like) is str:
-        backend = like
-    else:
-        backend = like_backend(like)
-        if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
-            kwargs["like"] = like  # a generic backend (lazy) records the example itself
-        elif name in CREATION:
-            inject = getattr(reg.table(backend), "creation_kwargs", None)
-            extra = inject(like) if inject else {"dtype": like.dtype}
-            for k, v in extra.items():
-                if kwargs.get(k) is None:
-                    kwargs[k] = v
-    if current_precision() is not None:
-        _float_dtype(name, backend, kwargs)
-    key = (_LIKE, name, backend)
-    fn = _CALLS.get(key)
+    try:
+        if type(like) is str:
+            backend = like
+        else:
+            backend = like_backend(like, name)
+            if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
+                kwargs["like"] = like  # a generic backend (lazy) records the example itself
+            elif name in CREATION:
+                inject = getattr(reg.table(backend), "creation_kwargs", None)
+                extra = inject(like) if inject else {"dtype": like.dtype}
+                for k, v in extra.items():
+                    if kwargs.get(k) is None:
+                        kwargs[k] = v
+        if current_precision() is not None:
+            _float_dtype(name, backend, kwargs)
+        key = (_LIKE, name, backend)
+        fn = _CALLS.get(key)
+    except TypeError:
+        _check_name(name)  # an unhashable name (a list...) says so
+        raise
     if fn is not None:
         return fn
     from dispatch._infer import check_backend_name
 
+    _check_name(name)
     gen = reg.generation
-    impl = resolve(check_backend_name(backend), name)
+    impl = resolve(check_backend_name(backend, name), name)
     fn = _converting_any(impl, backend, deep=False) if reg.converts_constants(backend) else impl
     reg.store(_CALLS, key, fn, gen)
     return fn
@@ -288,10 +368,20 @@ def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: An
     """Add which call failed to an error raised inside a library (failure path only)."""
     if getattr(err, "_dispatch_noted", False) or not hasattr(err, "add_note"):
         return
+    if isinstance(err, DispatchError) and str(err).startswith(f"do({name!r}"):
+        return  # dispatch's own error about this very call names it already
     try:
-        backend = like_backend(like) if like is not None else (
-            decide(map(type, (*args, *kwargs.values()))) or default_backend()
-        )
+        if like is not None:
+            backend = like_backend(like)
+        else:
+            values = (*args, *kwargs.values())
+            types = [type(a) for a in values]
+            for a in values:
+                if isinstance(a, SEQUENCES):
+                    types.extend(_element_types(a))
+            backend = decide(types) or default_backend()
+    except MixedBackendError:
+        return  # the error is about this call's own arguments, and says so
     except Exception:
         backend = "?"
     try:

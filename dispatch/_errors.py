@@ -41,8 +41,14 @@ class BackendNotInstalledError(DispatchError, ImportError):
 
 def suggest(name: str, candidates: Iterable[str], n: int = 3) -> str:
     """Return ``" Did you mean 'a', 'b'?"`` for the closest candidates, or ``""``."""
-    pool = set(candidates)
+    if not isinstance(name, str):
+        return ""
+    pool = {c for c in candidates if isinstance(c, str)}
     close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
+    if not close and name.lower() != name:
+        # 'SUM', 'Torch': compare ignoring case
+        lower = {c.lower(): c for c in sorted(pool)}
+        close = [lower[c] for c in difflib.get_close_matches(name.lower(), lower, n=n, cutoff=0.6)]
     if not close and "." in name:
         # 'linalg.qrr' -> also compare the last component against the pool
         tail = name.rsplit(".", 1)[1]
@@ -50,3 +56,12 @@ def suggest(name: str, candidates: Iterable[str], n: int = 3) -> str:
     if not close:
         return ""
     return " Did you mean " + ", ".join(repr(c) for c in close) + "?"
+
+
+def short(x: object, n: int = 40) -> str:
+    """``repr(x)`` cut to ``n`` characters, for messages about arbitrary objects."""
+    try:
+        r = repr(x)
+    except Exception:  # a broken __repr__ must not hide the real error
+        r = f"<{type(x).__name__} object>"
+    return r if len(r) <= n else r[: n - 3] + "..."

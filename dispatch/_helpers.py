@@ -9,6 +9,7 @@ from typing import Any
 
 from dispatch import _registry as reg
 from dispatch._do import do
+from dispatch._errors import short
 from dispatch._infer import (
     DEFAULT,
     GLOBAL_DEFAULT,
@@ -36,7 +37,8 @@ def get_lib_fn(backend: str, fn: str) -> Callable:
     >>> get_lib_fn("numpy", "sum")(np.arange(4))
     np.int64(6)
     """
-    return resolve(check_backend_name(backend), fn)
+    where = f"get_lib_fn({short(backend)}, {short(fn)})"
+    return resolve(check_backend_name(backend, where=where), fn)
 
 
 def shape(x: Any) -> tuple[int, ...]:
@@ -170,6 +172,7 @@ def convert(x: Any, backend: str) -> Any:
     array([1., 1.])
     """
     target = backend if isinstance(backend, str) else like_backend(backend)
+    check_backend_name(target, where=f"convert(x, {short(target)})")
     source = backend_of_type(type(x))
     if source == target:
         return x
@@ -187,7 +190,8 @@ def set_backend(backend: Any) -> None:
 
     >>> set_backend("numpy")
     """
-    GLOBAL_DEFAULT[0] = check_backend_name(like_backend(backend))
+    b = like_backend(backend)
+    GLOBAL_DEFAULT[0] = check_backend_name(b, where=f"set_backend({short(b)})")
 
 
 def get_backend() -> str:
@@ -209,7 +213,8 @@ def backend_like(backend: Any) -> Iterator[str]:
     ...     do("zeros", 2)
     array([0., 0.])
     """
-    name = check_backend_name(like_backend(backend))
+    b = like_backend(backend)
+    name = check_backend_name(b, where=f"backend_like({short(b)})")
     token = DEFAULT.set(name)
     try:
         yield name
@@ -268,7 +273,8 @@ def supports(fn: str, backend: Any) -> str | None:
     >>> supports("no_such_function", "numpy") is None
     True
     """
-    b = check_backend_name(like_backend(backend))
+    b = like_backend(backend)
+    b = check_backend_name(b, where=f"supports({short(fn)}, {short(b)})")
     kind = how(b, fn)
     return {"table": "native", "native": "native"}.get(kind, kind if kind in (
         "composed", "registered") else None)
@@ -289,6 +295,9 @@ def coverage(
         backends = [b for b in reg.known_backends() if _installed(b)]
     backends = list(backends)
     if names is None:
+        # every installed table, not only those loaded so far, names the vocabulary
+        for b in reg.known_backends():
+            _installed(b)
         names = sorted(known_names())
     out: dict[str, dict[str, str]] = {}
     for n in names:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from dispatch import _registry as reg
-from dispatch._errors import MixedBackendError, UnknownBackendError
+from dispatch._errors import MixedBackendError, UnknownBackendError, short
 
 _NONE = frozenset({"builtins", "typing", "abc", "functools", "collections"})
 SEQUENCES = (list, tuple)
@@ -45,19 +45,21 @@ def backend_of_type(cls: type) -> str | None:
         return reg.TYPE_BACKEND[cls]
     except KeyError:
         pass
+    gen = reg.generation
     found = _find(cls)
-    with reg.lock:
-        reg.TYPE_BACKEND[cls] = found
+    # not cached if register_backend ran meanwhile: ``found`` may predate it
+    reg.store(reg.TYPE_BACKEND, cls, found, gen)
     return found
 
 
 def _find(cls: type) -> str | None:
+    user = dict(reg.USER_TYPES)  # a copy: another thread may register meanwhile
     for mro_cls in cls.__mro__:
-        if mro_cls in reg.USER_TYPES:
-            return reg.USER_TYPES[mro_cls]
+        if mro_cls in user:
+            return user[mro_cls]
     module = getattr(cls, "__module__", None) or ""
     best = ""
-    for prefix, name in reg.USER_TYPES.items():
+    for prefix, name in user.items():
         if isinstance(prefix, str) and _match(module, prefix) and len(prefix) > len(best):
             best, found = prefix, name
     if best:
@@ -104,11 +106,12 @@ def default_backend() -> str:
     return DEFAULT.get() or GLOBAL_DEFAULT[0]
 
 
-def decide(types: Iterable[type]) -> str | None:
+def decide(types: Iterable[type], name: str | None = None) -> str | None:
     """The backend that wins among argument types, or None when none decides.
 
     The highest priority wins (numpy -1, libraries 0, lazy 1); two different
-    backends at the top priority of 0 or more are an error naming both.
+    backends at the top priority of 0 or more are an error naming both (and
+    the function ``name`` of the call, when given).
     """
     best = None
     best_p = -(10**9)
@@ -123,8 +126,9 @@ def decide(types: Iterable[type]) -> str | None:
         elif p == best_p and p >= 0:
             clash = b
     if clash is not None:
+        call = f"do({name!r}): " if name is not None else ""
         raise MixedBackendError(
-            f"arrays of {best!r} and {clash!r} were passed to one call; convert one "
+            f"{call}arrays of {best!r} and {clash!r} were passed to one call; convert one "
             f"side first, e.g. dispatch.convert(x, {best!r})"
         )
     return best
@@ -159,25 +163,37 @@ def _element_types(seq: Any, depth: int = 3) -> list[type]:
     return out
 
 
-def check_backend_name(name: str) -> str:
+def check_backend_name(name: str, fn: str | None = None, where: str = "") -> str:
+    """``name`` if it is a shipped or registered backend.
+
+    ``fn`` (the function of a ``do`` call) or ``where`` (the call) go into the
+    error message.
+    """
+    if fn is not None:
+        where = f"do({fn!r}, like={short(name)})"
     if not isinstance(name, str):
-        raise TypeError(f"a backend name is a string, got {type(name).__name__}")
+        raise TypeError(
+            f"{where or 'backend'}: a backend name is a string such as 'numpy', got "
+            f"{type(name).__name__}"
+        )
     if name in reg.USER_BACKENDS or reg.has_table(name):
         return name
-    raise UnknownBackendError(
-        f"unknown backend {name!r}; known backends: {', '.join(reg.known_backends())}"
-    )
+    raise reg.unknown_backend(name, where)
 
 
-def like_backend(like: Any) -> str:
-    """Backend named by ``like=``: a backend name or an example array."""
+def like_backend(like: Any, fn: str | None = None) -> str:
+    """Backend named by ``like=``: a backend name or an example array.
+
+    ``fn``, the function of the ``do`` call, only goes into error messages.
+    """
     if isinstance(like, str):
         return like
     b = backend_of_type(type(like))
     if b is None:
+        call = f"do({fn!r}, like=...): " if fn is not None else ""
         raise UnknownBackendError(
-            f"like={type(like).__name__!r} object: no backend owns this type; pass a "
-            "backend name such as like='torch', or register the type with "
-            "dispatch.register_backend"
+            f"{call}like={short(like)} (type {type(like).__name__!r}): no backend owns "
+            "that type; pass a backend name such as like='torch' or an array of a "
+            "known library, or register the type with dispatch.register_backend(type, name)"
         )
     return b

@@ -16,7 +16,13 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from dispatch._errors import BackendNotInstalledError, UnknownBackendError
+from dispatch._errors import (
+    BackendNotInstalledError,
+    UnknownBackendError,
+    UnknownFunctionError,
+    short,
+    suggest,
+)
 
 TRANSLATIONS = "dispatch.translations"
 
@@ -120,6 +126,52 @@ def has_table(backend: str) -> bool:
     return backend in shipped()
 
 
+def unknown_backend(backend: Any, where: str = "") -> UnknownBackendError:
+    """The error for a backend name that is neither shipped nor registered."""
+    prefix = f"{where}: " if where else ""
+    return UnknownBackendError(
+        f"{prefix}unknown backend {short(backend)}.{suggest(backend, known_backends())} "
+        f"Known backends: {', '.join(known_backends())}; a new array library is added "
+        "with dispatch.register_backend(type_or_module_prefix, name)."
+    )
+
+
+# ---------------------------------------------------------------- argument checks
+
+_NAME_RULE = (
+    "a public dotted name such as 'sum' or 'linalg.qr' (Python identifiers joined by "
+    "dots, none starting with '_')"
+)
+
+
+def is_public_name(name: str) -> bool:
+    return all(p.isidentifier() and not p.startswith("_") for p in name.split("."))
+
+
+def check_function_name(where: str, name: Any) -> str:
+    """``name`` if it can name a function of ``do``; TypeError/ValueError otherwise."""
+    if not isinstance(name, str):
+        raise TypeError(
+            f"{where}: the function name must be a string, got {type(name).__name__} "
+            f"{short(name)}"
+        )
+    if not is_public_name(name):
+        raise ValueError(f"{where}: {name!r} is not a valid function name; use {_NAME_RULE}")
+    return name
+
+
+def _check_backend(where: str, backend: Any) -> str:
+    """A shipped (even if not installed) or registered backend name."""
+    if not isinstance(backend, str):
+        raise TypeError(
+            f"{where}: the backend must be a name such as 'numpy', got "
+            f"{type(backend).__name__} {short(backend)}"
+        )
+    if backend in USER_BACKENDS or has_table(backend):
+        return backend
+    raise unknown_backend(backend, where)
+
+
 def table(backend: str) -> ModuleType | None:
     """The translation module of ``backend`` (imported on first use), or None.
 
@@ -139,11 +191,7 @@ def table(backend: str) -> ModuleType | None:
             if backend in USER_BACKENDS:
                 _TABLES[backend] = None
                 return None
-            raise UnknownBackendError(
-                f"unknown backend {backend!r}; known backends: "
-                f"{', '.join(known_backends())}. A new array library is added with "
-                "dispatch.register_backend(type_or_module_prefix, name)."
-            )
+            raise unknown_backend(backend)
         try:
             mod = importlib.import_module(f"{TRANSLATIONS}.{backend}")
         except ImportError as err:
@@ -238,19 +286,30 @@ def register_function(
     array([0, 2, 4])
     >>> unregister_function("numpy", "my_double")
     """
+    where = f"register_function({short(backend)}, {short(name)}, ...)"
+    _check_backend(where, backend)
+    check_function_name(where, name)
     if fn is None:
-        return lambda f: register_function(backend, name, f, wrap=wrap)
+
+        def decorator(f: Callable) -> Callable:
+            if f is None:  # register_function(b, n)(None) would return this decorator again
+                raise TypeError(f"{where} needs a callable implementation, got None")
+            return register_function(backend, name, f, wrap=wrap)
+
+        return decorator
     if not callable(fn):
         raise TypeError(
-            f"register_function({backend!r}, {name!r}, ...) needs a callable, "
-            f"got {type(fn).__name__}"
+            f"{where} needs a callable implementation, got {type(fn).__name__} {short(fn)}"
         )
-    if not isinstance(backend, str) or not isinstance(name, str):
-        raise TypeError("register_function(backend, name, fn): backend and name are strings")
     if wrap:
         from dispatch._resolve import resolve
 
         fn = fn(resolve(backend, name))
+        if not callable(fn):
+            raise TypeError(
+                f"{where}: with wrap=True, fn(current implementation) must return a "
+                f"callable, got {type(fn).__name__} {short(fn)}"
+            )
     with lock:
         OVERRIDES[backend, name] = fn
         clear_caches()
@@ -288,12 +347,43 @@ def register_translation(
     from dispatch._resolve import _from_alias
     from dispatch.spec import alias
 
-    fn = _from_alias(backend, name, alias(target, module=module, **renames))
+    where = f"register_translation({short(backend)}, {short(name)}, {short(target)})"
+    _check_backend(where, backend)
+    check_function_name(where, name)
+    if not isinstance(target, str):
+        raise TypeError(
+            f"{where}: the target must be a dotted name such as 'linalg.qr', got "
+            f"{type(target).__name__}"
+        )
+    if module is not None and not isinstance(module, str):
+        raise TypeError(f"{where}: module must be a module name, got {type(module).__name__}")
+    bad = {k: v for k, v in renames.items() if not isinstance(v, str)}
+    if bad:
+        raise TypeError(
+            f"{where}: keyword renames map numpy names to library names (strings), got {bad!r}"
+        )
+    try:
+        # resolved under the target's name, so that suggestions are about the target
+        fn = _from_alias(backend, target, alias(target, module=module, **renames))
+    except UnknownFunctionError as err:
+        detail = str(err).split(" Add one with", 1)[0]  # registering the target is no fix
+        raise UnknownFunctionError(f"{where}: the target is not usable: {detail}") from None
+    except BackendNotInstalledError as err:
+        raise BackendNotInstalledError(f"{where}: {err}") from err
+    except ImportError as err:
+        raise UnknownFunctionError(
+            f"{where}: the module {module!r} cannot be imported ({err})"
+        ) from None
     return register_function(backend, name, fn)
 
 
 def unregister_function(backend: str, name: str) -> None:
     """Remove a registration made with :func:`register_function`."""
+    if not isinstance(backend, str) or not isinstance(name, str):
+        raise TypeError(
+            f"unregister_function({short(backend)}, {short(name)}): backend and name are "
+            f"strings, got {type(backend).__name__} and {type(name).__name__}"
+        )
     with lock:
         OVERRIDES.pop((backend, name), None)
         clear_caches()
@@ -301,8 +391,10 @@ def unregister_function(backend: str, name: str) -> None:
 
 def register_composed(name: str, fn: Callable) -> Callable:
     """Register a library-independent fallback for ``name`` written with ``do``."""
+    where = f"compose(..., name={short(name)})"
+    check_function_name(where, name)
     if not callable(fn):
-        raise TypeError(f"composed fallback for {name!r} must be callable")
+        raise TypeError(f"{where}: the fallback must be callable, got {type(fn).__name__}")
     with lock:
         COMPOSED[name] = fn
         clear_caches()
@@ -350,10 +442,35 @@ def register_backend(
     >>> infer_backend(np.zeros(2).view(MyArray))
     'numpy'
     """
+    where = f"register_backend({short(cls_or_prefix)}, {short(name)})"
     if not isinstance(cls_or_prefix, (type, str)):
         raise TypeError(
-            f"register_backend needs a type or a module prefix, got {type(cls_or_prefix).__name__}"
+            f"{where} needs a type or a module prefix, got {type(cls_or_prefix).__name__}"
         )
+    if isinstance(cls_or_prefix, str) and not all(
+        p.isidentifier() for p in cls_or_prefix.split(".")
+    ):
+        raise ValueError(f"{where}: {cls_or_prefix!r} is not a module prefix such as 'mylib'")
+    if not isinstance(name, str):
+        raise TypeError(f"{where}: the backend name must be a string, got {type(name).__name__}")
+    if not is_public_name(name):
+        raise ValueError(
+            f"{where}: {name!r} is not a valid backend name; use a public dotted name "
+            "such as 'mylib'"
+        )
+    if module is not None and not isinstance(module, str):
+        raise TypeError(f"{where}: module must be a module name, got {type(module).__name__}")
+    if module is not None and not all(p.isidentifier() for p in module.split(".")):
+        raise ValueError(f"{where}: module {module!r} is not a module name such as 'mylib'")
+    if not isinstance(priority, (int, float)) or isinstance(priority, bool):
+        raise TypeError(f"{where}: priority must be a number, got {type(priority).__name__}")
+    if resolver is not None and not callable(resolver):
+        raise TypeError(f"{where}: resolver must be callable, got {type(resolver).__name__}")
+    if has_table(name):
+        try:
+            table(name)  # now rather than at the first call
+        except BackendNotInstalledError as err:
+            raise BackendNotInstalledError(f"{where}: {err}") from err
     with lock:
         if not has_table(name):
             USER_BACKENDS[name] = {

@@ -20,12 +20,20 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from dispatch import _registry as reg
-from dispatch._errors import UnknownFunctionError, UnsupportedError, suggest
+from dispatch._errors import (
+    BackendNotInstalledError,
+    UnknownBackendError,
+    UnknownFunctionError,
+    UnsupportedError,
+    short,
+    suggest,
+)
 from dispatch.spec import Alias, Unsupported, _Native
 
 
@@ -36,7 +44,13 @@ def resolve(backend: str, name: str) -> Callable:
     except KeyError:
         pass
     gen = reg.generation
-    fn = _resolve(backend, name)
+    try:
+        fn = _resolve(backend, name)
+    except (BackendNotInstalledError, UnknownBackendError) as err:
+        if str(err).startswith("do("):
+            raise
+        # the table's error knows the backend, not the call: name the function too
+        raise type(err)(f"do({short(name)}): {err}") from err
     reg.store(reg.RESOLVED, (backend, name), fn, gen)
     return fn
 
@@ -62,7 +76,10 @@ def how(backend: str, name: str) -> str:
 
 def _resolve(backend: str, name: str) -> Callable:
     if not isinstance(name, str):
-        raise TypeError(f"a function name is a string, got {type(name).__name__}")
+        raise TypeError(
+            f"do({short(name)}, ...) on backend {backend!r}: the function name must be a "
+            f"string such as 'sum', got {type(name).__name__}"
+        )
     fn = reg.OVERRIDES.get((backend, name))
     if fn is not None:
         return fn
@@ -81,8 +98,8 @@ def _resolve(backend: str, name: str) -> Callable:
             return _lookup(backend, spec, name)
         if not isinstance(spec, _Native):
             return spec
-    elif name in reg.composed():
-        return reg.COMPOSED[name]
+    elif (fallback := reg.composed().get(name)) is not None:
+        return fallback
     return _native(backend, name)
 
 
@@ -143,6 +160,10 @@ def _walk(obj: Any, parts: list[str], backend: str, name: str) -> Callable:
             raise _unknown(backend, name, f"{obj.__name__!r} is outside the library")
     if isinstance(obj, ModuleType):
         raise _unknown(backend, name, f"{name!r} is a module, not a function")
+    if not callable(obj):  # a constant (pi, newaxis, an enum value): calling it cannot work
+        raise _unknown(
+            backend, name, f"{name!r} is not a function but a {type(obj).__name__!r} object"
+        )
     owner = getattr(obj, "__module__", None)
     if isinstance(owner, str) and owner.split(".")[0] not in roots | {"builtins"}:
         raise _unknown(backend, name, f"{name!r} comes from {owner!r}, outside the library")
@@ -163,8 +184,11 @@ def _native(backend: str, name: str) -> Callable:
 
 def known_names(backend: str | None = None) -> set[str]:
     """Names with a translation or a composed fallback (for suggestions and coverage)."""
-    names = set(reg.composed())
-    names.update(n for (b, n) in reg.OVERRIDES if backend is None or b == backend)
+    reg.composed()
+    with reg.lock:  # copies: iterating while another thread registers would raise
+        names = set(reg.COMPOSED)
+        overrides = list(reg.OVERRIDES)
+    names.update(n for (b, n) in overrides if backend is None or b == backend)
     for b, mod in reg.loaded_tables().items():
         if mod is not None and (backend is None or b == backend):
             names.update(getattr(mod, "TABLE", {}))
@@ -181,11 +205,24 @@ def _unknown(backend: str, name: str, detail: str) -> UnknownFunctionError:
         pool.update(
             n
             for n in dir(root)
-            if not n.startswith("_") and not isinstance(getattr(root, n, None), ModuleType)
+            if not n.startswith("_")
+            and callable(attr := getattr(root, n, None))
+            and not isinstance(attr, ModuleType)
         )
     except Exception:  # the suggestion pool is best effort
         pass
+    pool.discard(name)
+    head = name.split(".", 1)[0]
+    if "." in name and head in sys.stdlib_module_names and not any(
+        n.startswith(head + ".") for n in pool
+    ):
+        fix = f" ({head!r} is a Python standard library module, not part of {backend!r}.)"
+    elif reg.is_public_name(name):
+        fix = f" Add one with dispatch.register_function({backend!r}, {name!r}, fn)."
+    else:
+        fix = ""
     return UnknownFunctionError(
         f"do({name!r}) on backend {backend!r}: no registration, table entry, composed "
         f"fallback or public library function of that name ({detail}).{suggest(name, pool)}"
+        f"{fix}"
     )

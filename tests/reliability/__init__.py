@@ -1,0 +1,1 @@
+"""Reliability suites: the bad-input matrix and the concurrency stress test."""

@@ -1,0 +1,159 @@
+"""Registry and cache consistency checks shared by the reliability suites."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import dispatch
+from dispatch import _registry as reg
+from dispatch._infer import _find, decide
+from dispatch._resolve import _resolve
+
+
+def registry_state() -> dict[str, Any]:
+    """Everything a bad input must leave as it was."""
+    with reg.lock:
+        return {
+            "overrides": dict(reg.OVERRIDES),
+            "composed": dict(reg.COMPOSED),
+            "user_types": dict(reg.USER_TYPES),
+            "user_backends": {k: dict(v) for k, v in reg.USER_BACKENDS.items()},
+            "generation": reg.generation,
+            "default": dispatch.get_backend(),
+            "precision": dispatch.get_precision(),
+        }
+
+
+def cache_keys() -> set[tuple]:
+    with reg.lock:
+        keys = {("R", *k) for k in reg.RESOLVED}
+        keys |= {("C", k) for k in reg.CALLS}
+        keys |= {("C1", n, t) for n, d in reg.CALLS1.items() for t in d}
+        keys |= {("C2", n, t, u) for n, d in reg.CALLS2.items() for t, e in d.items() for u in e}
+    return keys
+
+
+def cached(key: tuple) -> Any:
+    kind, *rest = key
+    if kind == "R":
+        return reg.RESOLVED[rest[0], rest[1]]
+    if kind == "C":
+        return reg.CALLS[rest[0]]
+    if kind == "C1":
+        return reg.CALLS1[rest[0]][rest[1]]
+    return reg.CALLS2[rest[0]][rest[1]][rest[2]]
+
+
+def key_name(key: tuple) -> Any:
+    """The ``do`` name a cache key is for (None for per-element keys)."""
+    kind, *rest = key
+    if kind == "R":
+        return rest[1]
+    if kind in ("C1", "C2"):
+        return rest[0]
+    k = rest[0]
+    if k and callable(k[0]):  # (by_elements, types...)
+        return _closure_name(k[0])
+    if k and not isinstance(k[0], str) and len(k) == 3:  # (_LIKE, name, backend)
+        return k[1]
+    return k[0]
+
+
+def _closure_name(fn: Any) -> Any:
+    try:
+        return inspect.getclosurevars(fn).nonlocals.get("name")
+    except (TypeError, ValueError):
+        return None
+
+
+def _unwrap(fn: Any) -> Any:
+    while hasattr(fn, "__wrapped__") and getattr(fn, "__qualname__", "").split(".")[-1] in (
+        "first",
+        "positions",
+        "converting",
+    ):
+        fn = fn.__wrapped__
+    return fn
+
+
+def same_impl(a: Any, b: Any) -> bool:
+    """Two resolutions give the same implementation.
+
+    Some are rebuilt on each resolution (keyword-renaming wrappers, a generic
+    backend's recorders): the same code closing over the same values.
+    """
+    if a is b:
+        return True
+    wa, wb = getattr(a, "__wrapped__", None), getattr(b, "__wrapped__", None)
+    if wa is not None and wb is not None and same_impl(wa, wb):
+        return True
+    code = getattr(a, "__code__", None)
+    if code is None or code is not getattr(b, "__code__", None):
+        return False
+    ca = [c.cell_contents for c in a.__closure__ or ()]
+    cb = [c.cell_contents for c in b.__closure__ or ()]
+    return len(ca) == len(cb) and all(_same_value(x, y) for x, y in zip(ca, cb, strict=True))
+
+
+def _same_value(x: Any, y: Any) -> bool:
+    if x is y:
+        return True
+    if isinstance(x, (str, int, float, tuple, frozenset)) and type(x) is type(y):
+        return bool(x == y)
+    return callable(x) and same_impl(x, y)
+
+
+def is_dispatcher(fn: Any) -> bool:
+    """A per-call dispatcher (sequence elements, default backend), not a resolution."""
+    kind = getattr(fn, "__qualname__", "").split(".")[-1]
+    return kind in ("by_elements", "by_nested", "on_default")
+
+
+def check_entry(key: tuple) -> None:
+    """The cached callable under ``key`` equals what a fresh resolution gives."""
+    fn = cached(key)
+    kind, *rest = key
+    if kind == "R":
+        backend, name = rest
+        assert same_impl(fn, _resolve(backend, name)), key
+        return
+    if is_dispatcher(fn):
+        return
+    if kind == "C1":
+        name, types = rest[0], (rest[1],)
+    elif kind == "C2":
+        name, types = rest[0], (rest[1], rest[2])
+    else:
+        k = rest[0]
+        if callable(k[0]):  # per-element key of a sequence dispatcher
+            name = _closure_name(k[0])
+            types = tuple(k[1]) if isinstance(k[1], frozenset) else k[1:]
+        elif not isinstance(k[0], str):  # like=
+            name, types = k[1], ()
+            assert same_impl(_unwrap(fn), _resolve(k[2], name)), key
+            return
+        else:
+            name, types = k[0], k[1:]
+    backend = decide(types)
+    assert backend is not None, key
+    assert same_impl(_unwrap(fn), _resolve(backend, name)), key
+
+
+def check_caches(names: set[Any] | None = None) -> int:
+    """Check every cache entry (of ``names``, when given); return how many.
+
+    Without ``names``, the type -> backend cache is checked too.
+    """
+    keys = [k for k in cache_keys() if names is None or key_name(k) in names]
+    for k in keys:
+        check_entry(k)
+    if names is None:
+        with reg.lock:
+            types = dict(reg.TYPE_BACKEND)
+        for cls, backend in types.items():
+            assert backend == _find(cls), (cls, backend, _find(cls))
+        keys += list(types)
+    return len(keys)
+
+

@@ -1,0 +1,491 @@
+"""The bad-input matrix: every row is one wrong call, run on every installed backend.
+
+A row names the call, the exception type it must raise and the substrings its
+message must contain (``{b}`` is the backend): the function, the backend, what
+was wrong and, where there is one, the fix. Errors raised by dispatch itself are
+of the documented types (``dispatch.DispatchError`` and its subclasses, or
+``TypeError``/``ValueError`` for arguments of dispatch's own functions, whose
+message starts with the call). Errors raised inside a library keep the library's
+type and carry dispatch's note naming the ``do`` call and the backend.
+
+After each bad input: the registry is unchanged (same registrations, same
+generation), no cache entry was made for the failed call, every cache entry
+for the names involved equals a fresh resolution, and a good call afterwards
+returns the right value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import ARRAY_BACKENDS, _usable, to_backend, to_np
+
+import dispatch
+from dispatch import (
+    BackendNotInstalledError,
+    DispatchError,
+    MixedBackendError,
+    UnknownBackendError,
+    UnknownFunctionError,
+    UnsupportedError,
+    do,
+)
+from dispatch import _registry as reg
+
+from .consistency import cache_keys, cached, check_caches, is_dispatcher, registry_state
+
+X = np.arange(4.0)
+M23 = np.arange(6.0).reshape(2, 3)
+NON_NUMPY = ("torch", "jax", "tensorflow", "dask", "sparse")
+
+
+class Thing:
+    """An object no backend owns."""
+
+
+class Box:
+    """A would-be array type for register_backend."""
+
+
+# ``exc`` of a row whose error comes from inside the library: the library's own
+# type (numpy's ValueError, torch's RuntimeError, tensorflow's InvalidArgumentError...)
+# with dispatch's note, or an UnsupportedError naming the function and backend
+LIBRARY = "library error with dispatch's note"
+
+
+@dataclasses.dataclass(frozen=True)
+class Bad:
+    desc: str
+    call: Callable[[str, Path], Any]  # (backend, tmp_path) -> the bad call
+    exc: type[BaseException] | tuple[type[BaseException], ...] | str
+    says: tuple[str, ...] = ()  # substrings of the message and notes; {b} = backend
+    name: str | None = None  # the do() name involved (cache checks, library notes)
+    only: Callable[[str], bool] = lambda b: True  # the row applies to this backend
+
+
+def partner(b: str) -> str | None:
+    """Another non-numpy library to mix with ``b`` (None: no second one here)."""
+    if b == "numpy":
+        return None
+    return next((p for p in NON_NUMPY if p != b and _usable(p)), None)
+
+
+def arr(b: str, a: np.ndarray = X) -> Any:
+    return to_backend(a, b)
+
+
+def other(b: str, a: np.ndarray = X) -> Any:
+    return to_backend(a, partner(b))  # type: ignore[arg-type]
+
+
+def typo(b: str) -> str:
+    """A misspelt backend name whose closest match is ``b``."""
+    return b + b[-1]
+
+
+def cupy_missing(b: str) -> bool:
+    return not _usable("cupy")
+
+
+def mixable(b: str) -> bool:
+    return partner(b) is not None
+
+
+def shell(tmp: Path) -> str:
+    """A command that leaves a marker file if anything ever runs it."""
+    return f"touch {tmp / 'ran'}"
+
+
+def _probe(x: Any) -> Any:
+    return x
+
+
+ROWS: list[Bad] = []
+
+
+def row(*args: Any, **kwargs: Any) -> None:
+    ROWS.append(Bad(*args, **kwargs))
+
+
+# ---------------------------------------------------------------- unknown names
+
+row("unknown name", lambda b, t: do("frobnicate", arr(b)), UnknownFunctionError,
+    ("do('frobnicate')", "'{b}'", "no registration", "register_function('{b}', 'frobnicate'"),
+    name="frobnicate")
+row("unknown name, keywords", lambda b, t: do("frobnicate", arr(b), axis=0),
+    UnknownFunctionError, ("do('frobnicate')", "'{b}'"), name="frobnicate")
+row("unknown name, like=", lambda b, t: do("frobnicate", (2,), like=b), UnknownFunctionError,
+    ("do('frobnicate')", "'{b}'"), name="frobnicate")
+row("unknown name, two arrays", lambda b, t: do("frobnicate", arr(b), arr(b)),
+    UnknownFunctionError, ("do('frobnicate')", "'{b}'"), name="frobnicate")
+row("unknown name, list argument", lambda b, t: do("frobnicate", [arr(b), arr(b)]),
+    UnknownFunctionError, ("do('frobnicate')", "'{b}'"), name="frobnicate")
+row("unknown submodule", lambda b, t: do("nosuchmodule.sum", arr(b)), UnknownFunctionError,
+    ("do('nosuchmodule.sum')", "'{b}'"), name="nosuchmodule.sum")
+row("a module, not a function", lambda b, t: do("linalg", arr(b)), UnknownFunctionError,
+    ("do('linalg')", "'{b}'", "Did you mean 'linalg."), name="linalg")
+row("a constant, not a function", lambda b, t: do("pi", arr(b)), UnknownFunctionError,
+    ("do('pi')", "'{b}'"), name="pi",
+    only=lambda b: b in ("numpy", "torch", "jax", "tensorflow"))
+for _typo, _right in [
+    ("sumn", "sum"),
+    ("lnalg.qr", "linalg.qr"),
+    ("linalg.qrr", "linalg.qr"),
+    ("concatenat", "concatenate"),
+    ("argmx", "argmax"),
+    ("SUM", "sum"),
+    ("Reshape", "reshape"),
+]:
+    row(f"misspelt {_typo!r}", lambda b, t, n=_typo: do(n, arr(b)), UnknownFunctionError,
+        (f"do({_typo!r})", "'{b}'", f"Did you mean {_right!r}", "Did you mean"), name=_typo)
+
+# ---------------------------------------------------------------- private, dunder, foreign
+
+for _name in [
+    "_foo",
+    "__class__",
+    "__import__",
+    "__builtins__",
+    "linalg._umath_linalg",
+    "linalg.__name__",
+    "random.__builtins__",
+    "sum.__call__",
+    "sum.__globals__",
+    "_private.sum",
+]:
+    row(f"private {_name!r}", lambda b, t, n=_name: do(n, shell(t), like=b),
+        UnknownFunctionError, (f"do({_name!r})", "'{b}'", "private"), name=_name)
+for _name in ["", ".sum", "sum.", "linalg..qr", "../os", "sum ", "sum\x00"]:
+    row(f"malformed {_name!r}", lambda b, t, n=_name: do(n, arr(b)), UnknownFunctionError,
+        (f"do({_name!r})", "'{b}'"), name=_name)
+for _name in [
+    "os.system",
+    "sys.exit",
+    "builtins.eval",
+    "subprocess.run",
+    "importlib.import_module",
+    "shutil.rmtree",
+]:
+    row(f"foreign {_name!r}", lambda b, t, n=_name: do(n, shell(t), like=b),
+        UnknownFunctionError,
+        (f"do({_name!r})", "'{b}'", "standard library module, not part of '{b}'"), name=_name)
+for _name in [
+    "numpy.os.system",
+    "testing.os.system",
+    "lib.npyio.os.system",
+    "hub.os.system",
+    "serialization.os.system",
+    "core.np.os.system",
+    "linalg.os.getcwd",
+    "random.os.getcwd",
+    "ctypeslib.ctypes.CDLL",
+    "core.np.sum",
+]:
+    row(f"leaving the package {_name!r}", lambda b, t, n=_name: do(n, shell(t), like=b),
+        UnknownFunctionError, (f"do({_name!r})", "'{b}'"), name=_name)
+row("library name as prefix", lambda b, t: do(f"{b}.sum", arr(b)), UnknownFunctionError,
+    ("do('{b}.sum')", "'{b}'"), only=lambda b: b != "torch")  # torch.torch is torch itself
+
+# ---------------------------------------------------------------- non-string names
+
+for _label, _name in [("int", 3), ("None", None), ("bytes", b"sum"), ("tuple", ("sum",)),
+                      ("float", 1.5)]:
+    row(f"{_label} as name", lambda b, t, n=_name: do(n, arr(b)), TypeError,
+        ("do(", "must be a string", type(_name).__name__))
+    row(f"{_label} as name, like=", lambda b, t, n=_name: do(n, (2,), like=b), TypeError,
+        ("do(", "must be a string"))
+for _label, _name in [("list", ["sum"]), ("dict", {"sum": 1}), ("set", {"sum"})]:
+    row(f"unhashable {_label} as name", lambda b, t, n=_name: do(n, arr(b)), TypeError,
+        ("do(", "must be a string", _label))
+    row(f"unhashable {_label} as name, keywords",
+        lambda b, t, n=_name: do(n, arr(b), axis=0), TypeError, ("do(", "must be a string"))
+    row(f"unhashable {_label} as name, like=", lambda b, t, n=_name: do(n, (2,), like=b),
+        TypeError, ("do(", "must be a string"))
+    row(f"unhashable {_label} as name, like=array",
+        lambda b, t, n=_name: do(n, (2,), like=arr(b)), TypeError, ("do(", "must be a string"))
+row("non-string name, get_lib_fn", lambda b, t: dispatch.get_lib_fn(b, 3), TypeError,
+    ("do(3", "'{b}'", "must be a string"))
+
+# ---------------------------------------------------------------- wrong argument types
+
+row("str where an array goes", lambda b, t: do("sum", "abc", like=b), LIBRARY, name="sum",
+    only=lambda b: b in ("numpy", "torch", "jax", "tensorflow"))
+row("dict where an array goes", lambda b, t: do("matmul", arr(b), {"a": 1}), LIBRARY,
+    name="matmul")
+row("object where an array goes", lambda b, t: do("linalg.inv", Thing(), like=b), LIBRARY,
+    name="linalg.inv", only=lambda b: b in ("numpy", "torch", "jax", "tensorflow", "dask"))
+row("str as a shape", lambda b, t: do("reshape", arr(b), "abc"), LIBRARY, name="reshape")
+row("str as an axis", lambda b, t: do("sum", arr(b), axis="zero"), LIBRARY, name="sum")
+row("str added to an array", lambda b, t: do("add", arr(b), "abc"), LIBRARY, name="add",
+    only=lambda b: b in ("numpy", "torch", "jax", "tensorflow"))
+row("unknown keyword", lambda b, t: do("sum", arr(b), no_such_keyword=1), LIBRARY,
+    name="sum")
+
+# ---------------------------------------------------------------- wrong shapes
+
+row("matmul shape mismatch", lambda b, t: do("matmul", arr(b, M23), arr(b, M23)), LIBRARY,
+    name="matmul")
+row("reshape to the wrong size", lambda b, t: do("reshape", arr(b), (3, 3)), LIBRARY,
+    name="reshape")
+row("solve on a non-square matrix",
+    lambda b, t: do("linalg.solve", arr(b, M23), arr(b, np.ones(2))), LIBRARY,
+    name="linalg.solve")
+row("inv of a non-square matrix", lambda b, t: do("linalg.inv", arr(b, M23)), LIBRARY,
+    name="linalg.inv")
+row("shapes that do not broadcast", lambda b, t: do("add", arr(b, M23), arr(b, X)), LIBRARY,
+    name="add")
+row("axis out of range", lambda b, t: do("sum", arr(b), axis=3), LIBRARY, name="sum")
+row("concatenate of mismatched ranks",
+    lambda b, t: do("concatenate", [arr(b, M23), arr(b, X)], axis=0), LIBRARY,
+    name="concatenate")
+
+# ---------------------------------------------------------------- mixed libraries
+
+row("mixed, positional", lambda b, t: do("add", arr(b), other(b)), MixedBackendError,
+    ("do('add')", "'{b}'", "convert"), only=mixable)
+row("mixed, positional reversed", lambda b, t: do("add", other(b), arr(b)), MixedBackendError,
+    ("do('add')", "'{b}'", "convert"), only=mixable)
+row("mixed, keyword", lambda b, t: do("where", arr(b) > 1, arr(b), y=other(b)),
+    MixedBackendError, ("do('where')", "'{b}'"), only=mixable)
+row("mixed, list", lambda b, t: do("stack", [arr(b), other(b)]), MixedBackendError,
+    ("do('stack')", "'{b}'"), only=mixable)
+row("mixed, list with numpy", lambda b, t: do("stack", [X, arr(b), other(b)]),
+    MixedBackendError, ("do('stack')", "'{b}'"), only=mixable)
+row("mixed, long list and keyword",
+    lambda b, t: do("concatenate", [arr(b), arr(b), arr(b), other(b)], axis=0),
+    MixedBackendError, ("do('concatenate')", "'{b}'"), only=mixable)
+row("mixed, nested sequences", lambda b, t: do("stack", ([arr(b)], [other(b)])),
+    MixedBackendError, ("do('stack')", "'{b}'"), only=mixable)
+row("mixed, infer_backend_multi", lambda b, t: dispatch.infer_backend_multi(arr(b), other(b)),
+    MixedBackendError, ("'{b}'", "convert"), only=mixable)
+
+# ---------------------------------------------------------------- like=
+
+row("like= an uninstalled library", lambda b, t: do("sum", arr(b), like="cupy"),
+    BackendNotInstalledError, ("do('sum')", "'cupy'", "pip install"), only=cupy_missing)
+row("like= an uninstalled library, creation", lambda b, t: do("zeros", (2,), like="cupy"),
+    BackendNotInstalledError, ("do('zeros')", "'cupy'", "pip install"), only=cupy_missing)
+row("like= a misspelt library", lambda b, t: do("sum", arr(b), like=typo(b)),
+    UnknownBackendError, ("do('sum', like=", "Did you mean '{b}'", "register_backend"))
+row("like='nmupy'", lambda b, t: do("zeros", (2,), like="nmupy"), UnknownBackendError,
+    ("do('zeros', like='nmupy')", "Did you mean 'numpy'"))
+row("like= in capitals", lambda b, t: do("sum", arr(b), like=b.upper()), UnknownBackendError,
+    ("do('sum', like=", "Did you mean '{b}'"))
+row("like= empty name", lambda b, t: do("sum", arr(b), like=""), UnknownBackendError,
+    ("do('sum', like='')", "Known backends"))
+row("like= an object of an unknown type", lambda b, t: do("sum", arr(b), like=Thing()),
+    UnknownBackendError, ("do('sum', like=...)", "Thing", "register_backend"))
+row("like= an int", lambda b, t: do("zeros", (2,), like=3), UnknownBackendError,
+    ("do('zeros', like=...)", "'int'"))
+row("like= a list", lambda b, t: do("zeros", (2,), like=[arr(b)]), UnknownBackendError,
+    ("do('zeros', like=...)", "'list'"))
+row("set_backend misspelt", lambda b, t: dispatch.set_backend(typo(b)), UnknownBackendError,
+    ("set_backend(", "Did you mean '{b}'"))
+row("set_backend object", lambda b, t: dispatch.set_backend(Thing()), UnknownBackendError,
+    ("Thing",))
+row("backend_like misspelt", lambda b, t: dispatch.backend_like(typo(b)).__enter__(),
+    UnknownBackendError, ("backend_like(", "Did you mean '{b}'"))
+row("get_lib_fn misspelt backend", lambda b, t: dispatch.get_lib_fn(typo(b), "sum"),
+    UnknownBackendError, ("get_lib_fn(", "Did you mean '{b}'"))
+row("get_lib_fn misspelt name", lambda b, t: dispatch.get_lib_fn(b, "sumn"),
+    UnknownFunctionError, ("do('sumn')", "'{b}'", "Did you mean 'sum'"), name="sumn")
+row("get_lib_fn private name", lambda b, t: dispatch.get_lib_fn(b, "__class__"),
+    UnknownFunctionError, ("do('__class__')", "'{b}'", "private"), name="__class__")
+row("supports misspelt backend", lambda b, t: dispatch.supports("sum", typo(b)),
+    UnknownBackendError, ("supports('sum'", "Did you mean '{b}'"))
+row("convert to a misspelt backend", lambda b, t: dispatch.convert(arr(b), typo(b)),
+    UnknownBackendError, ("convert(x,", "Did you mean '{b}'"))
+row("convert to an uninstalled library", lambda b, t: dispatch.convert(arr(b), "cupy"),
+    BackendNotInstalledError, ("'cupy'", "pip install"), only=cupy_missing)
+row("get_namespace misspelt", lambda b, t: dispatch.get_namespace(typo(b)),
+    UnknownBackendError, ("Did you mean '{b}'",))
+
+# ---------------------------------------------------------------- registration
+
+row("register_function: not callable", lambda b, t: dispatch.register_function(b, "probe", 3),
+    TypeError, ("register_function('{b}', 'probe'", "callable", "int"))
+row("register_function: None via decorator",
+    lambda b, t: dispatch.register_function(b, "probe")(None), TypeError,
+    ("register_function('{b}', 'probe'", "callable"))
+row("register_function: non-string name",
+    lambda b, t: dispatch.register_function(b, 3, _probe), TypeError,
+    ("register_function('{b}', 3", "string"))
+row("register_function: non-string backend",
+    lambda b, t: dispatch.register_function(None, "probe", _probe), TypeError,
+    ("register_function(None", "backend"))
+row("register_function: misspelt backend",
+    lambda b, t: dispatch.register_function(typo(b), "probe", _probe), UnknownBackendError,
+    ("register_function(", "Did you mean '{b}'", "register_backend"))
+for _name in ["", "_probe", "__call__", "linalg._probe", "a..b", "probe ", "pro-be", "1probe"]:
+    row(f"register_function: bad name {_name!r}",
+        lambda b, t, n=_name: dispatch.register_function(b, n, _probe), ValueError,
+        ("register_function('{b}',", repr(_name), "not a valid function name", "'linalg.qr'"))
+row("register_function: bad name, decorator form",
+    lambda b, t: dispatch.register_function(b, "_probe"), ValueError,
+    ("register_function('{b}', '_probe'", "not a valid function name"))
+row("register_function: wrapper returns a non-callable",
+    lambda b, t: dispatch.register_function(b, "sum", lambda fn: 3, wrap=True), TypeError,
+    ("register_function('{b}', 'sum'", "wrap=True", "callable"), name="sum")
+row("register_function: wrap of an unknown name",
+    lambda b, t: dispatch.register_function(b, "frobnicate", lambda fn: fn, wrap=True),
+    UnknownFunctionError, ("do('frobnicate')", "'{b}'"), name="frobnicate")
+row("register_function: uninstalled library, wrap",
+    lambda b, t: dispatch.register_function("cupy", "sum", lambda fn: fn, wrap=True),
+    BackendNotInstalledError, ("'cupy'", "pip install"), only=cupy_missing)
+row("unregister_function: non-string",
+    lambda b, t: dispatch.unregister_function(b, ["sum"]), TypeError,
+    ("unregister_function('{b}'", "strings"))
+row("register_translation: missing target",
+    lambda b, t: dispatch.register_translation(b, "probe", "no_such_target"),
+    UnknownFunctionError, ("register_translation('{b}', 'probe', 'no_such_target')", "'{b}'"),
+    name="probe")
+row("register_translation: misspelt target",
+    lambda b, t: dispatch.register_translation(b, "probe", "sumn"), UnknownFunctionError,
+    ("register_translation('{b}', 'probe', 'sumn')", "Did you mean 'sum'"), name="probe")
+row("register_translation: foreign target",
+    lambda b, t: dispatch.register_translation(b, "probe", "os.system"), UnknownFunctionError,
+    ("register_translation('{b}', 'probe', 'os.system')", "not part of '{b}'"), name="probe")
+row("register_translation: private target",
+    lambda b, t: dispatch.register_translation(b, "probe", "linalg._umath_linalg"),
+    UnknownFunctionError, ("register_translation('{b}', 'probe'", "private"), name="probe")
+row("register_translation: function of a foreign module",
+    lambda b, t: dispatch.register_translation(b, "probe", "system", module="os"),
+    UnknownFunctionError, ("register_translation('{b}', 'probe', 'system')", "outside"),
+    name="probe")
+row("register_translation: module that does not exist",
+    lambda b, t: dispatch.register_translation(b, "probe", "f", module="no_such_module_xyz"),
+    UnknownFunctionError, ("register_translation('{b}', 'probe', 'f')", "no_such_module_xyz"),
+    name="probe")
+row("register_translation: non-string target",
+    lambda b, t: dispatch.register_translation(b, "probe", 3), TypeError,
+    ("register_translation('{b}', 'probe', 3)", "target"))
+row("register_translation: non-string rename",
+    lambda b, t: dispatch.register_translation(b, "probe", "sum", axis=3), TypeError,
+    ("register_translation('{b}', 'probe', 'sum')", "renames"))
+row("register_translation: bad name",
+    lambda b, t: dispatch.register_translation(b, "_probe", "sum"), ValueError,
+    ("register_translation('{b}', '_probe', 'sum')", "not a valid function name"))
+row("register_translation: misspelt backend",
+    lambda b, t: dispatch.register_translation(typo(b), "probe", "sum"), UnknownBackendError,
+    ("register_translation(", "Did you mean '{b}'"))
+row("register_translation: uninstalled library",
+    lambda b, t: dispatch.register_translation("cupy", "probe", "sum"),
+    BackendNotInstalledError, ("register_translation('cupy', 'probe', 'sum')", "pip install"),
+    only=cupy_missing)
+row("register_backend: not a type", lambda b, t: dispatch.register_backend(3, "mylib"),
+    TypeError, ("register_backend(3, 'mylib')", "type or a module prefix"))
+row("register_backend: array instance", lambda b, t: dispatch.register_backend(arr(b), "mylib"),
+    TypeError, ("register_backend(", "type or a module prefix"))
+row("register_backend: empty prefix", lambda b, t: dispatch.register_backend("", "mylib"),
+    ValueError, ("register_backend('', 'mylib')", "module prefix"))
+row("register_backend: non-string name", lambda b, t: dispatch.register_backend(Box, 3),
+    TypeError, ("register_backend(", "Box", "string"))
+row("register_backend: empty name", lambda b, t: dispatch.register_backend(Box, ""),
+    ValueError, ("register_backend(", "not a valid backend name"))
+row("register_backend: private name", lambda b, t: dispatch.register_backend(Box, "_mylib"),
+    ValueError, ("register_backend(", "'_mylib'", "not a valid backend name"))
+row("register_backend: non-string module",
+    lambda b, t: dispatch.register_backend(Box, "mylib", module=3), TypeError,
+    ("register_backend(", "module"))
+row("register_backend: bad module name",
+    lambda b, t: dispatch.register_backend(Box, "mylib", module="my lib"), ValueError,
+    ("register_backend(", "'my lib'"))
+row("register_backend: priority not a number",
+    lambda b, t: dispatch.register_backend(Box, "mylib", priority="high"), TypeError,
+    ("register_backend(", "priority"))
+row("register_backend: resolver not callable",
+    lambda b, t: dispatch.register_backend(Box, "mylib", resolver=3), TypeError,
+    ("register_backend(", "resolver"))
+row("register_backend: onto an uninstalled library",
+    lambda b, t: dispatch.register_backend(Box, "cupy"), BackendNotInstalledError,
+    ("'cupy'", "pip install"), only=cupy_missing)
+row("compose: not callable", lambda b, t: dispatch.compose(3), TypeError,
+    ("compose(fn)", "int"))
+row("compose: a lambda without name=", lambda b, t: dispatch.compose(lambda x: x),
+    ValueError, ("compose(", "'<lambda>'", "not a valid function name"))
+row("compose: non-string name", lambda b, t: dispatch.compose(_probe, name=3), TypeError,
+    ("compose(..., name=3)", "string"))
+row("compose: private name", lambda b, t: dispatch.compose(_probe, name="_probe"), ValueError,
+    ("compose(..., name='_probe')", "not a valid function name"))
+row("compose: decorator with a bad name", lambda b, t: dispatch.compose(name="a..b")(_probe),
+    ValueError, ("compose(..., name='a..b')", "not a valid function name"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def loaded():
+    """Load tables and composed fallbacks first: loading registers, which a bad input must not."""
+    reg.composed()
+    for b in ARRAY_BACKENDS:
+        if _usable(b):
+            reg.table(b)
+    yield
+    check_caches()
+
+
+def good_call(b: str) -> None:
+    """A correct call on ``b`` works and gives the right value."""
+    x = arr(b)
+    if mixable(b):
+        other(b)  # the partner's conversion is set-up work, not part of a bad call
+    np.testing.assert_allclose(to_np(do("sum", x)), 6.0)
+    np.testing.assert_allclose(to_np(do("add", x, x)), 2 * X)
+    np.testing.assert_allclose(to_np(do("zeros", (2,), like=b)), np.zeros(2))
+
+
+def fmt(text: str, b: str) -> str:
+    return text.replace("{b}", b)
+
+
+def check_error(bad: Bad, b: str, err: BaseException) -> None:
+    notes = getattr(err, "__notes__", [])
+    text = "\n".join([str(err), *notes])
+    if bad.exc == LIBRARY:
+        if isinstance(err, UnsupportedError):
+            assert repr(bad.name) in str(err), text
+            assert repr(b) in str(err), text
+            return
+        assert not isinstance(err, DispatchError), text
+        note = f"(raised inside dispatch.do({bad.name!r}) on backend {b!r})"
+        assert note in notes, f"{type(err).__name__}: {text}"
+    else:
+        assert isinstance(err, bad.exc), f"{type(err).__name__}: {text}"  # type: ignore[arg-type]
+        if not isinstance(err, DispatchError):
+            # dispatch's own TypeError/ValueError names the call it rejects
+            assert type(err) in (TypeError, ValueError), type(err)
+            assert not notes, notes
+    for s in bad.says:
+        assert fmt(s, b) in text, f"{fmt(s, b)!r} not in {text!r}"
+
+
+def params() -> Iterator[Any]:
+    for bad in ROWS:
+        yield pytest.param(bad, id=bad.desc.replace(" ", "-"))
+
+
+@pytest.mark.parametrize("bad", list(params()))
+def test_bad_input(bad: Bad, backend: str, tmp_path: Path, record_property) -> None:
+    if not bad.only(backend):
+        pytest.skip(f"does not apply to {backend}")
+    good_call(backend)  # warm the caches a bad input must not disturb
+    state = registry_state()
+    before = cache_keys()
+    try:
+        result = bad.call(backend, tmp_path)
+    except Exception as err:  # checked against the row below
+        error = err
+    else:
+        pytest.fail(f"{bad.desc}: no error, returned {type(result).__name__}")
+    record_property("bad_inputs", 1)
+    check_error(bad, backend, error)
+    assert not (tmp_path / "ran").exists(), "a refused name ran a shell command"
+    assert registry_state() == state
+    new = cache_keys() - before
+    if bad.exc != LIBRARY:  # the failed call resolved nothing: nothing cached for it
+        assert all(is_dispatcher(cached(k)) for k in new), new
+    check_caches({bad.name, "sum", "add", "zeros", "stack", "concatenate", "where"})
+    good_call(backend)
