@@ -23,6 +23,10 @@ name). Each module defines, in this order:
 ``creation_kwargs(like)`` (optional)
     Keyword arguments (dtype, device) that creation functions take from an
     example array passed as ``like=``; default ``{"dtype": like.dtype}``.
+``GATHERS`` (optional, lazy libraries: dask)
+    ``{name: reason}`` for the names whose call computes (pulls values to the
+    client) instead of returning lazy arrays; every other name stays lazy.
+    Shown in the coverage matrix; a test keeps it exact.
 
 A module is imported only once an object of its library has been seen, so it
 imports its library at top level. This package's ``__init__`` imports nothing.

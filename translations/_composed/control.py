@@ -19,7 +19,7 @@ import numpy as np
 
 from dispatch._compose import composed
 from dispatch._do import do
-from dispatch._helpers import is_array
+from dispatch._helpers import get_lib_fn, infer_backend, is_array
 from dispatch._tree import tree_iter, tree_map
 
 
@@ -56,6 +56,18 @@ def block_until_ready(values: Any) -> Any:
     for leaf in tree_iter(values, is_leaf=lambda v: hasattr(v, "block_until_ready")):
         leaf.block_until_ready()
     return values
+
+
+def settler(values: Any) -> Callable[[Any], Any] | None:
+    """The library's ``block_until_ready`` for the arrays in ``values`` where it
+    does more than wait (dask persists the loop state, so that a Python loop
+    reading one value per step does not recompute the state's whole history
+    each step), or None where it is the no-op above (eager libraries)."""
+    first = next((v for v in tree_iter(values) if is_array(v)), None)
+    if first is None:
+        return None
+    fn = get_lib_fn(infer_backend(first), "block_until_ready")
+    return None if fn is block_until_ready else fn
 
 
 @composed("stop_gradient_tree")
@@ -112,6 +124,7 @@ def while_loop(
     array([0, 1, 3])
     """
     values = tuple(do("stop_gradient_tree", tuple(values)))
+    settle = settler(values)
     if isinstance(max_iter, (tuple, list)) or is_array(max_iter):
         raw = do("to_numpy", max_iter) if is_array(max_iter) else max_iter
         checkpoints = [int(c) for c in raw]
@@ -120,6 +133,8 @@ def while_loop(
             if not _any(values[0]):
                 break
             values = tuple(loop(*values))
+            if settle is not None:
+                values = tuple(settle(values))
             if i in checkpoints:
                 trajectory.append(do("copy_leaves", values))
         final = do("copy_leaves", values)
@@ -128,6 +143,8 @@ def while_loop(
     i = 0
     while (max_iter is None or i < max_iter) and _any(values[0]):
         values = tuple(loop(*values))
+        if settle is not None:
+            values = tuple(settle(values))
         i += 1
     return do("stop_gradient_tree", values)
 

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+from dispatch.translations._composed.control import settler
 from dispatch.translations._composed.indexing import _cast, _dtype, _kind
 
 from dispatch._compose import composed
@@ -219,6 +220,13 @@ class _Run:
         self.step = 0
         self.saved: list[tuple] = []
         self._mask: Any = None
+        self._settle = settler(y)
+
+    def settle(self, values: tuple) -> tuple:
+        """The loop state made concrete where the library builds graphs lazily
+        (dask: persisted), so that the next check does not recompute the whole
+        history of the iteration; ``values`` unchanged elsewhere."""
+        return values if self._settle is None else tuple(self._settle(values))
 
     def check(self, rr: Any) -> bool:
         """Update the state from the squared residual norms; True while any entry goes on."""
@@ -555,6 +563,7 @@ def _cg(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None, matrix_of
         r = r - alpha * q
         z = r if M is None else M(r)
         rz_new = dot(r, z)
+        x, r, z, p, rz_new = run.settle((x, r, z, p, rz_new))
         run.count(1)
         going = run.check(rz_new if M is None else dot(r, r))
         if run.at_checkpoint():
@@ -592,6 +601,7 @@ def _cg_adaptive(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
         alpha = dot(p, r) / pq if mask is None else dot(p, r) / pq * mask[0]
         x = x + alpha * p
         r = r - alpha * q
+        x, r, p, q, pq = run.settle((x, r, p, q, pq))
         run.count(1)
         going = run.check(dot(r, r))
         if run.at_checkpoint():
@@ -696,6 +706,7 @@ def _bicgstab(lin, y, x0=None, rtol=1e-5, atol=0.0, max_iter=1000, pre=None,
             z = do("where", keep, zz, z)
             r = do("where", keep, r_new, r)
             u = do("where", keep, u_new, u)
+        z, r, u, rho0, alpha, omega = run.settle((z, r, u, rho0, alpha, omega))
         run.count(2 * ell)
         going = run.check(_dot(r, r))
         if run.at_checkpoint():
