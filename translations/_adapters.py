@@ -54,6 +54,15 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
     return entries
 
 
+def ravel_order(order: Any) -> str:
+    """numpy's ``order`` argument of ``ravel`` as 'C', 'F', 'A' or 'K' (None is 'C';
+    lower case is accepted, as numpy does); anything else is numpy's ValueError."""
+    name = "C" if order is None else str(order).upper() if isinstance(order, str) else order
+    if name not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return name
+
+
 def argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
     """Argument indices to differentiate and whether ``wrt`` was a single int."""
     if isinstance(wrt, (int, np.integer)):
@@ -64,3 +73,27 @@ def argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
 def first_output(out: Any) -> Any:
     """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
     return out[0] if isinstance(out, (tuple, list)) else out
+
+
+class _Capsule:
+    """A bare DLPack capsule with the protocol methods ``numpy.from_dlpack`` wants."""
+
+    def __init__(self, capsule: Any):
+        self._capsule = capsule
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU: a capsule names no device, so it is taken as host memory
+
+
+def host_from_dlpack(x: Any, device: Any = None, copy: Any = None) -> np.ndarray:
+    """``numpy.from_dlpack`` for host libraries without one (dask, pydata sparse):
+    an object with ``__dlpack__`` (any library's array) or a bare capsule (the
+    ``to_dlpack`` of the method list, taken as host memory)."""
+    if not hasattr(x, "__dlpack__"):
+        if type(x).__name__ != "PyCapsule":
+            raise TypeError(f"from_dlpack needs a DLPack capsule or array, got {type(x).__name__}")
+        x = _Capsule(x)
+    return np.from_dlpack(x, device=device, copy=copy)

@@ -237,6 +237,27 @@ TABLE = {
     "complex": _complex,
     "concat": alias("concatenate"),
     "conj": NATIVE,
+    # cupy's own (numpy semantics) beat the composed fallbacks of translations/_composed/
+    "column_stack": NATIVE,
+    "convolve": NATIVE,
+    "correlate": NATIVE,
+    "interp": NATIVE,
+    "linalg.tensorinv": NATIVE,
+    "linalg.tensorsolve": NATIVE,
+    # issue 5 (H8): cupy's own (numpy semantics) beat the composed fallbacks
+    **{
+        n: NATIVE
+        for n in (
+            "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd nanmedian "
+            "average quantile percentile choose compress ediff1d gradient isin digitize "
+            "histogram fft.hfft fft.ihfft scipy.linalg.lu_solve"
+        ).split()
+    },
+    # scipy.special, issue 5 (H9): cupyx.scipy.special's beat the composed fallbacks
+    **{
+        f"scipy.special.{n}": NATIVE
+        for n in "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py".split()
+    },
     # reductions
     "count_nonzero": _count_nonzero,
     # linalg

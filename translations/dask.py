@@ -8,10 +8,11 @@ Most names are dask.array's own. The adapters below exist because dask
 * lacks a function or differs from numpy (``cholesky`` returns the upper
   factor, ``take`` defaults to axis 0, ``median`` needs an axis...).
 
-Nothing here calls ``compute()`` except where the result is inherently
-concrete: ``shape``/``size`` of an array with unknown chunk sizes,
-``to_numpy``, and ``repeat`` with repeat counts given as a dask array (the
-output shape depends on their values).
+Results stay lazy: every name builds a dask graph and computes nothing,
+except the names in ``GATHERS`` (at the end of this module), which say why
+they pull values to the client (``to_numpy``; ``shape``/``size`` of an array
+with unknown chunk sizes; the iterative solvers, which check convergence on
+the client after every iteration...).
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import sys
 from typing import Any
 
 import dask.array as da
 import numpy as np
 import scipy.special as sc
 from dask.array import Array
-from dispatch.translations._composed.bound import host_entries
+from dispatch.translations._adapters import host_from_dlpack, ravel_order
+from dispatch.translations._composed.bound import fill_entries, host_entries
 
+from dispatch._tree import tree_flatten, tree_unflatten
 from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("dask",)
@@ -44,6 +48,52 @@ def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> Array:
 
 def _to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x.compute() if isinstance(x, Array) else x)
+
+
+def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
+             keepdims: bool = False) -> Any:
+    # da.average takes weights of a's shape or 1-D along one axis; numpy also takes
+    # weights spanning a tuple of axes: they are broadcast to a's shape first (lazily)
+    a = da.asarray(a)
+    if weights is not None and isinstance(axis, (tuple, list)) and np.shape(weights) != a.shape:
+        axes = tuple(int(ax) % a.ndim for ax in axis)
+        if tuple(np.shape(weights)) != tuple(a.shape[ax] for ax in axes):
+            raise ValueError(
+                "Shape of weights must be consistent with shape of a along specified axis."
+            )
+        w = da.asarray(weights).transpose(tuple(int(i) for i in np.argsort(axes)))
+        w = w.reshape(tuple(s if i in axes else 1 for i, s in enumerate(a.shape)))
+        weights = da.broadcast_to(w, a.shape)
+    return da.average(a, axis=axis, weights=weights, returned=returned, keepdims=keepdims)
+
+
+def _nan_extreme(fn: Any, fold: Any) -> Any:
+    def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
+                initial: Any = None, where: None = None) -> Array:
+        # dask's nanmax/nanmin take no ``initial``: numpy folds it in with fmax/fmin
+        r = fn(a, axis=axis, keepdims=keepdims)
+        return r if initial is None else fold(r, initial)
+
+    return extreme
+
+
+def _choose(a: Any, choices: Any, out: None = None, mode: str = "raise") -> Array:
+    # da.choose has no mode: 'wrap' and 'clip' map the indices first (lazily); 'raise' is
+    # numpy's check inside each block, when computed
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    n = len(choices)
+    a = da.asarray(a)
+    if mode == "wrap":
+        a = a % n
+    elif mode == "clip":
+        a = da.clip(a, 0, n - 1)
+    return da.choose(a, choices)
+
+
+def _from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> Array:
+    # dask.array has no from_dlpack: numpy takes the buffer, dask wraps it (no compute)
+    return da.from_array(host_from_dlpack(x, device, copy))
 
 
 def _astype(x: Array, dtype: Any, copy: bool = True) -> Array:
@@ -131,23 +181,79 @@ def _median(a: Array, axis: Any = None, keepdims: bool = False) -> Array:
     return da.median(a, axis=axis, keepdims=keepdims)
 
 
-def _quantile(a: Any, q: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Array:
-    # dask's quantile needs an axis: reduce the flattened array for axis=None
+def _nanmedian(a: Array, axis: Any = None, keepdims: bool = False) -> Array:
+    # dask's nanmedian refuses axis=None as its median does
     a = da.asarray(a)
     if axis is None:
-        out = da.quantile(a.reshape(-1), q, axis=0, **kwargs)
-        return out.reshape(out.shape + (1,) * a.ndim) if keepdims else out
-    return da.quantile(a, q, axis=axis, keepdims=keepdims, **kwargs)
+        out = da.nanmedian(a.reshape(-1), axis=0)
+        return out.reshape((1,) * a.ndim) if keepdims else out
+    return da.nanmedian(a, axis=axis, keepdims=keepdims)
 
 
-def _percentile(a: Any, q: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
-    return _quantile(a, np.asarray(q) / 100, axis=axis, keepdims=keepdims, **kwargs)
+def _quantile(a: Any, q: Any, axis: Any = None, keepdims: bool = False, *,
+              _fn: Any = da.quantile, **kwargs: Any) -> Array:
+    # dask's quantile needs an axis (and a 1-d array at least): reduce the flattened
+    # array for axis=None; it computes in float64 where numpy keeps float32 data float32
+    a = da.asarray(a)
+    dtype = np.result_type(a.dtype, q if isinstance(q, (float, np.ndarray)) else np.asarray(q),
+                           1.0)
+    if axis is None:
+        out = _fn(a.reshape(-1), q, axis=0, **kwargs)
+        out = out.reshape(out.shape + (1,) * a.ndim) if keepdims else out
+    else:
+        out = _fn(a, q, axis=axis, keepdims=keepdims, **kwargs)
+    return out.astype(dtype)
+
+
+def _percentile(a: Any, q: Any, axis: Any = None, keepdims: bool = False, *,
+                _fn: Any = da.quantile, **kwargs: Any) -> Any:
+    # a Python number stays weak (numpy 2): float32 data keeps float32 percentiles
+    if isinstance(q, (int, float)):
+        q = q / 100
+    else:
+        q = np.asarray(q) / np.asarray(100, np.asarray(q).dtype)
+    return _quantile(a, q, axis=axis, keepdims=keepdims, _fn=_fn, **kwargs)
+
+
+def _cumulative(fn: Any) -> Any:
+    def cumulative(a: Any, axis: Any = None, dtype: Any = None) -> Array:
+        # dask's cumulative functions fail on 0-d arrays (nancumsum needs an axis):
+        # numpy flattens when there is no axis
+        a = da.asarray(a)
+        if axis is None:
+            a, axis = a.reshape(-1), 0
+        return fn(a, axis=axis, dtype=dtype)
+
+    return cumulative
+
+
+def _roll(a: Any, shift: Any, axis: Any = None) -> Array:
+    # dask wants one shift per axis; numpy applies an int shift to each axis of a tuple
+    if isinstance(axis, (tuple, list)) and isinstance(shift, (int, np.integer)):
+        shift = (int(shift),) * len(axis)
+    return da.roll(da.asarray(a), shift, axis)
+
+
+def _ptp(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    # dask's ptp has no keepdims
+    a = da.asarray(a)
+    return da.max(a, axis=axis, keepdims=keepdims) - da.min(a, axis=axis, keepdims=keepdims)
 
 
 # ---------------------------------------------------------------- shape
 
 
-def _reshape(a: Array, shape: Any, order: str = "C") -> Array:
+def _ravel(a: Any, order: Any = "C") -> Array:
+    # dask.array.ravel has no order; a dask array has no memory layout, so 'A' and
+    # 'K' read it as the C-contiguous array it stands for
+    a = da.asarray(a)
+    if ravel_order(order) == "F":
+        return da.ravel(a.T)
+    return da.ravel(a)
+
+
+def _reshape(a: Array, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
+    # ``copy`` (numpy 2.1) changes nothing here: dask arrays are immutable
     a = da.asarray(a)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     if order == "F":
@@ -279,10 +385,78 @@ def _searchsorted(a: Array, v: Any, side: str = "left", sorter: Any = None) -> A
     if sorter is not None:
         # searching ``a`` through ``sorter`` is searching ``a[sorter]``
         a, sorter = _take(a, sorter), None
-    v = da.asarray(v)
+    a, v = da.asarray(a), da.asarray(v)  # either may be a numpy constant
     if v.ndim == 0:
         return da.searchsorted(a, v.reshape(1), side=side, sorter=sorter)[0]
     return da.searchsorted(a, v, side=side, sorter=sorter)
+
+
+def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
+    # dask needs the weights chunked like x; numpy has no chunks to disagree
+    x = da.asarray(x)
+    if weights is not None:
+        weights = da.asarray(weights)
+        if weights.shape == x.shape and weights.chunks != x.chunks:
+            weights = weights.rechunk(x.chunks)
+    return da.bincount(x, weights=weights, minlength=minlength)
+
+
+def _histogram(
+    a: Any, bins: Any = 10, range: Any = None, density: Any = None, weights: Any = None
+) -> tuple[Array, Array]:
+    # dask needs a range with a number of bins; numpy takes the data's (lazy here),
+    # widened by 0.5 on both sides when all values are equal, (0, 1) when empty
+    a = da.asarray(a)
+    if isinstance(bins, (int, np.integer)) and range is None:
+        if a.size == 0:
+            range = (0.0, 1.0)
+        else:
+            lo, hi = a.min(), a.max()
+            flat = lo == hi
+            range = (da.where(flat, lo - 0.5, lo), da.where(flat, hi + 0.5, hi))
+    if weights is not None:
+        weights = da.asarray(weights)
+        if weights.chunks != a.chunks and weights.shape == a.shape:
+            weights = weights.rechunk(a.chunks)
+    return da.histogram(a, bins=bins, range=range, density=density, weights=weights)
+
+
+def _block_until_ready(values: Any) -> Any:
+    # ready means computed and held in memory: persist runs the graphs once (on the
+    # workers under a distributed client) and returns arrays backed by the results,
+    # which is what an eager loop over dask arrays needs at each step
+    import dask
+
+    leaves, ref = tree_flatten(values, get_ref=True)
+    where = [i for i, v in enumerate(leaves) if isinstance(v, Array)]
+    # the results get keys of their own: a distributed scheduler holding a persisted
+    # key that another (still lazy) graph also defines mixes up the two submissions
+    fresh = (da.map_blocks(_same, leaves[i], name="ready-" + leaves[i].name) for i in where)
+    done = dask.persist(*fresh)
+    for i, v in zip(where, done, strict=True):
+        leaves[i] = v
+    client = _client()
+    if client is not None:
+        from distributed import wait
+
+        wait(list(done))
+    return tree_unflatten(leaves, ref)
+
+
+def _same(block: Any) -> Any:
+    return block
+
+
+def _client() -> Any:
+    """The default dask.distributed client, or None (without importing distributed)."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import default_client
+
+    try:
+        return default_client()
+    except ValueError:
+        return None
 
 
 def _dot(a: Any, b: Any) -> Array:
@@ -296,7 +470,24 @@ def _inner(a: Any, b: Any) -> Array:
     a, b = da.asarray(a), da.asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
-    return da.tensordot(a, b, axes=([-1], [-1]))
+    if a.size == 0 or b.size == 0:  # dask's tensordot of empty arrays has a wrong shape
+        return da.zeros(a.shape[:-1] + b.shape[:-1], dtype=np.result_type(a.dtype, b.dtype))
+    return _tensordot(a, b, axes=([-1], [-1]))
+
+
+def _same_int(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def same_int(*args: Any, **kwargs: Any) -> Array:
+        # dask sums integer products in int64; numpy keeps the operands' integer dtype
+        out = fn(*args, **kwargs)
+        ops = [a for a in args if hasattr(a, "dtype")]
+        dtype = np.result_type(*(a.dtype for a in ops)) if ops else out.dtype
+        return out.astype(dtype) if dtype.kind in "iu" and out.dtype != dtype else out
+
+    return same_int
+
+
+_tensordot = _same_int(da.tensordot)
 
 
 def _kron(a: Any, b: Any) -> Array:
@@ -730,8 +921,11 @@ def _cond(x: Any, p: Any = None) -> Array:
     x = _matrix(x, "linalg.cond")
     if p in (None, 2, -2):
         s = da.linalg.svd(_skinny(x))[1]
-        return s.max() / s.min() if p != -2 else s.min() / s.max()
-    return _norm(x, p) * _norm(_inv(x), p)
+        r = s.max() / s.min() if p != -2 else s.min() / s.max()
+    else:
+        r = _norm(x, p) * _norm(_inv(x), p)
+    # numpy: a NaN condition number (0/0 of a zero matrix) is inf unless x holds NaN
+    return da.where(da.isnan(r) & ~da.isnan(x).any(), np.inf, r)
 
 
 def _householder_product(a: Any, tau: Any) -> Array:
@@ -892,6 +1086,29 @@ TABLE = {
     "isneginf": da.isneginf,
     "isposinf": da.isposinf,
     "isin": da.isin,
+    # issue 5 (H8): the array API's spellings of dask's ufuncs
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "atanh": "arctanh",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+    "permute_dims": "transpose",
+    "from_dlpack": _from_dlpack,
+    "choose": _choose,
+    "average": _average,
+    "nanmax": _nan_extreme(da.nanmax, np.fmax),
+    "nanmin": _nan_extreme(da.nanmin, np.fmin),
+    # issue 5 (H8): dask's own (lazy) beat the composed fallbacks of translations/_composed/
+    **{
+        n: NATIVE
+        for n in (
+            "nanargmax nanargmin nanprod nanvar nanstd compress ediff1d digitize"
+        ).split()
+    },
     "conjugate": "conj",
     "heaviside": np.heaviside,
     "gcd": np.gcd,
@@ -908,9 +1125,18 @@ TABLE = {
     "argmin": _empty_reduction("argmin"),
     "count_nonzero": _count_nonzero,
     "median": _median,
+    "nanmedian": _nanmedian,
     "quantile": _quantile,
     "percentile": _percentile,
+    "nanquantile": functools.partial(_quantile, _fn=da.nanquantile),
+    "nanpercentile": functools.partial(_percentile, _fn=da.nanquantile),
+    "cumsum": _cumulative(da.cumsum),
+    "cumprod": _cumulative(da.cumprod),
+    "nancumsum": _cumulative(da.nancumsum),
+    "ptp": _ptp,
+    "roll": _roll,
     # shape and indexing
+    "ravel": _ravel,
     "reshape": _reshape,
     "split": _split,
     "array_split": _array_split,
@@ -922,7 +1148,13 @@ TABLE = {
     "sort": _sort,
     "argsort": _argsort,
     "searchsorted": _searchsorted,
+    "bincount": _bincount,
+    "histogram": _histogram,
+    "block_until_ready": _block_until_ready,
     "dot": _dot,
+    "tensordot": _tensordot,
+    "einsum": _same_int(da.einsum),
+    "vdot": _same_int(da.vdot),
     "inner": _inner,
     "kron": _kron,
     "cross": _cross,
@@ -959,6 +1191,11 @@ TABLE = {
         "dask has no matrix exponential (scaling and squaring picks its steps from the data)"
     ),
     "scipy.linalg.lu": _lu,
+    "scipy.linalg.lu_factor": unsupported(
+        "dask's blocked LU pivots within blocks, not LAPACK's partial pivoting, and "
+        "LAPACK's pivot vector (row swaps applied in sequence) would have to be computed "
+        "from the permutation on the client: use scipy.linalg.lu"
+    ),
     "scipy.linalg.solve_triangular": _solve_triangular,
     "scipy.linalg.cho_factor": _cho_factor,
     "scipy.linalg.cho_solve": _cho_solve,
@@ -975,6 +1212,15 @@ TABLE = {
     "scipy.special.logsumexp": _logsumexp,
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
+    # scipy.special, issue 5 (H9): scipy's ufuncs map lazily over dask blocks;
+    # polygamma and multigammaln are composed (scipy's call numpy.asarray)
+    **{
+        f"scipy.special.{n}": getattr(sc, n)
+        for n in (
+            "entr erfcx i0 i0e i1 i1e j0 j1 k0 k0e k1 k1e log_ndtr ndtr ndtri psi xlog1py y0 y1 "
+            "zeta"
+        ).split()
+    },
     # random
     "random.default_rng": NATIVE,
     "random.seed": _seed,
@@ -1006,11 +1252,97 @@ _NO_SPARSE = unsupported(
 TABLE.update(
     {
         **host_entries("dask", "dask"),
+        # dask.array has none of these: composed of its lazy arange, arithmetic and draws
+        **fill_entries("dask", "geomspace", "logspace", "random.rand", "random.randn"),
         # the incomplete gamma functions of gamma_inc_l / gamma_inc_u (scipy ufuncs map lazily)
         "scipy.special.gammainc": sc.gammainc,
         "scipy.special.gammaincc": sc.gammaincc,
+        "to_dlpack": unsupported(
+            "a dask array is a task graph, not a buffer: export a computed array "
+            "(do('to_numpy', x)) instead"
+        ),
         "sparse_coo_tensor": _NO_SPARSE,
         "csr_matrix": _NO_SPARSE,
         "csc_matrix": _NO_SPARSE,
     }
 )
+
+
+# ---------------------------------------------------------------- what computes
+
+_CONVERGENCE = (
+    "an eager loop that checks convergence on the client after every iteration: the "
+    "squared residual norms (one scalar per right-hand side) are computed, while x and "
+    "the residual stay distributed dask arrays, persisted on the workers at each step so "
+    "that no step recomputes the ones before it"
+)
+
+# Every name whose dask call computes (pulls values to the client) instead of
+# returning lazy dask arrays, with the reason; every other name builds a graph
+# only. tests/translations/test_dask_gathers.py checks both directions.
+GATHERS: dict[str, str] = {
+    "to_numpy": "returns a numpy array: the whole array is computed and brought to the client",
+    "block_until_ready": (
+        "computes the arrays and keeps the results in memory (persist: on the workers under "
+        "a distributed client); nothing is brought to the client"
+    ),
+    "numpy": "returns a numpy array: the whole array is computed and brought to the client",
+    "numpy_call": (
+        "runs a numpy function on the host: its array arguments are computed and brought "
+        "to the client (the result is wrapped as a dask array again)"
+    ),
+    "shape": (
+        "only for arrays of unknown chunk sizes (after boolean indexing, nonzero, unique): "
+        "the chunk sizes are computed"
+    ),
+    "size": (
+        "only for arrays of unknown chunk sizes (after boolean indexing, nonzero, unique): "
+        "the chunk sizes are computed"
+    ),
+    "repeat": (
+        "only with repeat counts given as a dask array: the output shape depends on their "
+        "values, so the counts are computed (the repeated array stays lazy)"
+    ),
+    "repeat_n": (
+        "only without new_length and with repeat counts given as a dask array (it is then "
+        "repeat): the counts are computed"
+    ),
+    "digitize": (
+        "only with bin edges given as a dask array: dask's digitize takes numpy edges, so "
+        "the edges are computed (the values stay lazy)"
+    ),
+    "while_loop": (
+        "an eager Python loop: the condition values[0] is computed on the client at every "
+        "step; the loop variables stay distributed, persisted at each step"
+    ),
+    "conjugate_gradient": _CONVERGENCE,
+    "conjugate_gradient_adaptive": _CONVERGENCE,
+    "bi_conjugate_gradient": _CONVERGENCE,
+    "linear_solve": (
+        "the CG and BiCGStab methods check convergence on the client (one scalar per "
+        "right-hand side and iteration); the 'scipy-*' methods compute the matrix and "
+        "right-hand side and solve with scipy on the client"
+    ),
+    "minimize": (
+        "checks convergence on the client after every iteration; scipy's methods "
+        "('L-BFGS-B', 'BFGS', 'Nelder-Mead') evaluate the function on the client"
+    ),
+    "solve_triangular_sparse": (
+        "solved with scipy's spsolve_triangular on the client: the matrix and the "
+        "right-hand side are computed"
+    ),
+    **dict.fromkeys(
+        ("quantile", "percentile", "nanquantile", "nanpercentile"),
+        "only with q given as a dask array: dask's quantiles take numpy levels, so the "
+        "levels (a few numbers) are computed; the data stays lazy",
+    ),
+    "gradient": (
+        "only with sample coordinates given as dask arrays (non-uniform spacing): the "
+        "coordinates (one small 1-D array per axis) are computed to make the weights; the "
+        "differences of f stay lazy"
+    ),
+    "scipy.linalg.lu_solve": (
+        "the pivot vector (n integers) is computed to make the row permutation (LAPACK's "
+        "swaps are sequential); the factors and the right-hand side stay lazy"
+    ),
+}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +27,9 @@ import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
+from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.counting import (
@@ -38,8 +41,14 @@ from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,
 )
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_jax
+from dispatch.translations._composed.selection import gradient as finite_differences
+from dispatch.translations._composed.special import (
+    hurwitz_edges,
+    polygamma_edges,
+    riemann_zeta,
+)
 
-from dispatch.spec import alias, unsupported
+from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("jax", "jaxlib")
 MODULES = {"": "jax.numpy", "scipy": "jax.scipy"}
@@ -69,6 +78,17 @@ def _with_device(fn: Callable) -> Callable:
         return out if device is None else jax.device_put(out, device)
 
     return placed
+
+
+def _logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              base: Any = 10.0, dtype: Any = None, axis: int = 0) -> Any:
+    # jnp.logspace does not broadcast an array base with start and stop, as numpy does
+    if not jnp.ndim(base):
+        return jnp.logspace(start, stop, num, endpoint, base, dtype, axis)
+    start, stop, base = jnp.broadcast_arrays(start, stop, base)
+    y = jnp.linspace(start, stop, num, endpoint, axis=axis)
+    out = jnp.power(jnp.expand_dims(base, axis), y)
+    return out if dtype is None else out.astype(dtype)
 
 
 def _to_backend_dtype(name: Any) -> np.dtype:
@@ -150,7 +170,90 @@ def _reciprocal(x: Any) -> Any:
     return jnp.reciprocal(x)
 
 
+def _angle(z: Any, deg: bool = False) -> Any:
+    # jnp.angle returns float64 for a 0-d float32 array under x64; numpy keeps the
+    # argument's precision (complex64 -> float32)
+    z = jnp.asarray(z)
+    out = jnp.angle(z, deg)
+    if jnp.issubdtype(z.dtype, jnp.inexact):
+        return out.astype(jnp.finfo(z.dtype).dtype)
+    return out
+
+
+def _float_power(x1: Any, x2: Any) -> Any:
+    # numpy computes float_power in float64 (complex128) whatever the inputs; jax keeps
+    # float32 (without x64 the widest float is float32 anyway)
+    wide = jax.dtypes.canonicalize_dtype(
+        np.complex128 if jnp.iscomplexobj(x1) or jnp.iscomplexobj(x2) else np.float64
+    )
+    return jnp.float_power(jnp.asarray(x1, wide), jnp.asarray(x2, wide))
+
+
+def _integral(fn: Callable, default: str = "full") -> Callable:
+    @functools.wraps(fn)
+    def integral(a: Any, v: Any, mode: str = default) -> Any:
+        if fn is jnp.convolve:  # numpy's convolve reads a 0-d input as length 1
+            a, v = jnp.atleast_1d(a), jnp.atleast_1d(v)
+        # jax convolves integers in floats; numpy's result keeps the integer dtype
+        out = fn(a, v, mode)
+        dtype = jnp.result_type(a, v)
+        if jnp.issubdtype(dtype, jnp.integer) or dtype == jnp.bool_:
+            return jnp.round(out).astype(dtype)
+        return out
+
+    return integral
+
+
+def _split_at(ary: Any, indices: Any, axis: int) -> list:
+    # numpy splits at indices as slices do: indices past the end give empty pieces;
+    # jax refuses them
+    ary = jnp.asarray(ary)
+    lead = (slice(None),) * (axis % ary.ndim)
+    bounds = [0, *(int(i) for i in indices), ary.shape[axis]]
+    return [ary[(*lead, slice(b0, b1))] for b0, b1 in itertools.pairwise(bounds)]
+
+
+def _splitter(fn: Callable, axis_of: Callable | None = None) -> Callable:
+    @functools.wraps(fn)
+    def split(ary: Any, indices_or_sections: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(indices_or_sections, (int, np.integer)):
+            return fn(ary, indices_or_sections, *args, **kwargs)
+        ary = jnp.asarray(ary)
+        axis = axis_of(ary) if axis_of else (args[0] if args else kwargs.get("axis", 0))
+        return _split_at(ary, indices_or_sections, axis)
+
+    return split
+
+
 # ---------------------------------------------------------------- numpy keywords
+
+
+def _ravel(a: Any, order: Any = "C") -> Any:
+    # jax implements 'C' and 'F' only; its arrays expose no memory layout, so 'A' and
+    # 'K' read them as the C-contiguous arrays they stand for
+    return jnp.ravel(a, "F" if _ravel_order(order) == "F" else "C")
+
+
+def _atleast(fn: Callable) -> Callable:
+    def atleast(*arys: Any) -> Any:
+        # numpy reads one list argument as one array (jax refuses lists) and returns
+        # several results as a tuple (jax: a list)
+        if len(arys) == 1 and isinstance(arys[0], (list, tuple)):
+            return fn(jnp.asarray(arys[0]))
+        out = fn(*arys)
+        return tuple(out) if isinstance(out, list) else out
+
+    atleast.__name__ = atleast.__qualname__ = "_" + fn.__name__
+    return atleast
+
+
+def _where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
+    # jnp.where refuses a list condition; numpy reads it as an array
+    if isinstance(condition, (list, tuple)):
+        condition = jnp.asarray(condition)
+    if x is None and y is None:
+        return jnp.where(condition)
+    return jnp.where(condition, x, y)
 
 
 def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
@@ -183,9 +286,56 @@ def _lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
 def _histogram(
     a: Any, bins: Any = 10, range: Any = None, density: Any = None, weights: Any = None
 ) -> tuple:
-    # jax counts in floats; numpy's plain counts are integers
+    # jax counts in floats; numpy's plain counts are integers. numpy's edges are a
+    # float64 linspace cast to the data's float type: jax's float32 linspace can move an
+    # edge past a value (0.0 became 3.7e-09) and the value into the bin on the left
+    a = jnp.asarray(a)
+    if isinstance(bins, (int, np.integer)):
+        wide = jax.dtypes.canonicalize_dtype(np.float64)
+        if range is not None:
+            lo, hi = jnp.asarray(range[0], wide), jnp.asarray(range[1], wide)
+        elif a.size:
+            lo, hi = a.min().astype(wide), a.max().astype(wide)
+        else:
+            lo, hi = jnp.asarray(0.0, wide), jnp.asarray(1.0, wide)
+        lo, hi = jnp.where(lo == hi, lo - 0.5, lo), jnp.where(lo == hi, hi + 0.5, hi)
+        kind = a.dtype if jnp.issubdtype(a.dtype, jnp.floating) else wide
+        step = (hi - lo) / int(bins)  # numpy's linspace: arange * step + start, exact end
+        edges = (jnp.arange(int(bins) + 1, dtype=wide) * step + lo).at[-1].set(hi)
+        bins, range = edges.astype(kind), None
     hist, edges = jnp.histogram(a, bins, range, weights, density)
+    if weights is not None and not density:  # numpy sums in the weights' dtype
+        return hist.astype(jnp.asarray(weights).dtype), edges
     return (hist.astype(int) if weights is None and not density else hist), edges
+
+
+def _nan_arg(fn: Callable) -> Callable:
+    def arg(a: Any, axis: Any = None, out: None = None, *, keepdims: bool = False) -> Any:
+        r = fn(a, axis=axis, keepdims=keepdims)
+        # jnp marks an all-NaN slice with -1 (a jitted function needs a value); numpy
+        # raises, which is done here where the values can be read (not while tracing)
+        if not isinstance(r, jax.core.Tracer) and bool(jnp.any(r < 0)):
+            raise ValueError("All-NaN slice encountered")
+        return r
+
+    arg.__name__ = arg.__qualname__ = f"_{fn.__name__}"
+    return arg
+
+
+def _q_array(fn: Callable) -> Callable:
+    composed = getattr(_statistics, fn.__name__)
+
+    def quantile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
+        method = args[3] if len(args) > 3 else kwargs.get("method", "linear")
+        if method == "midpoint" and "percentile" in fn.__name__:
+            # jnp's midpoint percentile averages the two neighbours even at an exact
+            # order statistic (numpy takes that value): the composed version
+            return composed(a, q, *args, **kwargs)
+        # jnp's quantiles take q as an array or a number; numpy's also as a list
+        return fn(a, jnp.asarray(q) if isinstance(q, (list, tuple)) else q, *args, **kwargs)
+
+    quantile.__name__ = quantile.__qualname__ = f"_{fn.__name__}"
+    return quantile
 
 
 def _softmax(x: Any, axis: Any = None) -> Any:
@@ -195,6 +345,52 @@ def _softmax(x: Any, axis: Any = None) -> Any:
 
 def _log_softmax(x: Any, axis: Any = None) -> Any:
     return jax.scipy.special.log_softmax(x, axis=axis)
+
+
+# scipy.special, issue 5 (H9)
+
+
+def _digamma(x: Any) -> Any:
+    # jax's digamma(0) is nan; scipy's psi(+0) is -inf and psi(-0) is +inf
+    out = jax.scipy.special.digamma(x)
+    x = jnp.asarray(x).astype(out.dtype)
+    return jnp.where(x == 0, -1 / x, out)
+
+
+def _zeta(x: Any, q: Any = None) -> Any:
+    # jax's zeta(x) raises NotImplementedError without q, and its Hurwitz zeta is nan for
+    # x < 1: scipy's q=None is Riemann's zeta, continued below 1 (riemann_zeta)
+    if q is not None:
+        # and nan at the poles q = 0, -1, ..., at x = inf and at q = inf
+        return hurwitz_edges(x, q, jax.scipy.special.zeta(x, q))
+    x = jnp.asarray(x)
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        x = x.astype(jnp.result_type(float))
+    return riemann_zeta(x, jax.scipy.special.zeta)
+
+
+def _polygamma(n: Any, x: Any) -> Any:
+    # jax's polygamma is nan at the poles x = 0, -1, ... and at x = inf; scipy: +-inf, 0
+    out = polygamma_edges(n, x, jax.scipy.special.polygamma(n, x))
+    return jnp.where(jnp.asarray(n) == 0, _digamma(x).astype(out.dtype), out)
+
+
+def _float_arg(fn: Callable) -> Callable:
+    # jax's ndtr and log_ndtr refuse integer arrays; scipy computes them in float64
+    def special(x: Any) -> Any:
+        x = jnp.asarray(x)
+        if not jnp.issubdtype(x.dtype, jnp.inexact):
+            x = x.astype(jnp.result_type(float))
+        return fn(x)
+
+    special.__name__ = special.__qualname__ = f"_{fn.__name__}"
+    return special
+
+
+_NO_BESSEL = (
+    "jax.scipy.special has no {}, and no accurate composition exists from its functions "
+    "(bessel_jn's fixed-length recurrence is wrong beyond |x| ~ 30 and nan at 0)"
+)
 
 
 def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None):
@@ -591,6 +787,8 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
     """The list's ``gradient(f, wrt=(0,), get_output=False)`` of a scalar ``f``
     (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
     if not callable(f):  # numpy's finite differences keep numpy's name
+        if kwargs.get("edge_order", 1) != 1:  # jnp.gradient has first-order edges only
+            return finite_differences(f, *args, **kwargs)
         return jnp.gradient(f, *args, **kwargs)
     return _gradient_of(f, *args, **kwargs)
 
@@ -1050,9 +1248,16 @@ TABLE = {
     "to_device": _to_device,
     "stop_gradient": alias("stop_gradient", module="jax.lax"),
     "complex": _complex,
+    # jax.numpy's own (numpy semantics) beat the composed fallbacks of translations/_composed/
+    "column_stack": NATIVE,
+    "convolve": _integral(jnp.convolve),
+    "correlate": _integral(jnp.correlate, "valid"),
+    "interp": NATIVE,
+    "linalg.tensorinv": NATIVE,
+    "linalg.tensorsolve": NATIVE,
     # creation functions without jax's device keyword
     "identity": _with_device(jnp.identity),
-    "logspace": _with_device(jnp.logspace),
+    "logspace": _with_device(_logspace),
     "geomspace": _with_device(jnp.geomspace),
     "tri": _with_device(jnp.tri),
     # elementwise: jax dropped numpy's alias fix (round towards zero)
@@ -1060,7 +1265,18 @@ TABLE = {
     "reciprocal": _reciprocal,
     # numpy's promotion of integer with float arrays
     **{name: _promoting(getattr(jnp, name)) for name in _BINARY},
+    "float_power": _float_power,
+    "angle": _angle,
+    "split": _splitter(jnp.split),
+    "array_split": _splitter(jnp.array_split),
+    "hsplit": _splitter(jnp.hsplit, lambda a: 1 if a.ndim > 1 else 0),
+    "vsplit": _splitter(jnp.vsplit, lambda a: 0),
     # numpy keywords and results
+    "ravel": _ravel,
+    "where": _where,
+    "atleast_1d": _atleast(jnp.atleast_1d),
+    "atleast_2d": _atleast(jnp.atleast_2d),
+    "atleast_3d": _atleast(jnp.atleast_3d),
     "clip": _clip,
     "sort": _sort,
     "argsort": _argsort,
@@ -1075,6 +1291,36 @@ TABLE = {
     "linalg.householder_product": alias("householder_product", module="jax.lax.linalg"),
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
+    # scipy.special, issue 5 (H9): jax's own beat the composed fallbacks
+    **{
+        f"scipy.special.{n}": NATIVE
+        for n in "entr erfcx multigammaln xlog1py".split()
+    },
+    "scipy.special.polygamma": _polygamma,
+    "scipy.special.ndtr": _float_arg(jax.scipy.special.ndtr),
+    "scipy.special.log_ndtr": _float_arg(jax.scipy.special.log_ndtr),
+    "scipy.special.digamma": _digamma,
+    "scipy.special.psi": _digamma,
+    "scipy.special.zeta": _zeta,
+    **{
+        f"scipy.special.{n}": unsupported(_NO_BESSEL.format(n))
+        for n in "j0 j1 y0 y1 k0 k0e k1 k1e".split()
+    },
+    # issue 5 (H8): jax's own beat the composed fallbacks of translations/_composed/
+    **{
+        n: NATIVE
+        for n in (
+            "nanmax nanmin nancumsum nanprod nanvar nanstd average "
+            "nanmedian choose compress isin matrix_transpose fft.hfft fft.ihfft "
+            "linalg.svdvals scipy.linalg.lu_solve"
+        ).split()
+    },
+    "nanargmax": _nan_arg(jnp.nanargmax),
+    "nanargmin": _nan_arg(jnp.nanargmin),
+    **{
+        n: _q_array(getattr(jnp, n))
+        for n in "quantile percentile nanquantile nanpercentile".split()
+    },
     # random: numpy's stateful API over explicit keys
     "random.seed": _seed,
     "random.default_rng": _default_rng,

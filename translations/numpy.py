@@ -114,6 +114,29 @@ TABLE = {
     "linalg.householder_product": _householder_product,
     "cast": _astype,
     "conj": NATIVE,
+    # numpy's own beat the composed fallbacks of translations/_composed/
+    "column_stack": NATIVE,
+    "convolve": NATIVE,
+    "correlate": NATIVE,
+    "interp": NATIVE,
+    "linalg.tensorinv": NATIVE,
+    "linalg.tensorsolve": NATIVE,
+    # scipy.special, issue 5 (H9): scipy.special's beat the composed fallbacks
+    **{
+        f"scipy.special.{n}": NATIVE
+        for n in "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py".split()
+    },
+    # issue 5 (H8): numpy's own beat the composed fallbacks (reductions, statistics,
+    # selection, fft, matrices in translations/_composed/)
+    **{
+        n: NATIVE
+        for n in (
+            "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
+            "quantile percentile nanquantile nanpercentile nanmedian digitize histogram "
+            "choose compress ediff1d gradient isin matrix_transpose fft.hfft fft.ihfft "
+            "linalg.svdvals linalg.cond scipy.linalg.lu_solve"
+        ).split()
+    },
     "complex": lambda real, imag: real + 1j * imag,
     "stop_gradient": lambda x: x,
     "to_backend_dtype": "dtype",

@@ -34,10 +34,11 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
-from dispatch.translations._composed.bound import host_entries
+from dispatch.translations._adapters import host_from_dlpack
+from dispatch.translations._composed.bound import fill_entries, host_entries
 from sparse import COO, SparseArray
 
-from dispatch.spec import alias, unsupported
+from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("sparse",)
 MODULES = {"": "sparse"}
@@ -52,6 +53,8 @@ def _names(words: str) -> list[str]:
 
 def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
     if isinstance(x, SparseArray):
+        if kwargs.get("copy"):  # numpy's asarray(copy=True) returns a new array
+            return x.astype(dtype or x.dtype, copy=True)
         return x if dtype is None else x.astype(dtype)
     if hasattr(x, "tocoo") and hasattr(x, "nnz"):  # a scipy.sparse matrix: stays sparse
         out = COO.from_scipy_sparse(x)
@@ -68,6 +71,23 @@ def _array(x: Any, dtype: Any = None, copy: bool = True, **kwargs: Any) -> Spars
 def _sp(x: Any) -> SparseArray:
     """``x`` as a sparse array (numpy arrays, lists and scalars are wrapped)."""
     return x if isinstance(x, SparseArray) else COO.from_numpy(np.asarray(x))
+
+
+_PARTS = ("data", "coords", "indices", "indptr")
+
+
+def _owned(out: SparseArray, src: SparseArray) -> SparseArray:
+    """``out``, copied if it still shares stored values or coordinates with ``src``.
+
+    pydata returns its input, or an array built on the input's buffers, where
+    numpy returns a new array (tile or repeat by 1, zero padding, broadcasting
+    to the same shape): a write to one would show in the other.
+    """
+    mine = [getattr(out, p) for p in _PARTS if hasattr(out, p)]
+    theirs = [getattr(src, p) for p in _PARTS if hasattr(src, p)]
+    if any(np.may_share_memory(a, b) for a in mine for b in theirs):
+        return out.copy()
+    return out
 
 
 def _zero_fill(x: Any) -> SparseArray:
@@ -90,6 +110,13 @@ def _zero_fill(x: Any) -> SparseArray:
 
 def _to_numpy(x: Any) -> np.ndarray:
     return x.todense() if isinstance(x, SparseArray) else np.asarray(x)
+
+
+def _from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> SparseArray:
+    # pydata sparse has no from_dlpack: numpy takes the buffer, a COO stores its values
+    if isinstance(x, SparseArray):  # a numpy constant, already converted by the call
+        return x
+    return COO.from_numpy(host_from_dlpack(x, device, copy))
 
 
 def _astype(x: Any, dtype: Any, copy: bool = True) -> SparseArray:
@@ -140,6 +167,9 @@ def _from_numpy_creation(fn: Any) -> Any:
     @functools.wraps(fn)
     def create(*args: Any, **kwargs: Any) -> COO:
         kwargs.pop("device", None)
+        # array parameters (geomspace's start, logspace's base) are read densely
+        args = tuple(_index(a) if isinstance(a, SparseArray) else a for a in args)
+        kwargs = {k: _index(v) if isinstance(v, SparseArray) else v for k, v in kwargs.items()}
         return COO.from_numpy(np.asarray(fn(*args, **kwargs)))
 
     return create
@@ -171,7 +201,8 @@ def _meshgrid(*xi: Any, indexing: str = "xy", sparse_: bool = False, **kwargs: A
             dim = 1 - i
         s = [1] * len(xi)
         s[dim] = x.shape[0]
-        out.append(sparse.broadcast_to(x.reshape(tuple(s)), tuple(shape)))
+        # numpy copies; pydata broadcasting to the same shape keeps the input's buffers
+        out.append(_owned(sparse.broadcast_to(x.reshape(tuple(s)), tuple(shape)), x))
     return out
 
 
@@ -189,7 +220,7 @@ def _diag(v: Any, k: int = 0) -> SparseArray:
         idx = np.arange(v.shape[0])
         data = v.todense()
     else:
-        idx, data = v.coords[0], v.data
+        idx, data = v.coords[0], v.data.copy()  # numpy's diag of a vector is a new array
     coords = np.stack([idx + max(-k, 0), idx + max(k, 0)])
     return COO(coords, data, shape=(n, n), has_duplicates=False)
 
@@ -290,13 +321,19 @@ def _reduction(name: str) -> Any:
     return reduce
 
 
+_FOLD = {"max": np.maximum, "min": np.minimum, "nanmax": np.fmax, "nanmin": np.fmin}
+
+
 def _minmax(name: str) -> Any:
     fn = getattr(sparse, name)
 
     def reduce(
         a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, **kwargs: Any
     ) -> Any:
-        return fn(_sp(a), axis=axis, keepdims=keepdims)
+        r = fn(_sp(a), axis=axis, keepdims=keepdims)
+        # sparse's reductions take no ``initial``: numpy folds it into the result
+        initial = kwargs.get("initial")
+        return r if initial is None or name not in _FOLD else _FOLD[name](r, initial)
 
     reduce.__name__ = reduce.__qualname__ = f"_{name}"
     return reduce
@@ -311,6 +348,8 @@ def _arg_extreme(name: str) -> Any:
             # pydata orders a stored -0.0 below the fill value 0.0, numpy ties them
             # (first index wins): adding 0.0 turns -0.0 into 0.0 and nothing else
             a = a + a.dtype.type(0)
+        if a.ndim == 0:  # pydata refuses 0-d arrays; numpy answers index 0
+            return fn(a.reshape((1,)), axis=None)
         return fn(a, axis=axis, keepdims=keepdims)
 
     arg.__name__ = arg.__qualname__ = f"_{name}"
@@ -348,38 +387,16 @@ def _ptp(a: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any
     return sparse.max(a, axis=axis, keepdims=keepdims) - sparse.min(a, axis=axis, keepdims=keepdims)
 
 
-def _average(
-    a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False
-) -> Any:
-    a = _sp(a)
-    if weights is None:
-        avg = sparse.mean(a, axis=axis, keepdims=keepdims)
-        total = a.size // (avg.size or 1)
-        if returned:
-            return avg, sparse.full_like(avg, total, dtype=avg.dtype)
-        return avg
-    w = _sp(weights)
-    if w.shape != a.shape:
-        if axis is None or w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        shape = [1] * a.ndim
-        shape[axis] = w.shape[0]
-        w = sparse.broadcast_to(w.reshape(tuple(shape)), a.shape)
-    scl = sparse.sum(w, axis=axis, keepdims=keepdims)
-    avg = sparse.sum(a * w, axis=axis, keepdims=keepdims) / scl
-    return (avg, scl) if returned else avg
-
-
 # ---------------------------------------------------------------- shape
 
 
 def _reshape(a: Any, shape: Any, order: str = "C", **kwargs: Any) -> SparseArray:
     a = _sp(a)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    if order == "F":
-        # Fortran order is C order on the reversed axes
-        return a.T.reshape(shape[::-1]).T
-    return a.reshape(shape)
+    # Fortran order is C order on the reversed axes
+    out = a.T.reshape(shape[::-1]).T if order == "F" else a.reshape(shape)
+    # numpy's reshape(copy=True) returns a new array; pydata's shares the input's buffers
+    return _owned(out, a) if kwargs.get("copy") else out
 
 
 def _ravel(a: Any, order: str = "C") -> SparseArray:
@@ -435,6 +452,29 @@ def _atleast(x: Any, nd: int) -> SparseArray:
     if nd == 3 and x.ndim == 1:
         return x.reshape((1, x.shape[0], 1))
     return x.reshape((1,) * (nd - x.ndim) + x.shape)
+
+
+def _atleast_nd(nd: int) -> Any:
+    def atleast(*arys: Any) -> Any:
+        # numpy reads one list argument as one array (sparse arrays in it are stacked)
+        # and returns several results as a tuple
+        if len(arys) == 1:
+            return _atleast(_nested(arys[0]), nd)
+        return tuple(_atleast(a, nd) for a in arys)
+
+    atleast.__name__ = atleast.__qualname__ = f"_atleast_{nd}d"
+    return atleast
+
+
+def _nested(x: Any) -> Any:
+    """A list or tuple holding sparse arrays as one sparse array (numpy's asarray)."""
+    if isinstance(x, (list, tuple)) and any(
+        isinstance(e, (SparseArray, list, tuple)) for e in x
+    ):
+        parts = [_nested(e) for e in x]
+        if any(isinstance(p, SparseArray) for p in parts):
+            return sparse.stack([_sp(p) for p in parts])
+    return x
 
 
 def _hstack(tup: Any, **kwargs: Any) -> SparseArray:
@@ -530,10 +570,17 @@ def _repeat(a: Any, repeats: Any, axis: int | None = None) -> SparseArray:
     if axis is None:
         a, axis = a.reshape((-1,)), 0
     if isinstance(repeats, (int, np.integer)):
-        return sparse.repeat(a, int(repeats), axis=axis)
+        # pydata repeats by 1 on the input's buffers; numpy returns a new array
+        return _owned(sparse.repeat(a, int(repeats), axis=axis), a)
     # sparse repeats only by an integer: gather with repeated indices instead
     reps = np.broadcast_to(_index(repeats), (a.shape[axis],))
     return sparse.take(a, np.repeat(np.arange(reps.size), reps), axis=axis)
+
+
+def _tile(A: Any, reps: Any) -> SparseArray:
+    # pydata tiles by 1 on the input's buffers; numpy returns a new array
+    a = _sp(A)
+    return _owned(sparse.tile(a, reps), a)
 
 
 def _flip(m: Any, axis: Any = None) -> SparseArray:
@@ -619,7 +666,12 @@ def _pad_axis(x: COO, axis: int, before: int, after: int, mode: str, cv: Any) ->
 
 
 def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> SparseArray:
-    x = _sp(array)
+    src = _sp(array)
+    # numpy always returns a new array; zero widths would return the input here
+    return _owned(_pad_sparse(src, pad_width, mode, **kwargs), src)
+
+
+def _pad_sparse(x: SparseArray, pad_width: Any, mode: str, **kwargs: Any) -> SparseArray:
     x = x if isinstance(x, COO) else COO(x)
     widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (x.ndim, 2))
     if mode == "constant":
@@ -799,7 +851,7 @@ def _unique(
     if return_inverse:
         out.append(
             COO(
-                x.coords,
+                x.coords.copy(),  # a new array, as numpy's: not the input's coordinates
                 pos[np.argsort(order, kind="stable")].astype(np.intp),
                 shape=x.shape,
                 fill_value=fill_pos,
@@ -903,6 +955,9 @@ def _cross(
     a, b = sparse.moveaxis(a, axisa, -1), sparse.moveaxis(b, axisb, -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product (dimension must be 2 or 3)")
+    if a.ndim == 1 and b.ndim == 1:  # components of 1-d vectors would be numpy scalars
+        c = _cross(a.reshape((1, -1)), b.reshape((1, -1)))
+        return c.reshape(c.shape[1:])
     a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     if a.shape[-1] == 2 and b.shape[-1] == 2:
         return a0 * b1 - a1 * b0
@@ -978,6 +1033,8 @@ def _inv_one(a: Any) -> SparseArray:
 
     a = _sp(a)
     out = ssl.inv(_csc(a, "linalg.inv"))
+    if isinstance(out, np.ndarray):  # scipy returns a 1 x 1 inverse as a numpy array
+        return COO.from_numpy(out.reshape(a.shape)).astype(np.result_type(a.dtype, np.float16))
     return COO.from_scipy_sparse(out).astype(np.result_type(a.dtype, np.float16)).reshape(a.shape)
 
 
@@ -1053,8 +1110,9 @@ def _expm(a: Any) -> SparseArray:
 def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
     lu = _splu(a, "linalg.lu")
     n = lu.shape[0]
-    # SuperLU: Pr A = L U; numpy/scipy's convention: A = P L U with P = Pr^T
-    p = COO(np.stack([lu.perm_r, np.arange(n)]), np.ones(n), shape=(n, n))
+    # SuperLU: Pr A = L U, row i of A being row perm_r[i] of L U; scipy's convention:
+    # A = P L U, so P[i, perm_r[i]] = 1 (P = Pr^T)
+    p = COO(np.stack([np.arange(n), lu.perm_r]), np.ones(n), shape=(n, n))
     lo, up = COO.from_scipy_sparse(lu.L), COO.from_scipy_sparse(lu.U)
     return (sparse.matmul(p, lo), up) if permute_l else (p, lo, up)
 
@@ -1062,6 +1120,7 @@ def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
 def _solve_triangular(
     a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False, **kwargs: Any
 ) -> SparseArray:
+    import scipy.sparse as sps
     import scipy.sparse.linalg as ssl
 
     def one(a: Any, b: Any) -> SparseArray:
@@ -1071,7 +1130,9 @@ def _solve_triangular(
             a, low = np.conjugate(a.T), not lower
         else:
             low = lower
-        m = _csc(a, "scipy.linalg.solve_triangular").tocsr()
+        m = _csc(a, "scipy.linalg.solve_triangular")
+        # scipy.linalg reads one triangle only; spsolve_triangular would use the other too
+        m = (sps.tril(m) if low else sps.triu(m)).tocsr()
         x = ssl.spsolve_triangular(m, _dense_rhs(b), lower=low, unit_diagonal=unit_diagonal)
         return COO.from_numpy(np.asarray(x))
 
@@ -1300,6 +1361,7 @@ TABLE = {
     "array": _array,
     "from_numpy": _asarray,
     "to_numpy": _to_numpy,
+    "from_dlpack": _from_dlpack,
     "astype": _astype,
     "cast": _astype,
     "to_backend_dtype": np.dtype,
@@ -1329,6 +1391,16 @@ TABLE = {
     "diagflat": _diagflat,
     # elementwise: numpy's ufuncs, which sparse implements (__array_ufunc__)
     **{n: getattr(np, n) for n in _UFUNCS},
+    # issue 5 (H8): the array API's spellings of numpy's ufuncs
+    "acos": np.arccos,
+    "acosh": np.arccosh,
+    "asin": np.arcsin,
+    "asinh": np.arcsinh,
+    "atan": np.arctan,
+    "atan2": np.arctan2,
+    "atanh": np.arctanh,
+    "bitwise_left_shift": np.left_shift,
+    "bitwise_right_shift": np.right_shift,
     "abs": np.absolute,
     "true_divide": np.divide,
     "mod": np.remainder,
@@ -1372,7 +1444,7 @@ TABLE = {
     "all": _minmax("all"),
     "count_nonzero": _count_nonzero,
     "ptp": _ptp,
-    "average": _average,
+    # "average": the composed one (translations/_composed/reductions.py), issue 5 (H8)
     # dense by nature: computed on the dense values (see _densified)
     **{
         n: _densified(getattr(np, n))
@@ -1386,6 +1458,7 @@ TABLE = {
     "ravel": _ravel,
     "transpose": _transpose,
     "permute_dims": _transpose,
+    "matrix_transpose": NATIVE,  # issue 5 (H8): sparse's own beats the composed one
     "swapaxes": _swapaxes,
     "moveaxis": "moveaxis",
     "expand_dims": _expand_dims,
@@ -1396,14 +1469,14 @@ TABLE = {
     "hstack": _hstack,
     "vstack": _vstack,
     "dstack": _dstack,
-    "atleast_1d": lambda x: _atleast(x, 1),
-    "atleast_2d": lambda x: _atleast(x, 2),
-    "atleast_3d": lambda x: _atleast(x, 3),
+    "atleast_1d": _atleast_nd(1),
+    "atleast_2d": _atleast_nd(2),
+    "atleast_3d": _atleast_nd(3),
     "split": _split,
     "array_split": _array_split,
     "hsplit": _hsplit,
     "vsplit": _vsplit,
-    "tile": "tile",
+    "tile": _tile,
     "repeat": _repeat,
     "flip": _flip,
     "fliplr": lambda m: _flip(m, 1),
@@ -1427,6 +1500,7 @@ TABLE = {
     "compress": _compress,
     "select": _select,
     "digitize": _digitize,
+    "interp": NATIVE,  # pydata's own (numpy's, over the stored values and the fill value)
     "bincount": _bincount,
     "argsort": _densified(np.argsort, index=True),
     "searchsorted": _densified(np.searchsorted, index=True),
@@ -1449,6 +1523,11 @@ TABLE = {
     "linalg.slogdet": _slogdet,
     "linalg.lu": _lu,
     "scipy.linalg.lu": _lu,
+    "scipy.linalg.lu_factor": unsupported(
+        "pydata sparse factorizes with SuperLU, whose row and column permutations are not "
+        "LAPACK's row-swap pivot vector, and lu_factor packs L and U densely: use "
+        "scipy.linalg.lu"
+    ),
     "linalg.norm": _norm,
     "linalg.expm": _expm,
     "scipy.linalg.expm": _expm,
@@ -1472,6 +1551,7 @@ TABLE = {
     "linalg.pinv": unsupported(_DENSE.format("pseudo-inverse (it needs a full SVD)")),
     "linalg.matrix_rank": unsupported(_DENSE.format("matrix rank (it needs a full SVD)")),
     "linalg.cond": unsupported(_DENSE.format("condition number (it needs a full SVD)")),
+    "linalg.svdvals": unsupported(_DENSE.format("all singular values (svds finds a few)")),
     "linalg.lstsq": unsupported(
         _DENSE.format("lstsq with numpy's rank and singular values (lsqr gives x only)")
     ),
@@ -1495,6 +1575,15 @@ TABLE = {
     "scipy.special.logsumexp": _logsumexp,
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
+    # scipy.special, issue 5 (H9): scipy's ufuncs work on sparse arrays (f(0) != 0 becomes
+    # the fill value); polygamma and multigammaln are composed (scipy's call numpy.asarray)
+    **{
+        f"scipy.special.{n}": getattr(sc, n)
+        for n in (
+            "entr erfcx i0 i0e i1 i1e j0 j1 k0 k0e k1 k1e log_ndtr ndtr ndtri psi xlog1py y0 y1 "
+            "zeta"
+        ).split()
+    },
     # random
     "random.default_rng": _Generator,
     "random.seed": _seed,
@@ -1555,6 +1644,8 @@ def _compressed(axis: int) -> Any:
 TABLE.update(
     {
         **host_entries("sparse", "pydata sparse"),
+        # the legacy draws, over the table's own generator (random.seed repeats them)
+        **fill_entries("sparse", "random.rand", "random.randn"),
         # the incomplete gamma functions of gamma_inc_l / gamma_inc_u (scipy ufuncs map lazily)
         "scipy.special.gammainc": sc.gammainc,
         "scipy.special.gammaincc": sc.gammaincc,

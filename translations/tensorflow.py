@@ -38,8 +38,9 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
-from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.bound import backend_entries, fill_entries
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
 from dispatch.translations._composed.counting import _searchsorted_batched_tensorflow
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
@@ -47,12 +48,14 @@ from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
 )
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_tensorflow
+from dispatch.translations._composed.selection import gradient as finite_differences
 from dispatch.translations._composed.signal import _complex_dtype
 from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations._composed.solvers import _mul_matrix_batched_vector_tensorflow
+from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
 
 from dispatch._do import do
-from dispatch.spec import alias, unsupported
+from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("tensorflow",)
 MODULES = {"": "tensorflow.experimental.numpy"}
@@ -1031,16 +1034,6 @@ def _nan_extreme(fn: Callable, fill: float) -> Callable:
     return extreme
 
 
-def _nan_arg(fn: Callable, fill: float) -> Callable:
-    def arg(a: Any, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> Any:
-        x = _t(a)
-        if _is_float(x):
-            x = tf.where(tf.math.is_nan(x), tf.constant(fill, x.dtype), x)
-        return fn(x, axis, keepdims=keepdims)
-
-    return arg
-
-
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
     x = _t(a)
@@ -1063,28 +1056,6 @@ def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
     return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
 
 
-def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
-             keepdims: bool = False) -> Any:
-    x = _t(a)
-    if weights is None:
-        avg = _mean(x, axis, keepdims=keepdims)
-        if not returned:
-            return avg
-        n = tf.size(x) // tf.maximum(tf.size(avg), 1)
-        return avg, tf.cast(tf.broadcast_to(n, tf.shape(avg)), avg.dtype)
-    dt = _result_dtype(x, weights, 1.0)
-    x, w = _to(x, dt), _to(weights, dt)
-    if w.shape.rank != x.shape.rank:
-        if axis is None or w.shape.rank != 1:
-            raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        shape = [1] * x.shape.rank
-        shape[_axes(axis, x.shape.rank)[0]] = -1
-        w = tf.reshape(w, shape)
-    wsum = tf.reduce_sum(w + tf.zeros_like(x), axis=axis, keepdims=keepdims)
-    avg = tf.reduce_sum(x * w, axis=axis, keepdims=keepdims) / wsum
-    return (avg, wsum) if returned else avg
-
-
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
            out: None = None) -> Any:
     d = _diagonal(a, offset, axis1, axis2)
@@ -1105,9 +1076,10 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
     return tf.reshape(x, shape)
 
 
-def _ravel(a: Any, order: str = "C") -> Any:
+def _ravel(a: Any, order: Any = "C") -> Any:
+    # a tensor exposes no memory layout: 'A' and 'K' read it in C order
     x = _t(a)
-    if order == "F":
+    if _ravel_order(order) == "F":
         x = tf.transpose(x)
     return tf.reshape(x, [-1])
 
@@ -1176,6 +1148,18 @@ def _atleast(x: Any, n: int) -> Any:
     if n == 3 and r == 1:
         return x[None, :, None]
     return tf.reshape(x, [1] * n)
+
+
+def _atleast_nd(n: int) -> Any:
+    def atleast(*arys: Any) -> Any:
+        # numpy returns several results as a tuple (tnp: a list); one list argument
+        # is one array
+        if len(arys) == 1:
+            return _atleast(arys[0], n)
+        return tuple(_atleast(a, n) for a in arys)
+
+    atleast.__name__ = atleast.__qualname__ = f"_atleast_{n}d"
+    return atleast
 
 
 def _column_stack(tup: Sequence[Any]) -> Any:
@@ -1255,6 +1239,8 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
     x = _t(a)
     if axis is None:
         return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
+    if isinstance(axis, (tuple, list)) and isinstance(shift, (int, np.integer)):
+        shift = [int(shift)] * len(axis)  # numpy applies an int shift to each axis
     return tf.roll(x, shift, axis)
 
 
@@ -2324,6 +2310,47 @@ def _logit(x: Any) -> Any:
     return tf.math.log(x) - tf.math.log1p(-x)
 
 
+# scipy.special, issue 5 (H9): Bessel functions, psi, ndtri, xlog1py and zeta are tf's own;
+# entr, erfcx, ndtr, log_ndtr, multigammaln and polygamma are composed
+# (translations/_composed/special.py)
+
+
+def _digamma(x: Any) -> Any:
+    # tf.math.digamma(0) is nan; scipy's psi(+0) is -inf and psi(-0) is +inf
+    x = _t(x)
+    x = tf.cast(x, _special_dtype(x.dtype))
+    return tf.where(tf.equal(x, 0), -1 / x, tf.math.digamma(x))
+
+
+def _nan_below_zero(tf_fn: Callable) -> Callable:
+    # tf's y0, y1, k0, k1, k0e, k1e give -inf/inf for x < 0 (outside the domain); scipy: nan
+    def special(x: Any) -> Any:
+        x = _t(x)
+        x = tf.cast(x, _special_dtype(x.dtype))
+        return tf.where(x < 0, tf.constant(math.nan, x.dtype), tf_fn(x))
+
+    return special
+
+
+def _xlog1py(x: Any, y: Any) -> Any:
+    # scipy's xlog1py treats Python floats as float64; tf.math.xlog1py(0, nan) is 0, scipy's nan
+    dt = _special_dtype(_result_dtype(*(_np_dt(np.asarray(v)) if isinstance(v, (int, float))
+                                        else v for v in (x, y))))
+    x, y = _to(x, dt), _to(y, dt)
+    return tf.where(tf.math.is_nan(y), y, tf.math.xlog1py(x, y))
+
+
+def _zeta(x: Any, q: Any = None) -> Any:
+    # tf.math.zeta is Hurwitz's zeta, nan for x < 1; scipy's q=None is Riemann's, continued
+    # below 1 (riemann_zeta)
+    if q is None:
+        x = _t(x)
+        return riemann_zeta(tf.cast(x, _special_dtype(x.dtype)), tf.math.zeta)
+    dt = _special_dtype(_result_dtype(x, q))  # zeta's first loop is float32: scalars weak
+    x, q = _to(x, dt), _to(q, dt)
+    return hurwitz_edges(x, q, tf.math.zeta(x, q))  # tf: nan at the poles q = 0, -1, ...
+
+
 def _logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
                return_sign: bool = False) -> Any:
     x = _inexact(a)
@@ -2465,17 +2492,18 @@ TABLE = {
     "nancumsum": _nancumsum,
     "nanmax": _nan_extreme(_max, -math.inf),
     "nanmin": _nan_extreme(_min, math.inf),
-    "nanargmax": _nan_arg(_arg_reduce(tf.argmax, "argmax"), -math.inf),
-    "nanargmin": _nan_arg(_arg_reduce(tf.argmin, "argmin"), math.inf),
+    # nanargmax/nanargmin: the composed ones (issue 5, H8), which raise on an all-NaN
+    # slice as numpy does
     "nanvar": _nanvar,
     "nanstd": _nanstd,
-    "average": _average,
+    # "average": the composed one (translations/_composed/reductions.py), issue 5 (H8)
     # shape and indexing
     "reshape": _reshape,
     "ravel": _ravel,
     "transpose": _transpose,
     "permute_dims": _transpose,
     "matrix_transpose": _matrix_transpose,
+    "compress": NATIVE,  # issue 5 (H8): tf.experimental.numpy's beats the composed one
     "moveaxis": _moveaxis,
     "swapaxes": _swapaxes,
     "expand_dims": _expand_dims,
@@ -2487,6 +2515,9 @@ TABLE = {
     "vstack": _vstack,
     "dstack": _dstack,
     "column_stack": _column_stack,
+    "atleast_1d": _atleast_nd(1),
+    "atleast_2d": _atleast_nd(2),
+    "atleast_3d": _atleast_nd(3),
     "ediff1d": _ediff1d,
     "split": _split,
     "array_split": _array_split,
@@ -2573,13 +2604,31 @@ TABLE = {
     "scipy.special.erfc": _special(tf.math.erfc),
     "scipy.special.erfinv": _special(tf.math.erfinv),
     "scipy.special.gammaln": _special(tf.math.lgamma),
-    "scipy.special.digamma": _special(tf.math.digamma),
+    "scipy.special.digamma": _digamma,
     "scipy.special.expit": _special(tf.math.sigmoid),
     "scipy.special.logit": _logit,
     "scipy.special.xlogy": _xlogy,
     "scipy.special.logsumexp": _logsumexp,
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
+    # scipy.special, issue 5 (H9); polygamma is composed: tf.math.polygamma is nan at the
+    # poles (x = 0, -1, ...) where scipy gives +-inf
+    "scipy.special.psi": _digamma,
+    "scipy.special.i0": _special(tf.math.bessel_i0),
+    "scipy.special.i0e": _special(tf.math.bessel_i0e),
+    "scipy.special.i1": _special(tf.math.bessel_i1),
+    "scipy.special.i1e": _special(tf.math.bessel_i1e),
+    "scipy.special.j0": _special(tf.math.special.bessel_j0),
+    "scipy.special.j1": _special(tf.math.special.bessel_j1),
+    "scipy.special.y0": _nan_below_zero(tf.math.special.bessel_y0),
+    "scipy.special.y1": _nan_below_zero(tf.math.special.bessel_y1),
+    "scipy.special.k0": _nan_below_zero(tf.math.special.bessel_k0),
+    "scipy.special.k0e": _nan_below_zero(tf.math.special.bessel_k0e),
+    "scipy.special.k1": _nan_below_zero(tf.math.special.bessel_k1),
+    "scipy.special.k1e": _nan_below_zero(tf.math.special.bessel_k1e),
+    "scipy.special.ndtri": _special(tf.math.ndtri),
+    "scipy.special.xlog1py": _xlog1py,
+    "scipy.special.zeta": _zeta,
     # conversion and helpers
     "astype": _astype,
     "cast": _astype,
@@ -3061,17 +3110,17 @@ def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     return jacobian_of_f
 
 
-def _gradient(f: Any, wrt: Any = (0,), get_output: bool = False, **kwargs: Any) -> Any:
+def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
     """The list's ``gradient`` of a scalar function (``jacobian`` with
-    ``is_f_scalar=True``); numpy's ``gradient`` of an array is not translated."""
+    ``is_f_scalar=True``); numpy's ``gradient`` (finite differences) of an array."""
     if not callable(f):
-        from dispatch import UnsupportedError
+        # numpy keeps the bare name for finite differences, which tf has no kernel for:
+        # the composed version (translations/_composed/selection.py)
+        return finite_differences(f, *args, **kwargs)
+    return _gradient_of(f, *args, **kwargs)
 
-        # numpy keeps the bare name for finite differences, which tf has no kernel for
-        raise UnsupportedError(
-            "do('gradient', array) means numpy's finite differences, which has no "
-            "tensorflow translation; pass a function for its derivative"
-        )
+
+def _gradient_of(f: Callable, wrt: Any = (0,), get_output: bool = False) -> Callable:
     return _jacobian(f, wrt, get_output, is_f_scalar=True)
 
 
@@ -3510,6 +3559,8 @@ def _gammainc(upper: bool) -> Callable:
 
 TABLE.update({
     **backend_entries("tensorflow"),  # list methods written once, bound to tensorflow
+    # tnp's logspace ignores dtype and takes no array base; its geomspace fails on complex
+    **fill_entries("tensorflow", "geomspace", "logspace"),
     "copy": _copy_leaf,
     "scipy.special.gammainc": _gammainc(False),
     "scipy.special.gammaincc": _gammainc(True),

@@ -36,8 +36,9 @@ import numpy as np
 import torch
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
-from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.bound import backend_entries, fill_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.control import while_loop as _while_loop_composed
 from dispatch.translations._composed.counting import (
@@ -57,6 +58,8 @@ from dispatch.translations._composed.indexing import _scatter_1d_scalar_torch
 from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations._composed.signal import grid_sample as _grid_sample_composed
 from dispatch.translations._composed.solvers import _conjugate_gradient_torch
+from dispatch.translations._composed.special import hurwitz_edges, polygamma_edges, riemann_zeta
+from dispatch.translations._composed.special import polygamma as _polygamma_composed
 from torch import Tensor
 
 from dispatch.spec import alias
@@ -134,7 +137,20 @@ def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
     """
     if isinstance(x, Tensor):
         return x
+    if like is not None and _SCALAR_KIND.get(type(x), 4) <= _dtype_kind(like.dtype):
+        # a weak Python scalar (numpy 2): it takes the tensor's dtype when its kind fits,
+        # also beside a 0-d tensor (where torch would promote 0-d float32 + 0.5 to float64)
+        return torch.as_tensor(x, dtype=like.dtype, device=like.device)
     return torch.as_tensor(np.asarray(x), device=None if like is None else like.device)
+
+
+_SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _dtype_kind(dtype: torch.dtype) -> int:
+    if dtype is torch.bool:
+        return 0
+    return 3 if dtype.is_complex else 2 if dtype.is_floating_point else 1
 
 
 def _promote(x1: Any, x2: Any) -> tuple[Tensor, Tensor]:
@@ -356,13 +372,6 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     return (out, step) if retstep else out
 
 
-def _logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
-              base: float = 10.0, dtype: Any = None, axis: int = 0, *,
-              device: Any = None) -> Tensor:
-    out = torch.pow(base, _linspace(start, stop, num, endpoint, axis=axis, device=device))
-    return out if dtype is None else out.to(_dtype(dtype))
-
-
 def _meshgrid(*xi: Tensor, copy: bool = True, sparse: bool = False,
               indexing: str = "xy") -> tuple[Tensor, ...]:
     # torch defaults to "ij" indexing and has no sparse grids
@@ -455,14 +464,40 @@ def _imag(val: Tensor) -> Tensor:
     return val.imag if val.is_complex() else torch.zeros_like(val)
 
 
+def _positive(x: Tensor) -> Tensor:
+    # torch.positive returns its input itself; numpy returns a new array
+    return torch.positive(x).clone()
+
+
+def _conj(x: Tensor) -> Tensor:
+    # torch.conj returns the input (real) or a lazy view of its memory (complex);
+    # numpy returns a new array
+    return torch.conj_physical(x) if x.is_complex() else x.clone()
+
+
 def _angle(z: Tensor, deg: bool = False) -> Tensor:
     out = torch.angle(z)
     return torch.rad2deg(out) if deg else out
 
 
 def _round(a: Tensor, decimals: int = 0) -> Tensor:
-    # torch.round takes ``decimals`` by keyword only
+    # torch.round takes ``decimals`` by keyword only and has no integer or complex kernel
+    # with decimals; numpy keeps integers (rounded to tens... for negative decimals)
+    if a.is_complex():
+        return torch.complex(_round(a.real, decimals), _round(a.imag, decimals))
+    if not a.is_floating_point():
+        if decimals >= 0:
+            return a.clone()
+        f = 10 ** (-decimals)
+        return (torch.round(a.to(torch.float64) / f) * f).to(a.dtype)
     return torch.round(a, decimals=decimals) if decimals else torch.round(a)
+
+
+def _rint(x: Tensor) -> Tensor:
+    # numpy's rint returns floats for integer input (the float width is the library's)
+    if x.is_floating_point() or x.is_complex():
+        return _round(x)
+    return x.to(torch.get_default_dtype())
 
 
 def _reciprocal(x: Tensor) -> Tensor:
@@ -498,12 +533,14 @@ def _ldexp(x1: Any, x2: Any) -> Tensor:
 # ---------------------------------------------------------------- reductions
 
 
-def _reshape(a: Tensor, shape: Any, order: str = "C") -> Tensor:
+def _reshape(a: Tensor, shape: Any, order: str = "C", *, copy: bool | None = None) -> Tensor:
     # torch.reshape takes no bare int shape (numpy's reshape(x, -1)); the Tensor.reshape
     # method does, but costs twice as much per call
     if order != "C":
         raise ValueError("torch tensors reshape in C order only")
-    return torch.reshape(a, (shape,) if type(shape) is int else shape)
+    out = torch.reshape(a, (shape,) if type(shape) is int else shape)
+    # numpy's copy=True: a new array, never a view of ``a``
+    return out.clone() if copy else out
 
 
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
@@ -626,6 +663,21 @@ def _quantile(a: Tensor, q: Any, axis: Any = None, out: None = None,
     return res.reshape(q.shape + kshape) if keepdims else res
 
 
+def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False) -> Tensor:
+    # torch.nanmean refuses integers (numpy: their mean in float64)
+    dtype = _dtype(dtype)
+    a = _inexact(a) if dtype is None else a.to(dtype)
+    return torch.nanmean(a, dim=axis, keepdim=keepdims)
+
+
+def _nanmedian(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
+               keepdims: bool = False) -> Tensor:
+    # torch.nanmedian returns the lower of the two middle values and needs an int dim;
+    # numpy averages them: the nan-skipping 0.5 quantile
+    return _quantile(a, 0.5, axis, keepdims=keepdims, _nan=True)
+
+
 def _percentile(a: Tensor, q: Any, axis: Any = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear",
                 keepdims: bool = False) -> Tensor:
@@ -640,6 +692,56 @@ _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(65)]
 def _transpose(a: Tensor, axes: tuple[int, ...] | list[int] | None = None) -> Tensor:
     # torch.transpose swaps two axes; numpy's permutes all of them (reversed by default)
     return torch.permute(a, _REVERSED[a.ndim] if axes is None else axes)
+
+
+def _roll(a: Tensor, shift: Any, axis: Any = None) -> Tensor:
+    # torch wants one shift per axis; numpy applies an int shift to each axis of a tuple
+    if isinstance(axis, (tuple, list)) and isinstance(shift, (int, np.integer)):
+        shift = (int(shift),) * len(axis)
+    return torch.roll(a, shift, axis)
+
+
+def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
+    # torch.select picks one slice (another function); numpy's select takes, element by
+    # element, the choice of the first true condition (in the choices' common dtype)
+    choices = [_tensor(c) for c in choicelist]
+    conds = [_tensor(c) for c in condlist]
+    shape = torch.broadcast_shapes(*(t.shape for t in choices + conds))
+    dtype = functools.reduce(torch.promote_types, [t.dtype for t in choices])
+    result = torch.full(shape, default, dtype=dtype, device=choices[0].device)
+    for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
+        result = torch.where(cond, choice.to(dtype), result)
+    return result
+
+
+def _histogram(a: Tensor, bins: Any = 10, range: Any = None, density: Any = None,
+               weights: Any = None) -> tuple[Tensor, Tensor]:
+    # torch.histogram has 100 bins by default, float counts and a ``weight`` keyword;
+    # numpy's edges are a float64 linspace cast to the data's float type, and each value
+    # goes to the bin whose edges hold it (an interior edge opens the bin on its right)
+    x = _inexact(a).reshape(-1)
+    if isinstance(bins, (int, np.integer)):
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        elif x.numel():
+            lo, hi = x.min().item(), x.max().item()
+        else:
+            lo, hi = 0.0, 1.0
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = torch.as_tensor(np.linspace(lo, hi, int(bins) + 1), device=x.device).to(x.dtype)
+    else:
+        edges = _tensor(bins, x)
+    keep = (x >= edges[0]) & (x <= edges[-1])
+    idx = torch.searchsorted(edges.to(x.dtype), x[keep], right=True) - 1
+    idx = idx.clamp(max=edges.numel() - 2)  # the last bin also holds its right edge
+    w = None if weights is None else _tensor(weights, x).reshape(-1)[keep]
+    hist = torch.bincount(idx, weights=w, minlength=edges.numel() - 1)
+    if w is not None:
+        hist = hist.to(w.dtype)
+    if density:
+        hist = hist.to(torch.float64) / hist.sum() / torch.diff(edges).to(torch.float64)
+    return hist, edges
 
 
 def _expand_dims(a: Tensor, axis: Any) -> Tensor:
@@ -659,6 +761,51 @@ def _squeeze(a: Tensor, axis: Any = None) -> Tensor:
     if any(a.shape[ax] != 1 for ax in axes):
         raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
     return torch.squeeze(a, axes)
+
+
+def _atleast(fn: Callable) -> Callable:
+    def atleast(*arys: Any) -> Any:
+        # numpy reads one list argument as one array; torch reads it as several
+        # arrays and returns those very tensors
+        if len(arys) == 1 and isinstance(arys[0], (list, tuple)):
+            return fn(_asarray(arys[0]))
+        return fn(*arys)
+
+    atleast.__name__ = atleast.__qualname__ = "_" + fn.__name__
+    return atleast
+
+
+def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    # torch.where takes a bool tensor condition only; numpy any array-like (a Python
+    # bool, a list, numbers read by truth value)
+    if not isinstance(condition, Tensor):
+        ref = x if isinstance(x, Tensor) else y
+        device = ref.device if isinstance(ref, Tensor) else None
+        condition = torch.as_tensor(np.asarray(condition, dtype=bool), device=device)
+    elif condition.dtype is not torch.bool:
+        condition = condition != 0
+    if x is None and y is None:
+        return torch.where(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return torch.where(condition, x, y)
+
+
+def _ravel(a: Any, order: Any = "C") -> Tensor:
+    # torch.ravel has no order: 'F' reads the axes reversed; 'A' reads a Fortran-
+    # contiguous tensor in Fortran order and 'K' follows the strides, as numpy's do
+    # (torch strides are never negative)
+    order = _ravel_order(order)
+    a = _asarray(a)
+    reverse = tuple(reversed(range(a.ndim)))
+    if order == "A" and not a.is_contiguous() and a.permute(reverse).is_contiguous():
+        order = "F"
+    if order == "F":
+        return a.permute(reverse).reshape(-1)
+    if order == "K":
+        axes = sorted(range(a.ndim), key=lambda d: -a.stride(d))
+        return a.permute(axes).reshape(-1)
+    return torch.ravel(a)
 
 
 def _concatenate(arrays: list[Tensor] | tuple[Tensor, ...], axis: int | None = 0, out: None = None,
@@ -866,6 +1013,15 @@ def _digitize(x: Any, bins: Any, right: bool = False) -> Tensor:
     return torch.searchsorted(bins, x, side=side)
 
 
+def _isin(element: Any, test_elements: Any, assume_unique: bool = False,
+          invert: bool = False, *, kind: Any = None) -> Tensor:
+    # torch.isin refuses bool tensors and knows no ``kind`` (numpy's speed hint)
+    element, test_elements = _promote(element, test_elements)
+    if element.dtype is torch.bool:
+        element, test_elements = element.to(torch.uint8), test_elements.to(torch.uint8)
+    return torch.isin(element, test_elements, assume_unique=assume_unique, invert=invert)
+
+
 def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, *, min: Any = None,
           max: Any = None) -> Tensor:
     # torch.clip takes two numbers or two tensors, not one of each
@@ -927,6 +1083,18 @@ def _dot(a: Any, b: Any) -> Tensor:
 def _vdot(a: Any, b: Any) -> Tensor:
     a, b = _promote(a, b)
     return torch.vdot(a.reshape(-1), b.reshape(-1))
+
+
+def _cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+           axis: int | None = None) -> Tensor:
+    # torch.linalg.cross needs operands of one number of dimensions; numpy broadcasts
+    a, b = _promote(a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = torch.movedim(a, axisa, -1), torch.movedim(b, axisb, -1)
+    shape = torch.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    a, b = a.expand(*shape, a.shape[-1]), b.expand(*shape, b.shape[-1])
+    return torch.movedim(torch.linalg.cross(a, b), -1, axisc)
 
 
 def _outer(a: Any, b: Any) -> Tensor:
@@ -1045,6 +1213,10 @@ def _lu_factor(a: Tensor, overwrite_a: bool = False, check_finite: bool = True) 
 def _lu_solve(lu_and_piv: Any, b: Tensor, trans: int = 0, overwrite_b: bool = False,
               check_finite: bool = True) -> Tensor:
     lu, piv = lu_and_piv
+    # torch wants one dtype; scipy computes in LAPACK's type of both (float64 for ints)
+    dt = torch.promote_types(lu.dtype, b.dtype)
+    dt = dt if dt.is_floating_point or dt.is_complex else torch.float64
+    lu, b = lu.to(dt), b.to(dt)
     vector = b.ndim == 1
     b2 = b.unsqueeze(-1) if vector else b
     piv = (piv + 1).to(torch.int32)
@@ -1130,9 +1302,21 @@ def _log_softmax(x: Tensor, axis: Any = None) -> Tensor:
 
 
 def _zeta(x: Any, q: Any = None) -> Tensor:
-    # scipy's zeta(x) is Riemann's; torch's always takes the Hurwitz offset
-    x, q = _promote(_inexact(_tensor(x)), 1.0 if q is None else q)
-    return torch.special.zeta(x, q)
+    # scipy's zeta(x) is Riemann's, continued below x = 1 where torch's Hurwitz zeta is nan
+    # (issue 5, H9: riemann_zeta)
+    if q is None:
+        return riemann_zeta(_inexact(_tensor(x)), torch.special.zeta)
+    x, q = _promote(_inexact(_tensor(x)), q)
+    return hurwitz_edges(x, q, torch.special.zeta(x, q))  # torch: nan at q = inf
+
+
+def _polygamma(n: Any, x: Any) -> Tensor:
+    # torch's polygamma takes a Python int n only; an array n (or a negative one, nan in
+    # scipy) goes through scipy's definition (issue 5, H9)
+    if isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0:
+        # torch: nan at x = inf, where scipy gives 0
+        return polygamma_edges(int(n), x, torch.special.polygamma(int(n), _tensor(x)))
+    return _polygamma_composed(n, x)
 
 
 # ---------------------------------------------------------------- random
@@ -1787,8 +1971,13 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
     spacing = list(varargs) if varargs else 1
     if isinstance(spacing, list) and len(spacing) == 1:
         spacing = spacing[0]
-    if isinstance(spacing, list):
-        spacing = [s if isinstance(s, (int, float)) else _tensor(s, f) for s in spacing]
+    if isinstance(spacing, list) and not all(isinstance(s, (int, float)) for s in spacing):
+        # torch takes all scalars or all coordinate tensors: a scalar becomes coordinates
+        spacing = [
+            torch.arange(f.shape[ax], dtype=torch.float64, device=f.device) * s
+            if isinstance(s, (int, float)) else _tensor(s, f)
+            for s, ax in zip(spacing, axes, strict=True)
+        ]
     elif not isinstance(spacing, (int, float)):
         spacing = [_tensor(spacing, f)] * len(axes)
     out = torch.gradient(_inexact(f), spacing=spacing, dim=list(axes), edge_order=edge_order)
@@ -2434,6 +2623,9 @@ def _requires_fixed_shapes_when_tracing() -> bool:
 
 TABLE = {
     **backend_entries("torch"),  # list methods written once, bound to torch
+    # torch has no geomspace; its logspace computes in float32 whatever dtype is asked
+    # and takes no array base
+    **fill_entries("torch", "geomspace", "logspace"),
     # conversion, dtypes, devices
     "asarray": _asarray,
     "array": _array,
@@ -2460,7 +2652,6 @@ TABLE = {
     "tri": _tri,
     "arange": _arange,
     "linspace": _linspace,
-    "logspace": _logspace,
     "meshgrid": _meshgrid,
     "indices": _indices,
     "diagflat": alias("diagflat", k="offset"),
@@ -2469,7 +2660,7 @@ TABLE = {
     "abs": "abs",
     "absolute": "abs",
     "negative": "negative",
-    "positive": "positive",
+    "positive": _positive,
     "sign": _sign,
     "sqrt": "sqrt",
     "cbrt": _cbrt,
@@ -2496,7 +2687,7 @@ TABLE = {
     "floor": "floor",
     "ceil": "ceil",
     "trunc": "trunc",
-    "rint": "round",
+    "rint": _rint,
     "round": _round,
     "around": _round,
     "fix": "fix",
@@ -2508,8 +2699,8 @@ TABLE = {
     "signbit": "signbit",
     "real": "real",
     "imag": _imag,
-    "conj": "conj",
-    "conjugate": "conj",
+    "conj": _conj,
+    "conjugate": _conj,
     "angle": _angle,
     "reciprocal": _reciprocal,
     "logical_not": "logical_not",
@@ -2592,11 +2783,12 @@ TABLE = {
     "nansum": "nansum",
     "quantile": _quantile,
     "nanquantile": functools.partial(_quantile, _nan=True),
+    "nanmean": _nanmean,
+    "nanmedian": _nanmedian,
     "percentile": _percentile,
-    "logsumexp": _logsumexp,
     # shape and indexing
     "reshape": _reshape,
-    "ravel": "ravel",
+    "ravel": _ravel,
     "transpose": _transpose,
     "permute_dims": _transpose,
     "moveaxis": "moveaxis",
@@ -2610,9 +2802,9 @@ TABLE = {
     "vstack": "vstack",
     "dstack": "dstack",
     "column_stack": "column_stack",
-    "atleast_1d": "atleast_1d",
-    "atleast_2d": "atleast_2d",
-    "atleast_3d": "atleast_3d",
+    "atleast_1d": _atleast(torch.atleast_1d),
+    "atleast_2d": _atleast(torch.atleast_2d),
+    "atleast_3d": _atleast(torch.atleast_3d),
     "split": _split,
     "array_split": _array_split,
     "tile": _tile,
@@ -2621,13 +2813,15 @@ TABLE = {
     "fliplr": "fliplr",
     "flipud": "flipud",
     "rot90": alias("rot90", axes="dims"),
-    "roll": alias("roll", shift="shifts", axis="dims"),
+    "roll": _roll,
     "pad": _pad,
     "broadcast_to": "broadcast_to",
     "broadcast_arrays": "broadcast_tensors",
     "take": _take,
     "take_along_axis": _take_along_axis,
-    "where": "where",
+    "where": _where,
+    "select": _select,
+    "histogram": _histogram,
     "tril": alias("tril", k="diagonal"),
     "triu": alias("triu", k="diagonal"),
     "diag": alias("diag", k="diagonal"),
@@ -2641,6 +2835,7 @@ TABLE = {
     "unique": _unique,
     "searchsorted": _searchsorted,
     "digitize": _digitize,
+    "isin": _isin,  # issue 5 (H8): torch's own beats the composed fallback
     "bincount": "bincount",
     "diff": "diff",
     "clip": _clip,
@@ -2656,7 +2851,7 @@ TABLE = {
     "inner": "inner",
     "outer": _outer,
     "kron": "kron",
-    "cross": alias("linalg.cross", axis="dim"),
+    "cross": _cross,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
     "linalg.qr": _qr,
     "linalg.svd": _svd,
@@ -2676,7 +2871,8 @@ TABLE = {
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": "linalg.matrix_power",
     "linalg.multi_dot": "linalg.multi_dot",
-    "linalg.cond": "linalg.cond",
+    # "linalg.cond": the composed one (issue 5, H8): torch's gives NaN for a zero matrix,
+    # numpy inf
     "linalg.tensorinv": "linalg.tensorinv",
     "linalg.tensorsolve": alias("linalg.tensorsolve", axes="dims"),
     "linalg.expm": "linalg.matrix_exp",
@@ -2715,7 +2911,7 @@ TABLE = {
     "scipy.special.gammaincc": "special.gammaincc",
     "scipy.special.digamma": "special.digamma",
     "scipy.special.psi": "special.psi",
-    "scipy.special.polygamma": "special.polygamma",
+    "scipy.special.polygamma": _polygamma,
     "scipy.special.multigammaln": "special.multigammaln",
     "scipy.special.xlogy": "special.xlogy",
     "scipy.special.xlog1py": "special.xlog1py",

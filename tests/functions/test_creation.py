@@ -76,6 +76,24 @@ CASES = [
     case("linspace", -2.0, 3.0, 1, _like=True, _dtype="kind"),
     case("linspace", 0.0, 1.0, 0, _like=True, _dtype="kind"),
     case("linspace", 0, 10, 6, dtype="float64", _like=True),
+    case("logspace", 0.0, 3.0, 4, _like=True, _dtype="kind"),
+    case("logspace", 0, 3, 4, endpoint=False, base=2.0, _like=True, _dtype="kind"),
+    case("logspace", -1.0, 2.0, 5, dtype="float32", _like=True),
+    case("logspace", 1.0, 2.0, 6, dtype="float64", _like=True),
+    case("logspace", 0.0, 1.0, 1, _like=True, _dtype="kind"),
+    case("logspace", 0.0, 1.0, 0, _like=True, _dtype="kind"),
+    case("logspace", X, 3.0, 4, axis=1, _like=True, _dtype="kind"),
+    case("logspace", 1.0, 2.0, 3, base=np.array([2.0, 3.0]), _like=True, _dtype="kind"),
+    case("geomspace", 1.0, 1000.0, 4, _like=True, _dtype="kind"),
+    case("geomspace", 1, 256, 9, dtype="float64", _like=True),
+    case("geomspace", -1000.0, -1.0, 4, _like=True, _dtype="kind"),
+    case("geomspace", 1.0, 16.0, 4, endpoint=False, _like=True, _dtype="kind"),
+    case("geomspace", 2.0, 3.0, 5, dtype="float32", _like=True),
+    case("geomspace", 1j, 1000j, 4, _like=True, _dtype="kind"),
+    case("geomspace", -1 + 0j, 1 + 0j, 5, _like=True, _dtype="kind"),
+    case("geomspace", 5.0, 10.0, 1, _like=True, _dtype="kind"),
+    case("geomspace", 5.0, 10.0, 0, _like=True, _dtype="kind"),
+    case("geomspace", X + 1, Y[:3] + 10, 3, axis=-1, _like=True, _dtype="kind"),
     case("indices", (2, 3), _like=True, _dtype="kind"),
     # from an array: the dtype follows the array exactly
     case("zeros_like", A),
@@ -142,7 +160,9 @@ def test_asarray_returns_backend_array(name, backend):
     assert infer_backend(do("asarray", x)) == backend
 
 
-@pytest.mark.parametrize("name", ["zeros", "ones", "arange", "linspace", "eye", "full"])
+@pytest.mark.parametrize(
+    "name", ["zeros", "ones", "arange", "linspace", "logspace", "geomspace", "eye", "full"]
+)
 def test_creation_returns_backend_array(name, backend):
     from dispatch import do, infer_backend
 
@@ -151,6 +171,8 @@ def test_creation_returns_backend_array(name, backend):
         "ones": ((2,),),
         "arange": (3,),
         "linspace": (0, 1, 3),
+        "logspace": (0, 2, 3),
+        "geomspace": (1, 100, 3),
         "eye": (2,),
         "full": ((2,), 1.0),
     }[name]

@@ -82,6 +82,27 @@ CASES += [
 ]
 
 
+# issue 5 (H8): Hermitian transforms
+CASES += [
+    case("fft.hfft", VC),
+    case("fft.hfft", V),
+    case("fft.hfft", HALF),
+    case("fft.hfft", VC, n=10),
+    case("fft.hfft", VC, 7),
+    case("fft.hfft", AC, axis=0),
+    case("fft.hfft", AC, norm="ortho"),
+    case("fft.hfft", VC, norm="forward"),
+    case("fft.hfft", VC.astype("complex64")),
+    case("fft.ihfft", V),
+    case("fft.ihfft", V7),
+    case("fft.ihfft", V, n=6),
+    case("fft.ihfft", A, axis=0),
+    case("fft.ihfft", A, norm="ortho"),
+    case("fft.ihfft", V, norm="backward"),
+    case("fft.ihfft", V, norm="forward"),
+    case("fft.ihfft", A32),
+]
+
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_fft(name, c, backend):
     c.run(backend)

@@ -33,6 +33,7 @@ T3 = rng.standard_normal((2, 3, 4))
 T4 = rng.standard_normal((3, 4, 5))
 SMALL = 0.3 * rng.standard_normal((3, 3))
 AI = rng.integers(-3, 4, (3, 3))
+T24 = rng.standard_normal((24, 24)) + 6 * np.eye(24)  # well conditioned, for tensorsolve/inv
 _RAW, TAU = np.linalg.qr(TALL, mode="raw")  # LAPACK geqrf: reflectors and their scales
 REFLECTORS = np.ascontiguousarray(_RAW.T)
 
@@ -214,6 +215,14 @@ CASES = [
     case("linalg.lu", A, _check=check_lu),
     case("linalg.householder_product", REFLECTORS, TAU, _ref=lambda h, t: np.linalg.qr(TALL)[0]),
     case("scipy.linalg.lu", A, _check=check_lu),
+    case("scipy.linalg.lu_factor", A, _dtype="kind", _rtol=1e-6),
+    case("linalg.tensorinv", T24.reshape(4, 6, 8, 3), _rtol=1e-6),
+    case("linalg.tensorinv", T24.reshape(24, 4, 6), ind=1, _rtol=1e-6),
+    case("linalg.tensorinv", A, ind=1, _rtol=1e-6),
+    case("linalg.tensorsolve", T24.reshape(6, 4, 2, 3, 4), rng.standard_normal((6, 4)), _rtol=1e-6),
+    case("linalg.tensorsolve", T24.reshape(6, 4, 2, 3, 4), rng.standard_normal((2, 3, 4)),
+         axes=(0, 1), _rtol=1e-6),
+    case("linalg.tensorsolve", A, BV, _rtol=1e-6),
     case("scipy.linalg.solve_triangular", LOW, B, lower=True, _rtol=1e-6),
     case("scipy.linalg.solve_triangular", UP, B, _rtol=1e-6),
     case("scipy.linalg.solve_triangular", UP, BV, lower=False, _rtol=1e-6),
@@ -263,6 +272,42 @@ CASES = [
     case("kron", AI, AI[:2, :2]),
 ]
 
+
+# issue 5 (H8): singular values, condition numbers, LU solves from lu_factor
+SING = np.array([[1.0, 0.0], [0.0, 0.0]])  # exactly singular: cond is inf
+LU_PIV = scipy.linalg.lu_factor(A)
+LU_PIV_C = scipy.linalg.lu_factor(AC)
+LU_PIV_32 = scipy.linalg.lu_factor(A32)
+CASES += [
+    case("linalg.svdvals", A, _rtol=1e-6),
+    case("linalg.svdvals", TALL, _rtol=1e-6),
+    case("linalg.svdvals", WIDE, _rtol=1e-6),
+    case("linalg.svdvals", BATCH, _rtol=1e-6),
+    case("linalg.svdvals", AC, _rtol=1e-6),
+    case("linalg.svdvals", A32),
+    *[case("linalg.cond", A, p, _rtol=1e-6) for p in (None, 2, -2, "fro", "nuc", 1, -1)],
+    case("linalg.cond", A, np.inf, _rtol=1e-6),
+    case("linalg.cond", A, -np.inf, _rtol=1e-6),
+    case("linalg.cond", TALL, _rtol=1e-6),
+    case("linalg.cond", BATCH, _rtol=1e-6),
+    case("linalg.cond", BATCH, "fro", _rtol=1e-6),
+    case("linalg.cond", AC, _rtol=1e-6),
+    case("linalg.cond", A32),
+    case("linalg.cond", SING),
+    case("linalg.cond", np.zeros((2, 2))),
+    case("scipy.linalg.lu_solve", LU_PIV, B, _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV, BV, _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV, B, trans=1, _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV, BV, 2, _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV_C, AC[:, :2], _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV_C, AC[:, 0], trans=2, _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV_C, AC[:, 0], trans=1, _rtol=1e-6),
+    case("scipy.linalg.lu_solve", LU_PIV_32, B.astype("float32")),
+    case("scipy.linalg.lu_solve", LU_PIV, AI[:, :2].repeat(2, 0)[:4], _rtol=1e-6),
+    # lu_solve's factors are packed: each triangular solve reads one triangle of A
+    case("scipy.linalg.solve_triangular", A, B, lower=True, _rtol=1e-6),
+    case("scipy.linalg.solve_triangular", A, BV, unit_diagonal=True, _rtol=1e-6),
+]
 
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_linalg(name, c, backend):

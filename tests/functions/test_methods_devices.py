@@ -122,6 +122,21 @@ def test_to_dlpack_and_external_arrays(backend):
     assert_close(to_np(out), np.arange(3.0))
 
 
+
+@pytest.mark.parametrize("name", ["from_dlpack"])
+def test_from_dlpack(name, backend):
+    """numpy's from_dlpack (issue 5): an array of the library from any object with
+    ``__dlpack__``; beyond numpy, also from the bare capsule of ``to_dlpack``."""
+    src = np.arange(6.0).reshape(2, 3)
+    out = do(name, src, like=backend)
+    assert infer_backend(out) == backend
+    assert_close(to_np(out), src)
+    if backend != "numpy":  # numpy.from_dlpack takes objects with __dlpack__ only
+        out = do(name, src.__dlpack__(), like=backend)
+        assert infer_backend(out) == backend
+        assert_close(to_np(out), src)
+
+
 # ---------------------------------------------------------------- sparse identity
 
 

@@ -200,6 +200,26 @@ def test_default_rng_ranges(name, backend):
     assert to_np(g.normal(size=(7,))).shape == (7,)
 
 
+@pytest.mark.parametrize("name", ["random.rand", "random.randn"])
+def test_rand_randn(name, backend):
+    """numpy's legacy draws: dimensions as arguments, floats of that shape."""
+    do("random.seed", 9, like=backend)
+    out = do(name, 500, 3, like=backend)
+    assert infer_backend(out) == backend
+    x = to_np(out)
+    assert x.shape == (500, 3)
+    assert x.dtype.kind == "f"
+    if name == "random.rand":
+        assert x.min() >= 0.0
+        assert x.max() < 1.0
+        assert abs(x.mean() - 0.5) < 0.1
+    else:
+        assert abs(x.mean()) < 0.15
+        assert abs(x.std() - 1.0) < 0.15
+    assert to_np(do(name, 2, like=backend)).shape == (2,)
+    assert to_np(do(name, like=backend)).shape == ()
+
+
 MUTATION_CASES = {
     "random.permutation": lambda x: do("random.permutation", x),
     "random.choice": lambda x: do("random.choice", x, size=(3,)),

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import case, params
+from conftest import case, params, to_backend, to_np
+
+from dispatch import do
 
 rng = np.random.default_rng(30)
 A = rng.standard_normal((3, 4))
@@ -115,6 +117,113 @@ CASES += [
 ]
 
 
+# issue 5 (H8): NaN-skipping reductions, average and the quantile family
+AN = A.copy()
+AN[[0, 0, 1, 2], [1, 3, 0, 1]] = np.nan  # every row and column keeps a number
+AN3 = A3.copy()
+AN3[[0, 0, 1, 1], [0, 2, 1, 2], [1, 3, 0, 2]] = np.nan
+ANR = AN.copy()
+ANR[1] = np.nan  # an all-NaN row
+ACN = np.where(np.isnan(AN), np.nan, AC)
+W4 = rng.uniform(0.5, 2.0, 4)
+W34 = rng.uniform(0.5, 2.0, (3, 4))
+NAN_AXES = [{}, {"axis": 0}, {"axis": 1, "keepdims": True}, {"axis": -1}]
+for fn in ("nanmax", "nanmin"):
+    CASES += [case(fn, AN, **kw) for kw in NAN_AXES]
+    CASES += [
+        case(fn, AN3, axis=(0, 2)),
+        case(fn, ANR, axis=1),
+        case(fn, AN.astype("float32"), axis=0),
+        case(fn, AI, axis=0),
+        case(fn, AN, axis=1, initial=0.5),
+    ]
+for fn in ("nanargmax", "nanargmin"):
+    CASES += [
+        case(fn, AN),
+        case(fn, AN, axis=0),
+        case(fn, AN, axis=1, keepdims=True),
+        case(fn, AN3, axis=-1),
+        case(fn, AI, axis=1),
+        case(fn, DUPS, axis=1),
+    ]
+CASES += [
+    case("nancumsum", AN),
+    case("nancumsum", AN, axis=0),
+    case("nancumsum", AN3, axis=-1),
+    case("nancumsum", AI, axis=1),
+    case("nancumsum", AN, axis=1, dtype="float32"),
+    case("nanprod", AN),
+    case("nanprod", AN, axis=1),
+    case("nanprod", AN3, axis=(0, 2), keepdims=True),
+    case("nanprod", AI_SMALL, axis=0),
+    case("nanprod", ANR, axis=1),
+]
+for fn in ("nanvar", "nanstd"):
+    CASES += [case(fn, AN, **kw) for kw in NAN_AXES]
+    CASES += [
+        case(fn, AN, axis=0, ddof=1),
+        case(fn, ANR, axis=1),
+        case(fn, AN3, axis=(0, 2), keepdims=True),
+        case(fn, AI, axis=1),
+        case(fn, ACN, axis=1),
+        case(fn, AN.astype("float32"), axis=0),
+        case(fn, AN, axis=1, dtype="float32"),
+    ]
+CASES += [
+    case("average", A),
+    case("average", A, axis=0),
+    case("average", A, axis=1, weights=W4),
+    case("average", A, weights=W34),
+    case("average", A, axis=1, weights=W4, keepdims=True),
+    case("average", A, axis=0, weights=W34, returned=True),
+    case("average", A, axis=1, weights=W4, returned=True),
+    case("average", A3, axis=(0, 2), weights=rng.uniform(0.5, 2.0, (2, 4))),
+    case("average", AI, axis=0, weights=AI_SMALL),
+    case("average", AI, axis=1),
+    case("average", A, returned=True),
+    case("average", A, axis=1, returned=True),
+    case("average", A.astype("float32"), axis=0, weights=W4[:3].astype("float32")),
+]
+for fn, qs in (("quantile", (0.3, [0.0, 0.5, 1.0])), ("percentile", (30, [0, 50, 100]))):
+    q, qlist = qs
+    CASES += [
+        case(fn, A, q),
+        case(fn, A, qlist, axis=0),
+        case(fn, A, np.array(qlist), axis=1, keepdims=True),
+        case(fn, A3, q, axis=(0, 2)),
+        case(fn, A3, q, axis=-2, keepdims=True),
+        case(fn, AI, q),
+        case(fn, A32, q, axis=1),
+        case(fn, AN, q, axis=1),
+        case(fn, ODD, np.array(qlist)),
+        *[case(fn, ODD, qlist, axis=1, method=m) for m in ("lower", "higher", "nearest")],
+        case(fn, ODD, np.array(qlist), method="midpoint"),
+        case(fn, V, q),
+    ]
+for fn, qs in (("nanquantile", (0.3, [0.2, 0.8])), ("nanpercentile", (30, [20, 80]))):
+    q, qlist = qs
+    CASES += [
+        case(fn, AN, q),
+        case(fn, AN, qlist, axis=1),
+        case(fn, AN, np.array(qlist), axis=0, keepdims=True),
+        case(fn, ANR, q, axis=1),
+        case(fn, AN3, q, axis=(0, 2)),
+        case(fn, AI, q, axis=0),
+        case(fn, AN.astype("float32"), q, axis=1),
+        case(fn, AN, qlist, axis=1, method="nearest"),
+        case(fn, AN, q, axis=0, method="midpoint"),
+    ]
+CASES += [
+    case("nanmedian", AN),
+    case("nanmedian", AN, axis=0),
+    case("nanmedian", AN, axis=1, keepdims=True),
+    case("nanmedian", ANR, axis=1),
+    case("nanmedian", AN3, axis=(0, 2)),
+    case("nanmedian", AI),
+    case("nanmedian", AN.astype("float32"), axis=1),
+    case("nanmedian", A),
+]
+
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_reduction(name, c, backend):
     c.run(backend)
@@ -123,3 +232,11 @@ def test_reduction(name, c, backend):
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_inputs_not_mutated(name, c, backend):
     c.run_not_mutated(backend)
+
+
+@pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])
+def test_nanarg_all_nan_slice_raises(name, backend):
+    """numpy raises ValueError for an all-NaN slice (issue 5); a lazy library when computed."""
+    with pytest.raises(ValueError, match=r"All.NaN slice"):
+        to_np(do(name, to_backend(ANR, backend), axis=1))
+

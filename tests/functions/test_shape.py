@@ -23,6 +23,12 @@ IDX_NEG = np.array([-1, 1])
 DUPS = np.array([3, 1, 2, 3, 1, 1, 5, 0])
 SORTED = np.array([0.0, 1.0, 1.0, 2.5, 4.0, 7.0])
 VALUES = np.array([-1.0, 1.0, 3.0, 7.0, 9.0])
+K3 = np.array([0.5, -1.0, 2.0])
+VC = V + 1j * W
+KC = K3 - 2j * K3[::-1]
+XP = np.array([0.0, 1.0, 2.0, 2.0, 4.0])  # increasing, with a repeated point
+FP = np.array([1.0, 3.0, 0.0, 5.0, 2.0])
+XQ = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 3.9, 4.0, 5.0, np.nan])
 
 CASES = [
     case("reshape", A, (4, 3)),
@@ -35,6 +41,11 @@ CASES = [
     case("ravel", A),
     case("ravel", A3),
     case("ravel", S),
+    case("ravel", A, order="F"),
+    case("ravel", A3, "F"),
+    case("ravel", A, order="A"),
+    case("ravel", A3, order="K"),
+    case("ravel", A, order="c"),
     case("transpose", A),
     case("transpose", A3),
     case("transpose", A3, (1, 0, 2)),
@@ -72,6 +83,15 @@ CASES = [
     case("vstack", [A, B]),
     case("vstack", [V, W]),
     case("vstack", [A, C]),
+    case("column_stack", [V, W]),
+    case("column_stack", [A, B]),
+    case("column_stack", (V[:3], A, AI)),
+    case("column_stack", [S, S]),
+    case("atleast_1d", [V, W]),
+    case("atleast_1d", V, W),
+    case("atleast_1d", S),
+    case("atleast_2d", [V, W]),
+    case("atleast_3d", A),
     case("split", A, 2, axis=1),
     case("split", A, 3),
     case("split", V, [1, 4]),
@@ -134,6 +154,9 @@ CASES = [
     case("where", A > 0, A, -A),
     case("where", AB[0], A, B),
     case("where", AB, AI, -1),
+    case("where", True, A, 0.0),
+    case("where", False, A, B),
+    case("where", [True, False, False, True], A, B),
     case("where", AB),
     case("where", A > 0.5),
     case("where", V > 0),
@@ -207,8 +230,108 @@ CASES = [
     case("searchsorted", SORTED, VALUES.reshape(1, 5)),
     case("searchsorted", SORTED, VALUES, sorter=None),
     case("searchsorted", DUPS, 2, sorter=np.argsort(DUPS, kind="stable")),
+    # 1-D signal functions
+    *[case(fn, x, y, mode) for fn in ("convolve", "correlate") for x, y in ((V, K3), (K3, V))
+      for mode in ("full", "same", "valid")],
+    case("convolve", V, K3),
+    case("convolve", VC, KC, "same"),
+    case("convolve", DUPS, np.array([1, -1])),
+    case("convolve", S, K3),
+    case("correlate", V, K3),
+    case("correlate", VC, KC, "full"),
+    case("correlate", KC, VC, "same"),
+    case("correlate", V, KC, "valid"),
+    case("correlate", DUPS, np.array([2, 1, 0, -1, 3]), "full"),
+    case("correlate", V, V, "same"),
+    case("interp", XQ, XP, FP),
+    case("interp", XQ.reshape(2, 5), XP, FP),
+    case("interp", XQ, XP, FP, left=-9.0, right=9.0),
+    case("interp", XQ, XP, FP + 1j * XP),
+    case("interp", XQ, XP, FP + 1j, left=1 + 2j, right=-1j),
+    case("interp", XQ, XP[:1], FP[:1], -1.0, 1.0),
+    case("interp", 2.5, XP, FP),
+    case("interp", np.arange(5), np.arange(0, 8, 2), np.arange(4) * 3),
+    case("interp", np.array([-180.0, -170, -185, 185, -10, -5, 0, 365]),
+         np.array([190.0, -190, 350, -350]), np.array([5.0, 10, 3, 4]), period=360),
 ]
 
+
+# issue 5 (H8): selection, differences, membership and binning
+PICK = rng.integers(0, 3, (3, 4))
+PICK_OUT = np.array([[-4, 0, 1, 5], [2, 3, -1, 7], [0, 0, 2, 1]])  # outside [0, 3)
+COND = np.array([True, False, True])
+BINS = np.array([-1.0, -0.25, 0.0, 0.5, 1.5])
+XN = np.array([-2.0, -0.25, 0.1, 0.5, np.nan, 3.0])
+COORDS = np.array([0.0, 0.5, 1.5, 1.75, 3.0, 4.5])  # non-uniform sample points
+CASES += [
+    case("choose", PICK, [A, B, -A]),
+    case("choose", PICK[0], [A, B, -A]),
+    case("choose", PICK, [AI, 2 * AI, -AI]),
+    case("choose", PICK, np.stack([A, B, -A])),
+    case("choose", PICK_OUT, [A, B, -A], mode="wrap"),
+    case("choose", PICK_OUT, [A, B, -A], mode="clip"),
+    case("choose", np.array(1), [V, W]),
+    case("compress", COND, A, axis=0),
+    case("compress", COND[:2], A, axis=0),
+    case("compress", np.array([False, True, True, False]), A, axis=1),
+    case("compress", V > 0, V),
+    case("compress", np.array([True, False, False, True, True]), A),
+    case("compress", np.zeros(3, bool), A, axis=0),
+    case("compress", np.array([0.0, 2.0, 1.0]), AI, axis=0),
+    case("ediff1d", V),
+    case("ediff1d", A),
+    case("ediff1d", AI, to_begin=-9, to_end=np.array([1, 2])),
+    case("ediff1d", V, to_end=[7.5, 8.5]),
+    case("ediff1d", V, to_begin=np.array([[1.0], [2.0]])),
+    case("ediff1d", np.zeros(0)),
+    case("ediff1d", np.zeros(1), to_begin=3.0),
+    case("matrix_transpose", A),
+    case("matrix_transpose", A3),
+    case("matrix_transpose", AI),
+    case("permute_dims", A3, (2, 0, 1)),
+    case("permute_dims", A, (1, 0)),
+    case("isin", AI, np.array([1, 3, -2])),
+    case("isin", AI, np.array([1, 3, -2]), invert=True),
+    case("isin", A, np.concatenate([A[0], B[1]])),
+    case("isin", XN, np.array([np.nan, 0.5, 3.0])),
+    case("isin", AI, np.zeros(0, dtype=int)),
+    case("isin", AI, AI[:1]),
+    case("isin", V, np.array([[V[2], 9.0], [V[0], 1.0]])),
+    case("isin", AI, np.array([1.0, 2.5])),
+    case("isin", AB, np.array([True])),
+    case("digitize", V, BINS),
+    case("digitize", V, BINS, right=True),
+    case("digitize", A, BINS[::-1]),
+    case("digitize", A, BINS[::-1], right=True),
+    case("digitize", AI, np.array([-3, 0, 2, 4])),
+    case("digitize", XN, BINS),
+    case("digitize", BINS, BINS),
+    case("digitize", BINS, BINS, True),
+    case("histogram", V),
+    case("histogram", A, bins=4),
+    case("histogram", A, bins=BINS),
+    case("histogram", A, 3, range=(-1.0, 1.0)),
+    case("histogram", A, 5, weights=B),
+    case("histogram", AI, 4, weights=AI),
+    case("histogram", A, bins=BINS, density=True),
+    case("histogram", A, 6, density=True),
+    case("histogram", AI, bins=3),
+    case("histogram", A.astype("float32"), 5),
+    case("histogram", XN, 4, range=(-1.0, 1.0)),
+    case("histogram", np.full(4, 2.0), 2),
+    case("histogram", np.zeros(0), 3),
+    case("gradient", V),
+    case("gradient", A),
+    case("gradient", A, axis=1),
+    case("gradient", A, 2.0),
+    case("gradient", A, 0.5, axis=0, edge_order=2),
+    case("gradient", A3, axis=(0, 2)),
+    case("gradient", V, COORDS),
+    case("gradient", V, COORDS, edge_order=2),
+    case("gradient", A, 1.5, COORDS[:4]),
+    case("gradient", AI),
+    case("gradient", A.astype("float32"), edge_order=2),
+]
 
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_shape(name, c, backend):

@@ -30,7 +30,6 @@ def N(x):
     [
         ("add", "add"),
         ("matmul", "matmul"),
-        ("where", "where"),
         ("stack", "stack"),
         ("max", "amax"),
         ("argmax", "argmax"),

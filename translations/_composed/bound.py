@@ -12,7 +12,10 @@ They are deliberately not registered as composed fallbacks: unbound, a call
 with ``like="torch"`` would silently run on the default backend; a table that
 lacks the line answers "missing" instead. :func:`host_entries` adds the
 answers of a host-only library without compiler or autodiff (dask, pydata
-sparse).
+sparse). :func:`fill_entries` binds, one name at a time, the numpy creation
+routines of :mod:`.creation` (``geomspace``, ``logspace``, ``random.rand``,
+``random.randn``) in the tables of libraries that lack them or whose own
+version departs from numpy.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from dispatch.translations._composed import devices, random_methods, shape_methods
+from dispatch.translations._composed import creation, devices, random_methods, shape_methods
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 
 from dispatch.spec import unsupported
@@ -42,6 +45,32 @@ BOUND: dict[str, Callable] = {
     "is_tensor": devices.is_tensor,
     "from_external_array_dlpack": devices.from_external_array_dlpack,
 }
+
+
+# numpy creation routines some libraries lack: bound only where a table asks for
+# them (fill_entries), so that a library's own version of the name stays
+FILLS: dict[str, Callable] = {
+    "geomspace": creation.geomspace,
+    "logspace": creation.logspace,
+    "random.rand": creation.rand,
+    "random.randn": creation.randn,
+}
+
+
+def fill_entries(backend: str, *names: str) -> dict[str, Callable]:
+    """Table entries binding the named :data:`FILLS` to ``backend``.
+
+    Examples
+    --------
+    >>> fill_entries("numpy", "geomspace")["geomspace"](1, 100, 3).tolist()
+    [1.0, 10.0, 100.0]
+    """
+    out: dict[str, Callable] = {}
+    for name in names:
+        bound = functools.partial(FILLS[name], backend=backend)
+        functools.update_wrapper(bound, FILLS[name])
+        out[name] = bound
+    return out
 
 
 def backend_entries(backend: str) -> dict[str, Callable]:

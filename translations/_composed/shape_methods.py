@@ -420,3 +420,26 @@ def flip_axes(value: Any, axes: Sequence[int]) -> Any:
     if not axes:
         return value
     return do("flip", value, axis=axes)
+
+
+@composed("column_stack")
+def column_stack(tup: Sequence[Any]) -> Any:
+    """numpy's ``column_stack``: 1-D arrays (and 0-d ones) become columns, arrays
+    of two or more dimensions stay; all are joined along the second axis.
+
+    Composed of ``reshape`` and ``concatenate`` (lazy on dask).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("column_stack", [np.array([1, 2]), np.array([[3, 4], [5, 6]])])
+    array([[1, 3, 4],
+           [2, 5, 6]])
+    """
+    ref = next((v for v in tup if is_array(v)), None)
+    cols = []
+    for v in tup:
+        if not is_array(v):  # numbers and lists, as numpy.asanyarray reads them
+            v = do("asarray", v) if ref is None else do("asarray", v, like=ref)
+        cols.append(do("reshape", v, (-1, 1)) if do("ndim", v) < 2 else v)
+    return do("concatenate", cols, axis=1)

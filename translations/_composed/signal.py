@@ -24,7 +24,7 @@ import numpy as np
 
 from dispatch._compose import composed
 from dispatch._do import do
-from dispatch._helpers import get_precision
+from dispatch._helpers import get_precision, is_array
 
 # ---------------------------------------------------------------- fft
 
@@ -288,3 +288,211 @@ def grid_sample(grid: Any, coordinates: Any, extrapolation: str = "undefined") -
         term = values * weight[..., None]
         out = term if out is None else out + term
     return out
+
+
+# ---------------------------------------------------------------- numpy's 1-D signal functions
+
+_MODES = ("valid", "same", "full")
+
+
+def _vector(x: Any, like: Any, what: str, scalar: bool = True) -> Any:
+    """``x`` as a 1-D array (with ``scalar``, a 0-d one as length 1, as convolve
+    reads it); empty is an error."""
+    if not is_array(x):
+        x = do("asarray", x) if like is None else do("asarray", x, like=like)
+    if do("ndim", x) == 0:
+        if not scalar:
+            raise ValueError("object of too small depth for desired array")
+        x = do("reshape", x, (1,))
+    elif do("ndim", x) != 1:
+        raise ValueError("object too deep for desired array")
+    if do("shape", x)[0] == 0:
+        raise ValueError(f"{what} cannot be empty")
+    return x
+
+
+def _sliding(a: Any, v: Any, mode: str) -> Any:
+    """``out[i] = sum_j a_padded[i + j] * v[j]`` for ``len(a) >= len(v)``, with
+    numpy's padding per mode; one shifted product per element of ``v``."""
+    n, m = do("shape", a)[0], do("shape", v)[0]
+    common = np.result_type(do("dtype_of", a), do("dtype_of", v))
+    a, v = do("cast", a, common), do("cast", v, common)  # tensorflow does not promote
+    if mode == "full":
+        left, right = m - 1, m - 1
+    elif mode == "same":
+        left, right = m // 2, m - 1 - m // 2
+    else:
+        left, right = 0, 0
+    if left or right:
+        a = do("pad", a, (left, right))
+    length = n + left + right - m + 1
+    out = None
+    for j in range(m):
+        term = a[j : j + length] * v[j]
+        out = term if out is None else out + term
+    return out
+
+
+def _mode(mode: Any) -> str:
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    return mode
+
+
+@composed("correlate")
+def correlate(a: Any, v: Any, mode: str = "valid") -> Any:
+    """Cross-correlation of two 1-D sequences, numpy's ``correlate``:
+    ``c[k] = sum_n a[n + k] * conj(v[n])``.
+
+    All three modes ('valid', 'same', 'full'), with numpy's alignment when ``v``
+    is longer than ``a`` (computed with the two swapped, then reversed).
+    Limit: O(len(a) * len(v)) work as min(len(a), len(v)) shifted products
+    (a Python loop): fine for kernels, slow when both inputs are long.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("correlate", np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]), "full")
+    array([0.5, 2. , 3.5, 3. , 0. ])
+    """
+    mode = _mode(mode)
+    ref = a if is_array(a) else v if is_array(v) else None
+    a = _vector(a, ref, "first array argument", scalar=False)
+    v = _vector(v, ref, "second array argument", scalar=False)
+    def conj(x: Any) -> Any:
+        return do("conj", x) if do("dtype_of", x).kind == "c" else x
+
+    if do("shape", v)[0] > do("shape", a)[0]:
+        # numpy swaps and reverses: sum conj(v)[i + j] a[j] = conj(sum v[i + j] conj(a)[j]);
+        # only the operand that is not padded is conjugated (pydata sparse pads a
+        # conjugated array badly: its fill value -0j differs from the padding's 0j)
+        return do("flip", conj(_sliding(v, conj(a), mode)), axis=0)
+    return _sliding(a, conj(v), mode)
+
+
+@composed("convolve")
+def convolve(a: Any, v: Any, mode: str = "full") -> Any:
+    """Discrete linear convolution of two 1-D sequences, numpy's ``convolve``:
+    ``c[k] = sum_n a[n] * v[k - n]``.
+
+    All three modes ('full', 'same', 'valid'); the inputs are swapped when ``v``
+    is longer than ``a``, as numpy does. No conjugation.
+    Limit: O(len(a) * len(v)) work as min(len(a), len(v)) shifted products
+    (a Python loop): fine for kernels, slow when both inputs are long.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("convolve", np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]))
+    array([0. , 1. , 2.5, 4. , 1.5])
+    >>> do("convolve", np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]), "same")
+    array([1. , 2.5, 4. ])
+    """
+    mode = _mode(mode)
+    ref = a if is_array(a) else v if is_array(v) else None
+    a, v = _vector(a, ref, "a"), _vector(v, ref, "v")
+    if do("shape", v)[0] > do("shape", a)[0]:
+        a, v = v, a
+    return _sliding(a, do("flip", v, axis=0), mode)
+
+
+def _interp_real(x: Any, xp: Any, fp: Any, left: Any, right: Any) -> Any:
+    """numpy's interp for real ``fp`` (``xp`` increasing, at least 2 points)."""
+    n = do("shape", xp)[0]
+    j = do("searchsorted", xp, x, side="right") - 1  # the last xp[j] <= x
+    j = do("clip", j, 0, n - 2)
+    x0, x1 = do("take", xp, j), do("take", xp, j + 1)
+    f0, f1 = do("take", fp, j), do("take", fp, j + 1)
+    slope = (f1 - f0) / (x1 - x0)
+    out = slope * (x - x0) + f0
+    # as numpy: where an infinite fp gives nan from one side, try the other side
+    out = do("where", do("isnan", out), slope * (x - x1) + f1, out)
+    out = do("where", do("isnan", out) & (f0 == f1), f0, out)
+    out = do("where", x == x0, f0, out)  # exact sample points (duplicates in xp included)
+    out = do("where", x == xp[n - 1], fp[n - 1], out)
+    out = do("where", x < xp[0], fp[0] if left is None else left, out)
+    out = do("where", x > xp[n - 1], fp[n - 1] if right is None else right, out)
+    return do("where", do("isnan", x), x, out)
+
+
+def _interp_one(x: Any, xp: Any, fp: Any, left: Any, right: Any) -> Any:
+    """numpy's interp with a single sample point: left, fp[0] or right (also for
+    nan ``x``, as numpy)."""
+    inside = do("where", x > xp[0], fp[0] if right is None else right, fp[0])
+    return do("where", x < xp[0], fp[0] if left is None else left, inside)
+
+
+def _part(value: Any, name: str) -> Any:
+    if value is None:
+        return None
+    return do(name, value) if is_array(value) else getattr(complex(value), name)
+
+
+@composed("interp")
+def interp(
+    x: Any,
+    xp: Any,
+    fp: Any,
+    left: Any = None,
+    right: Any = None,
+    period: Any = None,
+) -> Any:
+    """One-dimensional linear interpolation, numpy's ``interp``.
+
+    ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside ``xp``; with
+    ``period``, ``x`` and ``xp`` are taken modulo it (``left``/``right`` are then
+    ignored). Exact at the sample points, nan for nan ``x``, complex ``fp``
+    interpolated part by part, as in numpy. Composed of ``searchsorted``,
+    ``take`` and ``where``: eager arrays and lazy ``x`` stay as they are.
+
+    Limits: ``xp`` must be increasing (not checked, as in numpy); the result
+    keeps the inputs' floating dtype (numpy always returns float64 or
+    complex128); a ``period`` sorts ``xp`` with ``argsort``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> xp, fp = np.array([1.0, 2.0, 3.0]), np.array([3.0, 2.0, 0.0])
+    >>> do("interp", np.array([0.0, 1.5, 2.72, 4.0]), xp, fp)
+    array([3.  , 2.5 , 0.56, 0.  ])
+    >>> do("interp", np.array([0.0, 4.0]), xp, fp, left=-1.0, right=9.0)
+    array([-1.,  9.])
+    """
+    ref = next((v for v in (x, xp, fp) if is_array(v)), None)
+
+    def arr(v: Any) -> Any:
+        if is_array(v):
+            return v
+        return do("asarray", v) if ref is None else do("asarray", v, like=ref)
+
+    x, xp, fp = arr(x), arr(xp), arr(fp)
+    if do("ndim", xp) != 1 or do("ndim", fp) != 1:
+        raise ValueError("Data points must be 1-D sequences")
+    n = do("shape", xp)[0]
+    if do("shape", fp)[0] != n:
+        raise ValueError("fp and xp are not of the same length.")
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    # one floating dtype for all (integers as float64, as numpy; tensorflow does not
+    # promote mixed operands)
+    kinds = [do("dtype_of", v) for v in (x, xp, fp)]
+    real = np.result_type(*(np.float64 if k.kind in "biu" else k for k in kinds))
+    real = np.finfo(real).dtype
+    x, xp = do("cast", x, real), do("cast", xp, real)
+    fp = do("cast", fp, np.result_type(real, 1j) if kinds[2].kind == "c" else real)
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        x, xp = do("mod", x, period), do("mod", xp, period)
+        order = do("argsort", xp)
+        xp, fp = do("take", xp, order), do("take", fp, order)
+        xp = do("concatenate", [xp[n - 1 :] - period, xp, xp[:1] + period])
+        fp = do("concatenate", [fp[n - 1 :], fp, fp[:1]])
+    one = _interp_one if do("shape", xp)[0] == 1 else _interp_real
+    if do("dtype_of", fp).kind != "c":
+        return one(x, xp, fp, left, right)
+    re = one(x, xp, do("real", fp), _part(left, "real"), _part(right, "real"))
+    im = one(x, xp, do("imag", fp), _part(left, "imag"), _part(right, "imag"))
+    return do("complex", re, im)

@@ -1,0 +1,53 @@
+"""Names the property tests leave out, each with the reason.
+
+A name is left out when it is not a pure function of arrays (random draws,
+creation from shapes, autodiff and jit, control flow over callables, devices,
+library identity), or when it is a method of the backend method list whose own
+semantics have no numpy function to compare with: those are checked on fixed
+cases in ``tests/functions/test_methods_*.py`` and ``test_backend_*.py``.
+"""
+
+from __future__ import annotations
+
+_RANDOM = "random: no deterministic reference (tests/functions/test_random.py)"
+_CREATION = "creation from shapes or scalars, no array to draw (tests/functions/test_creation.py)"
+_AUTODIFF = "autodiff, jit or a callable argument: no array-in/array-out reference"
+_DEVICE = "devices, memory or library identity: not a function of array values"
+_META = "dtype or library metadata, not array values"
+_LIST = ("a list method with its own layout conventions (batch, channels, sparse formats); "
+         "fixed cases in tests/functions/test_backend_*.py and test_methods_*.py")
+_SOLVER = "iterative solver or operator over callables (tests/functions/test_backend_solvers.py)"
+
+NOT_PURE: dict[str, str] = {}
+for _names, _why in [
+    ("random.beta random.binomial random.choice random.default_rng random.exponential "
+     "random.gamma random.integers random.normal random.permutation random.poisson "
+     "random.rand random.randint random.randn random.random random.seed "
+     "random.standard_normal random.uniform random_normal random_permutations "
+     "random_subsets random_uniform seed", _RANDOM),
+    ("arange empty eye full identity linspace logspace geomspace ones zeros tri range "
+     "linspace_without_last fft.fftfreq fft.rfftfreq meshgrid_ij indices complex "
+     "as_tensor from_numpy from_dlpack from_external_array_dlpack", _CREATION),
+    ("custom_gradient gradient hessian jacobian jit_compile jit_compile_grad "
+     "jit_compile_hessian stop_gradient_tree while_loop vectorized_call numpy_call call "
+     "minimize variable module is_module block_until_ready copy_leaves stack_leaves",
+     _AUTODIFF),
+    ("allocate_on_device get_default_device get_device get_device_by_ref get_peak_memory "
+     "reset_peak_memory list_devices set_default_device to_device is_available "
+     "prefers_channels_last requires_fixed_shapes_when_tracing to_dlpack numpy is_tensor",
+     _DEVICE),
+    ("auto_cast auto_cast1 combine_types complex_type dtype_of float_type get_dtype_name "
+     "to_backend_dtype sizeof determine_size is_sparse get_sparse_format", _META),
+    ("batch_gather batched_bincount batched_gather_1d batched_gather_nd bincount_fixed "
+     "boolean_mask gather gather_1d gather_by_component_indices gather_nd histogram1d "
+     "indexed_segment_sum multi_slice nonzero_static scatter scatter_1d_scalar scatter_nd "
+     "scatter_nd_scalar searchsorted_batched ravel_multi_index_stacked "
+     "unravel_index_stacked pad_boundary pad_stack pad_to repeat_n tile_to conv "
+     "grid_sample coo_to_dense csc_matrix csc_matrix_batched csr_matrix csr_matrix_batched "
+     "csr_to_coo csr_to_dense disassemble mul_coo_dense mul_csr_dense sparse_coo_tensor "
+     "sparse_coo_tensor_batched", _LIST),
+    ("bi_conjugate_gradient conjugate_gradient conjugate_gradient_adaptive linear "
+     "linear_solve matrix_rank_dense matrix_solve_least_squares mul_matrix_batched_vector "
+     "solve_triangular solve_triangular_dense solve_triangular_sparse", _SOLVER),
+]:
+    NOT_PURE.update(dict.fromkeys(_names.split(), _why))

@@ -1,0 +1,222 @@
+"""numpy creation routines that some libraries lack: ``geomspace``, ``logspace``,
+``random.rand`` and ``random.randn``, written once with ``do``.
+
+They create arrays from numbers, with no array to decide the library, so they
+take the backend as a keyword and are bound in the tables of the libraries that
+lack them (``fill_entries`` in :mod:`.bound`), never registered as composed
+fallbacks: a library's own function of the same name stays where it exists.
+``do("geomspace", 1, 100, 3, like="torch")`` reaches them like any creation
+routine; an example array as ``like=`` also gives its dtype.
+
+Without ``dtype`` the values are computed in the library's default float type
+(float32 on torch, float64 on dask) where numpy always uses float64; with
+``dtype`` they are computed at least as wide as numpy would, then cast.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+from dispatch.translations._composed.precision import np_dtype
+
+from dispatch._do import do
+from dispatch._helpers import is_array
+from dispatch._infer import backend_of_type
+
+
+def _np(dtype: Any) -> np.dtype:
+    """A numpy dtype from a name, a numpy dtype or a library's dtype object (``like=``
+    an array passes ``torch.float32``, ``tf.float32``...)."""
+    try:
+        return np_dtype(dtype)
+    except TypeError:
+        return np_dtype(getattr(dtype, "name", None) or str(dtype).rsplit(".", 1)[-1])
+
+
+def _operand(value: Any, backend: str, dtype: np.dtype | None, device: Any) -> Any:
+    """``value`` (a number, a list, a numpy or backend array) as an inexact backend
+    array: integer numbers become float64 as in numpy, integer backend arrays the
+    library's default float (``x * 1.0``)."""
+    if is_array(value) and backend_of_type(type(value)) == backend:
+        out = value if dtype is None else do("astype", value, dtype.name)
+        return out if do("dtype_of", out).kind in "fc" else out * 1.0
+    if dtype is None and np.asarray(value).dtype.kind not in "fc":
+        dtype = np.dtype("float64")
+    where = {} if device is None else {"device": device}
+    return do("asarray", value, dtype=None if dtype is None else dtype.name, like=backend, **where)
+
+
+def _compute_dtype(start: Any, stop: Any, dtype: Any) -> np.dtype | None:
+    """numpy's evaluation dtype when ``dtype`` is given (at least float), else None."""
+    if dtype is None:
+        return None
+    kinds = [do("dtype_of", v) if is_array(v) else np.asarray(v).dtype for v in (start, stop)]
+    return np.result_type(*kinds, _np(dtype), 1.0)
+
+
+def _num(num: Any) -> int:
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    return num
+
+
+def _lead(x: Any, shape: tuple) -> Any:
+    """``x`` broadcast to ``shape`` with a new leading axis of length 1."""
+    return do("reshape", do("broadcast_to", x, shape), (1, *shape))
+
+
+def _linspace(start: Any, stop: Any, num: int, endpoint: bool, backend: str, device: Any) -> Any:
+    """numpy's linspace along a new leading axis, for backend-array ``start``/``stop``
+    (broadcast together), in numpy's arithmetic: ``arange(num) * step + start``."""
+    delta = stop - start
+    dt = do("dtype_of", delta)
+    real = np.finfo(dt).dtype if dt.kind == "c" else dt
+    shape = do("shape", delta)
+    where = {} if device is None else {"device": device}
+    idx = do("arange", num, dtype=real.name, like=backend, **where)
+    idx = do("reshape", idx, (num,) + (1,) * len(shape))
+    if dt.kind == "c":  # tensorflow multiplies equal dtypes only
+        idx = do("astype", idx, dt.name)
+    div = num - 1 if endpoint else num
+    y = idx * (delta / div) if div > 0 else idx * delta
+    y = y + start
+    if endpoint and num > 1:
+        y = do("concatenate", [y[:-1], do("astype", _lead(stop, shape), do("get_dtype_name", y))])
+    return y
+
+
+def _finish(y: Any, axis: int, dtype: Any) -> Any:
+    if axis != 0:
+        y = do("moveaxis", y, 0, axis)
+    return y if dtype is None else do("astype", y, _np(dtype).name)
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    base: Any = 10.0,
+    dtype: Any = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+    backend: str,
+) -> Any:
+    """``base ** linspace(start, stop, num)``: numbers spaced evenly on a log scale.
+
+    numpy's ``logspace`` (an array ``base`` included, broadcast with ``start``
+    and ``stop``), composed of ``arange``, arithmetic and ``power``, so it
+    stays lazy on dask.
+
+    Examples
+    --------
+    >>> from dispatch.translations._composed.creation import logspace
+    >>> logspace(0, 3, 4, backend="numpy")
+    array([   1.,   10.,  100., 1000.])
+    >>> logspace(0, 3, 3, endpoint=False, base=2.0, backend="numpy")
+    array([1., 2., 4.])
+    """
+    num = _num(num)
+    ct = _compute_dtype(start, stop, dtype)
+    s, e = _operand(start, backend, ct, device), _operand(stop, backend, ct, device)
+    if not isinstance(base, (int, float)) and np.ndim(base):
+        # an array base decides the shape of the other axes, as in numpy
+        b = _operand(base, backend, None, device)
+        shape = np.broadcast_shapes(*(tuple(do("shape", v)) for v in (s, e, b)))
+        s, e = do("broadcast_to", s, shape), do("broadcast_to", e, shape)
+        base = do("reshape", do("broadcast_to", b, shape), (1, *shape))
+    elif not is_array(base):
+        base = np.asarray(base).item()  # a numpy scalar would take the backend array over
+    y = _linspace(s, e, num, endpoint, backend, device)
+    return _finish(do("power", base, y) if is_array(base) else base**y, axis, dtype)
+
+
+def geomspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: Any = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+    backend: str,
+) -> Any:
+    """Numbers spaced evenly on a log scale from ``start`` to ``stop`` (a geometric
+    progression), with numpy's exact endpoints.
+
+    Negative ranges and complex values work as in numpy: ``start`` is rotated
+    to the positive real axis, the progression computed, then rotated back.
+    Composed of ``arange``, ``log10``, arithmetic and ``concatenate``, so it
+    stays lazy on dask. Limit: a zero in Python or numpy ``start``/``stop``
+    raises ValueError as in numpy, but a zero inside a backend array gives
+    nan or inf there (checking would compute lazy arrays).
+
+    Examples
+    --------
+    >>> from dispatch.translations._composed.creation import geomspace
+    >>> geomspace(1, 1000, 4, backend="numpy")
+    array([   1.,   10.,  100., 1000.])
+    >>> geomspace(-1000, -1, 4, backend="numpy")
+    array([-1000.,  -100.,   -10.,    -1.])
+    >>> geomspace(1, 16, 4, endpoint=False, backend="numpy")
+    array([1., 2., 4., 8.])
+    >>> geomspace(1, 1000, 4, dtype="int64", backend="numpy")  # truncated, as numpy
+    array([   1,   10,  100, 1000])
+    """
+    num = _num(num)
+    host = [v for v in (start, stop) if not is_array(v) or isinstance(v, np.ndarray)]
+    if any(np.any(np.asarray(v) == 0) for v in host):
+        raise ValueError("Geometric sequence cannot include zero")
+    ct = _compute_dtype(start, stop, dtype)
+    s, e = _operand(start, backend, ct, device), _operand(stop, backend, ct, device)
+    # numpy's sign: +-1 for reals, x / |x| for complex (|x| cast back: tensorflow
+    # divides equal dtypes only)
+    sign = s / do("astype", do("abs", s), do("get_dtype_name", s))
+    s, e = s / sign, e / sign
+    y = 10.0 ** _linspace(do("log10", s), do("log10", e), num, endpoint, backend, device)
+    if num > 0:  # exact endpoints: 10 ** log10(x) need not be x
+        shape = tuple(do("shape", y))[1:]
+        name = do("get_dtype_name", y)
+        first = do("astype", _lead(s, shape), name)
+        if num > 1 and endpoint:
+            last = do("astype", _lead(e, shape), name)
+            y = do("concatenate", [first, y[1:-1], last])
+        else:
+            y = do("concatenate", [first, y[1:]])
+    return _finish(y * sign, axis, dtype)
+
+
+def rand(*shape: int, backend: str) -> Any:
+    """Uniform values in [0, 1) of the given dimensions (numpy's ``random.rand``),
+    from the library's ``random.random``, so ``random.seed`` repeats them.
+
+    With no dimension the result is a 0-d array where numpy returns a float.
+
+    Examples
+    --------
+    >>> from dispatch.translations._composed.creation import rand
+    >>> rand(2, 3, backend="numpy").shape
+    (2, 3)
+    """
+    return do("random.random", size=tuple(operator.index(d) for d in shape), like=backend)
+
+
+def randn(*shape: int, backend: str) -> Any:
+    """Standard normal values of the given dimensions (numpy's ``random.randn``),
+    from the library's ``random.standard_normal``, so ``random.seed`` repeats them.
+
+    With no dimension the result is a 0-d array where numpy returns a float.
+
+    Examples
+    --------
+    >>> from dispatch.translations._composed.creation import randn
+    >>> randn(4, backend="numpy").shape
+    (4,)
+    """
+    size = tuple(operator.index(d) for d in shape)
+    return do("random.standard_normal", size=size, like=backend)

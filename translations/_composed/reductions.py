@@ -1,0 +1,400 @@
+"""NaN-skipping reductions and ``average``, numpy's, written once with ``do``.
+
+Each follows numpy's own recipe: NaN entries are replaced by the identity of
+the reduction (0 for sums, 1 for products, -inf/+inf for maxima/minima), the
+plain reduction runs, and the slices that held nothing but NaN are handled as
+numpy does (``nanmax``/``nanmin`` give NaN with a ``RuntimeWarning``,
+``nanargmax``/``nanargmin`` raise ``ValueError``, ``nanvar``/``nanstd`` give
+NaN with a ``RuntimeWarning`` where the degrees of freedom are not positive).
+Integer and boolean inputs hold no NaN: they go straight to the plain
+reduction.
+
+Limits: ``out=`` and ``where=`` are refused. Warnings and the errors that
+depend on values (all-NaN slices of ``nanargmax``, weights summing to zero in
+``average``) read the values, so they are skipped while tracing for jit, where
+the result is what numpy's would be without the check (the NaN result stays).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from dispatch._compose import composed
+from dispatch._do import do
+from dispatch._helpers import is_array
+
+# ---------------------------------------------------------------- helpers
+
+
+def _no_out(out: Any = None, where: Any = None) -> None:
+    if out is not None:
+        raise TypeError("out= is not supported: the result is returned as a new array")
+    if where is not None:
+        raise TypeError("where= is not supported by this composed reduction")
+
+
+def _dt(x: Any) -> np.dtype:
+    return do("dtype_of", x)
+
+
+def _inexact(x: Any) -> bool:
+    return _dt(x).kind in "fc"
+
+
+def _readable(x: Any) -> bool:
+    """Whether the values of ``x`` can be read now (not while tracing)."""
+    return bool(do("is_available", x))
+
+
+def _any_true(mask: Any) -> bool:
+    """Host answer to ``any(mask)`` (only called where the values are readable)."""
+    return bool(np.any(np.asarray(do("to_numpy", do("any", mask)))))
+
+
+def _warn(mask: Any, message: str) -> None:
+    if _readable(mask) and _any_true(mask):
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def _real_name(dt: np.dtype) -> str:
+    return np.empty(0, dt).real.dtype.name if dt.kind == "c" else dt.name
+
+
+def _filled(a: Any, mask: Any, value: float) -> Any:
+    return do("where", mask, do("full_like", a, value), a)
+
+
+# ---------------------------------------------------------------- nanmax / nanmin
+
+
+def _nan_extreme(name: str, fill: float) -> Any:
+    def extreme(
+        a: Any,
+        axis: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
+    ) -> Any:
+        _no_out(out, where)
+        fold = "maximum" if name == "max" else "minimum"
+        if not _inexact(a):
+            r = do(name, a, axis=axis, keepdims=keepdims)
+            return r if initial is None else do(fold, r, initial)
+        nan = do("isnan", a)
+        r = do(name, _filled(a, nan, fill), axis=axis, keepdims=keepdims)
+        if initial is not None:
+            # numpy's fmax/fmin reduce from ``initial``: no slice is all-NaN then
+            return do(fold, r, initial)
+        allnan = do("all", nan, axis=axis, keepdims=keepdims)
+        _warn(allnan, "All-NaN slice encountered")
+        return _filled(r, allnan, math.nan)
+
+    return extreme
+
+
+@composed("nanmax")
+def nanmax(
+    a: Any,
+    axis: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Maximum ignoring NaN, numpy's ``nanmax``.
+
+    An all-NaN slice gives NaN and a ``RuntimeWarning`` (as numpy). ``axis``
+    may be an int, a tuple or None; ``initial`` takes part in the maximum (an
+    all-NaN slice then gives ``initial``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanmax", np.array([[1.0, np.nan], [np.nan, 4.0]]), axis=0)
+    array([1., 4.])
+    """
+    return _nan_extreme("max", -math.inf)(a, axis, out, keepdims, initial, where)
+
+
+@composed("nanmin")
+def nanmin(
+    a: Any,
+    axis: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Minimum ignoring NaN, numpy's ``nanmin``.
+
+    An all-NaN slice gives NaN and a ``RuntimeWarning`` (as numpy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanmin", np.array([[1.0, np.nan], [np.nan, 4.0]]), axis=1, keepdims=True)
+    array([[1.],
+           [4.]])
+    """
+    return _nan_extreme("min", math.inf)(a, axis, out, keepdims, initial, where)
+
+
+# ---------------------------------------------------------------- nanargmax / nanargmin
+
+
+def _nan_arg(name: str, fill: float) -> Any:
+    def arg(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Any:
+        _no_out(out)
+        if not _inexact(a):
+            return do(name, a, axis=axis, keepdims=keepdims)
+        nan = do("isnan", a)
+        if _readable(nan) and _any_true(do("all", nan, axis=axis)):
+            raise ValueError("All-NaN slice encountered")
+        return do(name, _filled(a, nan, fill), axis=axis, keepdims=keepdims)
+
+    return arg
+
+
+@composed("nanargmax")
+def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Any:
+    """Index of the maximum ignoring NaN, numpy's ``nanargmax``.
+
+    An all-NaN slice raises ``ValueError`` (read from the values; while tracing
+    for jit the check is skipped and such a slice gives index 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanargmax", np.array([np.nan, 3.0, 7.0, np.nan]))
+    np.int64(2)
+    """
+    return _nan_arg("argmax", -math.inf)(a, axis, out, keepdims=keepdims)
+
+
+@composed("nanargmin")
+def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Any:
+    """Index of the minimum ignoring NaN, numpy's ``nanargmin``.
+
+    An all-NaN slice raises ``ValueError`` (read from the values; skipped while
+    tracing for jit).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanargmin", np.array([[np.nan, 3.0], [2.0, np.nan]]), axis=1)
+    array([1, 0])
+    """
+    return _nan_arg("argmin", math.inf)(a, axis, out, keepdims=keepdims)
+
+
+# ---------------------------------------------------------------- nancumsum / nanprod
+
+
+@composed("nancumsum")
+def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """Cumulative sum treating NaN as zero, numpy's ``nancumsum``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nancumsum", np.array([1.0, np.nan, 2.0]))
+    array([1., 1., 3.])
+    """
+    _no_out(out)
+    if _inexact(a):
+        a = _filled(a, do("isnan", a), 0)
+    return do("cumsum", a, axis=axis, dtype=dtype)
+
+
+@composed("nanprod")
+def nanprod(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """Product treating NaN as one, numpy's ``nanprod``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanprod", np.array([[2.0, np.nan], [3.0, 4.0]]), axis=0)
+    array([6., 4.])
+    """
+    _no_out(out, where)
+    if _inexact(a):
+        a = _filled(a, do("isnan", a), 1)
+    kw = {} if initial is None else {"initial": initial}
+    return do("prod", a, axis=axis, dtype=dtype, keepdims=keepdims, **kw)
+
+
+# ---------------------------------------------------------------- nanvar / nanstd
+
+
+@composed("nanvar")
+def nanvar(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+    mean: Any = None,
+    correction: Any = None,
+) -> Any:
+    """Variance ignoring NaN, numpy's ``nanvar`` (``ddof``/``correction``,
+    ``dtype``, ``keepdims``, axis tuples; complex input gives a real result).
+
+    A slice whose count of non-NaN values is at most ``ddof`` gives NaN and a
+    ``RuntimeWarning`` (as numpy). ``mean=`` is refused.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanvar", np.array([[1.0, np.nan, 3.0], [2.0, 2.0, np.nan]]), axis=1)
+    array([1., 0.])
+    """
+    _no_out(out, where)
+    if mean is not None:
+        raise TypeError("mean= is not supported by the composed nanvar")
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    if not _inexact(a):
+        return do("var", a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    ok = do("logical_not", do("isnan", a))
+    x = do("where", ok, a, do("zeros_like", a))
+    if dtype is not None:
+        x = do("astype", x, np.dtype(dtype).name)
+    real = _real_name(_dt(x))
+    cnt = do("sum", do("astype", ok, real), axis=axis, keepdims=True)
+    avg = do("sum", x, axis=axis, keepdims=True) / do("maximum", cnt, 1)
+    d = do("where", ok, x - avg, do("zeros_like", x))
+    sq = do("real", d * do("conj", d)) if _dt(d).kind == "c" else d * d
+    s = do("sum", sq, axis=axis, keepdims=keepdims)
+    dof = cnt - ddof
+    if not keepdims:
+        dof = do("reshape", dof, tuple(do("shape", s)))
+    bad = dof <= 0
+    _warn(bad, "Degrees of freedom <= 0 for slice.")
+    return _filled(s / do("where", bad, do("ones_like", dof), dof), bad, math.nan)
+
+
+@composed("nanstd")
+def nanstd(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+    mean: Any = None,
+    correction: Any = None,
+) -> Any:
+    """Standard deviation ignoring NaN, numpy's ``nanstd``: the square root of
+    ``nanvar`` (same arguments and NaN rules).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanstd", np.array([1.0, np.nan, 3.0]))
+    np.float64(1.0)
+    """
+    _no_out(out, where)
+    kw = {} if correction is None else {"correction": correction}
+    if mean is not None:
+        kw["mean"] = mean
+    var = do("nanvar", a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, **kw)
+    return do("sqrt", var)
+
+
+# ---------------------------------------------------------------- average
+
+
+def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for ax in axes:
+        if not -ndim <= ax < ndim:
+            raise np.exceptions.AxisError(int(ax), ndim)
+        out.append(int(ax) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("repeated axis")
+    return tuple(out)
+
+
+@composed("average")
+def average(
+    a: Any,
+    axis: Any = None,
+    weights: Any = None,
+    returned: bool = False,
+    *,
+    keepdims: bool = False,
+) -> Any:
+    """Weighted average, numpy's ``average``.
+
+    Without ``weights`` it is ``mean``. With them the dtype is numpy's (the
+    promotion of ``a`` and ``weights``, float64 at least for integers); 1-D
+    (or lower-rank) ``weights`` apply along ``axis`` (int or tuple). With
+    ``returned=True`` the result is ``(average, sum_of_weights)``, the sum
+    broadcast to the shape of the average. Weights summing to zero raise
+    ``ZeroDivisionError`` (read from the values; skipped while tracing).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("average", np.array([[1.0, 2.0], [3.0, 4.0]]), axis=1, weights=np.array([3, 1]))
+    array([1.25, 3.25])
+    >>> do("average", np.arange(4.0), returned=True)
+    (np.float64(1.5), np.float64(4.0))
+    """
+    if weights is None:
+        avg = do("mean", a, axis=axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        total = math.prod(do("shape", a))
+        count = total // max(math.prod(do("shape", avg)), 1)
+        return avg, do("full_like", avg, count)
+    if not is_array(weights):
+        weights = do("asarray", np.asarray(weights), like=a)
+    if not is_array(a):
+        a = do("asarray", np.asarray(a), like=weights)
+    at, wt = _dt(a), _dt(weights)
+    extra = ["f8"] if at.kind in "biu" else []
+    rt = np.result_type(at, wt, *extra).name
+    x, w = do("astype", a, rt), do("astype", weights, rt)
+    ashape, wshape = tuple(do("shape", x)), tuple(do("shape", w))
+    if ashape != wshape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = _axis_tuple(axis, len(ashape))
+        if wshape != tuple(ashape[ax] for ax in axes):
+            raise ValueError(
+                "Shape of weights must be consistent with shape of a along specified axis."
+            )
+        w = do("transpose", w, tuple(int(i) for i in np.argsort(axes)))
+        w = do("reshape", w, tuple(s if ax in axes else 1 for ax, s in enumerate(ashape)))
+    scl = do("sum", w, axis=axis, keepdims=keepdims)
+    if _readable(scl) and _any_true(scl == 0):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    avg = do("sum", x * w, axis=axis, keepdims=keepdims) / scl
+    if not returned:
+        return avg
+    shape = tuple(do("shape", avg))
+    if tuple(do("shape", scl)) != shape:
+        scl = do("copy", do("broadcast_to", scl, shape))
+    return avg, scl

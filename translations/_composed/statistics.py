@@ -1,0 +1,470 @@
+"""Order statistics and binning, numpy's, written once with ``do``: ``quantile``,
+``percentile``, ``nanquantile``, ``nanpercentile``, ``nanmedian``, ``digitize``
+and ``histogram``.
+
+The quantile family sorts the reduced axes (moved last and flattened into one)
+and interpolates between order statistics with numpy's formulas for the methods
+'linear' (the default), 'lower', 'higher', 'nearest' and 'midpoint'; the other
+methods of numpy (and ``weights=``, which numpy takes for 'inverted_cdf' only)
+raise ``NotImplementedError``. The NaN-skipping versions count the non-NaN
+values of each slice, so every shape stays static. Result dtypes are numpy's:
+a Python float ``q`` keeps a float input's dtype, an array ``q`` promotes with
+it, integers give float64.
+
+``digitize`` and ``histogram`` are ``searchsorted`` against the bin edges.
+``histogram`` computes its edges with numpy on the host (reading ``min`` and
+``max`` of the data when ``range`` is not given), so the edges are numpy's to
+the last bit; its counts are a ``bincount_fixed`` (static length).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from dispatch._compose import composed
+from dispatch._do import do
+from dispatch._helpers import is_array
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _dt(x: Any) -> np.dtype:
+    return do("dtype_of", x)
+
+
+def _readable(x: Any) -> bool:
+    return bool(do("is_available", x))
+
+
+def _host(x: Any) -> np.ndarray:
+    return np.asarray(do("to_numpy", x))
+
+
+def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for ax in axes:
+        if not -ndim <= ax < ndim:
+            raise np.exceptions.AxisError(int(ax), ndim)
+        out.append(int(ax) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(out)
+
+
+def _result_dtype(a_dt: np.dtype, q: Any) -> np.dtype:
+    """numpy's result dtype of a quantile of ``a`` at ``q``."""
+    if a_dt.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    base = a_dt if a_dt.kind == "f" else np.dtype("float64")
+    if isinstance(q, (bool, int, float)):
+        return base  # a Python number is weak: the data's dtype wins
+    q_dt = _dt(q) if is_array(q) else np.asarray(q).dtype
+    return np.result_type(base, q_dt if q_dt.kind == "f" else np.float64)
+
+
+def _q_values(q: Any, rt: np.dtype, like: Any, percent: bool) -> tuple[Any, tuple[int, ...]]:
+    """``q`` (divided by 100 for percentiles) as a flat backend array of dtype
+    ``rt``, and its shape; the range is checked where the values are readable."""
+    what, top = ("Percentiles", 100) if percent else ("Quantiles", 1)
+    if is_array(q) and not isinstance(q, (np.ndarray, np.generic)):
+        shape = tuple(do("shape", q))
+        if _readable(q):
+            qh = _host(q)
+            if not np.all((qh >= 0) & (qh <= top)):
+                raise ValueError(f"{what} must be in the range [0, {top}]")
+        qv = do("astype", do("reshape", q, (-1,)), rt.name)
+        return (qv / 100 if percent else qv), shape
+    qh = np.asarray(q, dtype=np.float64)
+    if not np.all((qh >= 0) & (qh <= top)):
+        raise ValueError(f"{what} must be in the range [0, {top}]")
+    flat = (qh / 100 if percent else qh).reshape(-1).astype(rt)
+    return do("asarray", flat, like=like), qh.shape
+
+
+def _quantile(
+    a: Any,
+    q: Any,
+    axis: Any,
+    method: str,
+    keepdims: bool,
+    *,
+    skip_nan: bool,
+    percent: bool,
+    extra: dict[str, Any],
+) -> Any:
+    """The quantile family: see the module docstring."""
+    if extra.get("out") is not None:
+        raise TypeError("out= is not supported: the result is returned as a new array")
+    if extra.get("weights") is not None:
+        raise NotImplementedError("weights= (numpy: method='inverted_cdf' only) is not composed")
+    if extra.get("interpolation") is not None:
+        raise TypeError("interpolation= was renamed method= in numpy; pass method=")
+    if method not in _METHODS:
+        raise NotImplementedError(
+            f"method {method!r} is not composed; the composed quantiles know {_METHODS}"
+        )
+    if not is_array(a):
+        a = do("asarray", np.asarray(a), like=q)
+    rt = _result_dtype(_dt(a), q)
+    x = do("astype", a, rt.name)
+    shape = tuple(do("shape", x))
+    axes = _axis_tuple(axis, len(shape))
+    keep = [d for d in range(len(shape)) if d not in axes]
+    lead = tuple(shape[d] for d in keep)
+    n = math.prod(shape[d] for d in axes)
+    out_shape = tuple(1 if d in axes else s for d, s in enumerate(shape)) if keepdims else lead
+    qv, q_shape = _q_values(q, rt, x, percent)
+    nq = math.prod(q_shape)
+
+    y = do("reshape", do("transpose", x, (*keep, *axes)), (*lead, n))
+    if n == 0:
+        if not skip_nan:
+            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+        empty = do("full", (*q_shape, *out_shape), math.nan, dtype=rt.name, like=x)
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        return empty
+    nan_aware = rt.kind == "f"
+    if nan_aware:
+        nan = do("isnan", y)
+    if skip_nan and nan_aware:
+        # NaN sorts as +inf: the first ``count`` sorted values are the data
+        y = do("where", nan, do("full_like", y, math.inf), y)
+        count = do("sum", do("astype", do("logical_not", nan), rt.name), axis=-1, keepdims=True)
+    else:
+        count = n
+    ys = do("sort", y, axis=-1)
+
+    v0 = qv * (count - 1)  # numpy's virtual index, in the result dtype
+    if method in ("lower", "higher", "nearest"):
+        rounder = {"lower": "floor", "higher": "ceil", "nearest": "round"}[method]
+        prev = nxt = do(rounder, v0)
+        gamma = None
+    else:
+        virtual = v0 if method == "linear" else 0.5 * (do("floor", v0) + do("ceil", v0))
+        prev = do("floor", virtual)
+        gamma = virtual - prev
+        if method == "midpoint":
+            gamma = do("where", gamma == 0, do("zeros_like", gamma), do("full_like", gamma, 0.5))
+        nxt = prev + 1
+        top = count - 1
+        above = virtual >= top
+        prev = do("where", above, do("zeros_like", prev) + top, prev)
+        nxt = do("where", above, do("zeros_like", nxt) + top, nxt)
+        below = virtual < 0
+        prev = do("where", below, do("zeros_like", prev), prev)
+        nxt = do("where", below, do("zeros_like", nxt), nxt)
+    target = (*lead, nq)
+
+    def pick(index: Any) -> Any:
+        index = do("clip", do("astype", index, "int64"), 0, n - 1)
+        return do("take_along_axis", ys, do("broadcast_to", index, target), axis=-1)
+
+    below_v = pick(prev)
+    if gamma is None:
+        r = below_v
+    else:
+        above_v = pick(nxt)
+        gamma = do("broadcast_to", gamma, target)
+        diff = above_v - below_v
+        # numpy's _lerp: from the nearer end, so that gamma 1 gives the upper value exactly
+        r = do("where", gamma >= 0.5, above_v - diff * (1 - gamma), below_v + diff * gamma)
+    if nan_aware:
+        if skip_nan:
+            bad = count == 0
+            if _readable(bad) and bool(np.any(_host(bad))):
+                warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        else:
+            bad = do("any", nan, axis=-1, keepdims=True)
+        r = do("where", do("broadcast_to", bad, target), do("full_like", r, math.nan), r)
+    r = do("moveaxis", r, -1, 0)
+    return do("reshape", r, (*q_shape, *out_shape))
+
+
+# ---------------------------------------------------------------- the quantile family
+
+
+@composed("quantile")
+def quantile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+    interpolation: Any = None,
+) -> Any:
+    """The ``q``-th quantiles of ``a`` along ``axis``, numpy's ``quantile``.
+
+    ``q`` is a number or an array (the result has ``q``'s shape in front);
+    ``axis`` an int, a tuple or None; ``keepdims`` as numpy. A slice holding
+    NaN gives NaN. Methods: 'linear' (default), 'lower', 'higher', 'nearest',
+    'midpoint'. An empty reduction raises ``IndexError`` (as numpy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("quantile", np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]]), 0.5, axis=1)
+    array([2., 5.])
+    >>> do("quantile", np.arange(5.0), [0.1, 0.9], method="lower")
+    array([0., 3.])
+    """
+    extra = {"out": out, "weights": weights, "interpolation": interpolation}
+    return _quantile(a, q, axis, method, keepdims, skip_nan=False, percent=False, extra=extra)
+
+
+@composed("percentile")
+def percentile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+    interpolation: Any = None,
+) -> Any:
+    """The ``q``-th percentiles of ``a``, numpy's ``percentile``: ``quantile``
+    at ``q / 100`` (same arguments and limits).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("percentile", np.arange(5.0), 25)
+    np.float64(1.0)
+    """
+    extra = {"out": out, "weights": weights, "interpolation": interpolation}
+    return _quantile(a, q, axis, method, keepdims, skip_nan=False, percent=True, extra=extra)
+
+
+@composed("nanquantile")
+def nanquantile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+    interpolation: Any = None,
+) -> Any:
+    """Quantiles ignoring NaN, numpy's ``nanquantile``.
+
+    Each slice uses its non-NaN values only; an all-NaN slice gives NaN with a
+    ``RuntimeWarning`` (as numpy). Otherwise as ``quantile``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanquantile", np.array([[1.0, np.nan, 3.0], [np.nan, 2.0, 2.0]]), 0.5, axis=1)
+    array([2., 2.])
+    """
+    extra = {"out": out, "weights": weights, "interpolation": interpolation}
+    return _quantile(a, q, axis, method, keepdims, skip_nan=True, percent=False, extra=extra)
+
+
+@composed("nanpercentile")
+def nanpercentile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+    interpolation: Any = None,
+) -> Any:
+    """Percentiles ignoring NaN, numpy's ``nanpercentile``: ``nanquantile`` at
+    ``q / 100``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanpercentile", np.array([np.nan, 1.0, 2.0, 3.0]), [0, 50])
+    array([1., 2.])
+    """
+    extra = {"out": out, "weights": weights, "interpolation": interpolation}
+    return _quantile(a, q, axis, method, keepdims, skip_nan=True, percent=True, extra=extra)
+
+
+@composed("nanmedian")
+def nanmedian(
+    a: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> Any:
+    """Median ignoring NaN, numpy's ``nanmedian``: the 0.5 ``nanquantile``.
+
+    An all-NaN (or empty) slice gives NaN with a ``RuntimeWarning``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nanmedian", np.array([[1.0, np.nan, 4.0], [2.0, 3.0, 9.0]]), axis=1)
+    array([2.5, 3. ])
+    """
+    extra = {"out": out}
+    return _quantile(a, 0.5, axis, "linear", keepdims, skip_nan=True, percent=False, extra=extra)
+
+
+# ---------------------------------------------------------------- digitize
+
+
+def _common(x: Any, y: Any) -> tuple[Any, Any]:
+    """``x`` and ``y`` cast to numpy's promotion of their dtypes."""
+    rt = np.result_type(_dt(x), _dt(y)).name
+    return do("astype", x, rt), do("astype", y, rt)
+
+
+def _monotonic(edges: np.ndarray) -> int:
+    """numpy's monotonicity of bins: 1 increasing, -1 decreasing, 0 neither."""
+    if edges.size < 2 or np.all(edges[1:] == edges[:-1]):
+        return 1
+    if np.all(edges[1:] >= edges[:-1]):
+        return 1
+    if np.all(edges[1:] <= edges[:-1]):
+        return -1
+    return 0
+
+
+@composed("digitize")
+def digitize(x: Any, bins: Any, right: bool = False) -> Any:
+    """Indices of the bins to which each value of ``x`` belongs, numpy's
+    ``digitize``: ``bins[i-1] <= x < bins[i]`` (or ``<``/``<=`` with
+    ``right=True``), for increasing or decreasing ``bins``.
+
+    The monotonicity of ``bins`` is read from its values (``ValueError`` when
+    neither increasing nor decreasing); while tracing for jit ``bins`` is taken
+    as increasing. The result is int64 of ``x``'s shape.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("digitize", np.array([0.2, 6.4, 3.0, 1.6]), np.array([0.0, 1.0, 2.5, 4.0, 10.0]))
+    array([1, 4, 3, 2])
+    >>> do("digitize", np.array([1.0, 2.0]), np.array([3.0, 2.0, 1.0]), right=True)
+    array([3, 2])
+    """
+    if not is_array(bins):
+        bins = do("asarray", np.asarray(bins), like=x)
+    if not is_array(x):
+        x = do("asarray", np.asarray(x), like=bins)
+    if _dt(x).kind == "c":
+        raise TypeError("x may not be complex")
+    if len(do("shape", bins)) != 1:
+        raise ValueError("object too deep for desired array")
+    mono = _monotonic(_host(bins)) if _readable(bins) else 1
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    xs, bs = _common(x, bins)
+    shape = tuple(do("shape", xs))
+    flat = do("reshape", xs, (-1,))
+    side = "left" if right else "right"
+    if mono == 1:
+        idx = do("searchsorted", bs, flat, side=side)
+    else:
+        nb = do("shape", bs)[0]
+        idx = nb - do("searchsorted", do("flip", bs, axis=0), flat, side=side)
+    return do("reshape", do("astype", idx, "int64"), shape)
+
+
+# ---------------------------------------------------------------- histogram
+
+
+def _edges(a: Any, bins: Any, range_: Any) -> np.ndarray:
+    """numpy's bin edges, computed on the host."""
+    dt = _dt(a)
+    if isinstance(bins, str):
+        # data-driven rules ('auto', 'fd'...) need the values themselves
+        return np.histogram_bin_edges(_host(a), bins, range=range_)
+    if is_array(bins):
+        return _host(bins)
+    if np.ndim(bins) != 0:
+        return np.asarray(bins)
+    if range_ is None:
+        if math.prod(do("shape", a)) == 0:
+            range_ = (0, 1)
+        else:
+            lo, hi = _host(do("min", a)), _host(do("max", a))
+            range_ = (lo.astype(dt)[()], hi.astype(dt)[()])
+    # numpy derives the edge dtype from the range and the data: an empty array
+    # of the data's dtype gives the same edges without reading anything else
+    return np.histogram_bin_edges(np.empty(0, dt), bins, range=range_)
+
+
+@composed("histogram")
+def histogram(
+    a: Any,
+    bins: Any = 10,
+    range: Any = None,  # numpy's keyword: shadows the builtin in this function only
+    density: Any = None,
+    weights: Any = None,
+) -> tuple[Any, Any]:
+    """Histogram of the values of ``a`` (flattened), numpy's ``histogram``.
+
+    ``bins``: a number of equal bins over ``range`` (default: the data's min and
+    max, read from the values), an increasing sequence of edges, or one of
+    numpy's rule names ('auto', 'fd', ..., which read the values on the host).
+    Values outside the edges are dropped; the last bin includes its right edge.
+    ``weights`` sum instead of counting (the counts take their dtype);
+    ``density=True`` gives float64 densities. Returns ``(hist, bin_edges)``,
+    both arrays of ``a``'s library.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("histogram", np.array([0.5, 1.5, 1.6, 2.0, 9.0]), bins=3, range=(0.0, 3.0))
+    (array([1, 2, 1]), array([0., 1., 2., 3.]))
+    >>> counts, _ = do("histogram", np.array([1.0, 2.0, 2.5]), np.array([0, 2, 3]), density=True)
+    >>> counts
+    array([0.16666667, 0.66666667])
+    """
+    if not is_array(a):
+        a = do("asarray", np.asarray(a), like=weights)
+    edges_h = _edges(a, bins, range)
+    if edges_h.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if np.any(edges_h[:-1] > edges_h[1:]):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    nbins = edges_h.shape[0] - 1
+    edges = do("asarray", edges_h, like=a)
+    flat = do("reshape", a, (-1,))
+    if weights is not None:
+        if not is_array(weights):
+            weights = do("asarray", np.asarray(weights), like=a)
+        if tuple(do("shape", weights)) != tuple(do("shape", a)):
+            raise ValueError("weights should have the same shape as a.")
+        weights = do("reshape", weights, (-1,))
+    vals, cut = _common(flat, edges)
+    idx = do("searchsorted", cut, vals, side="right") - 1
+    idx = do("where", vals == cut[nbins], do("full_like", idx, nbins - 1), idx)
+    inside = (vals >= cut[0]) & (vals <= cut[nbins])
+    idx = do("where", inside, idx, do("full_like", idx, -1))
+    hist = do("bincount_fixed", do("astype", idx, "int64"), weights, nbins)
+    if weights is not None:
+        hist = do("astype", hist, _dt(weights).name)
+    if density:
+        widths = do("asarray", np.diff(edges_h).astype(np.float64), like=a)
+        hist = do("astype", hist, "float64")
+        return hist / widths / do("sum", hist), edges
+    return hist, edges
