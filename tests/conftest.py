@@ -10,9 +10,12 @@ moved with :func:`to_backend`, and results come back with :func:`to_np`.
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import importlib
 import os
 import pkgutil
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -262,22 +265,203 @@ class Case:
         assert_close(actual, expected, dtype=self.dtype, rtol=self.rtol, atol=self.atol)
 
     def run_not_mutated(self, backend: str) -> None:
-        """Check that the call leaves every array argument unchanged."""
+        """Check that the call leaves every array argument unchanged, and that
+        no result aliases an argument where numpy's reference returns a copy."""
         args = to_backend(self.args, backend)
         kwargs = to_backend(self.kwargs, backend)
         inputs = [x for x in array_leaves_backend(args) + array_leaves_backend(kwargs)]
         before = [to_np(x).copy() for x in inputs]
         try:
             if self.like:
-                do(self.name, *args, like=backend, **kwargs)
+                out = do(self.name, *args, like=backend, **kwargs)
             else:
-                do(self.name, *args, **kwargs)
+                out = do(self.name, *args, **kwargs)
         except UnsupportedError as err:
             pytest.xfail(str(err))
         for i, (x, b) in enumerate(zip(inputs, before, strict=True)):
             after = to_np(x)
             assert after.shape == b.shape, f"argument {i} changed shape"
             np.testing.assert_array_equal(after, b, err_msg=f"argument {i} was mutated")
+        checked = self._check_not_aliased(backend, out, inputs)
+        _record(("no_mutation_checks", 1), ("alias_checks", checked))
+
+    def _reference_copies(self) -> list[bool] | None:
+        """For each array leaf of numpy's result: True if it shares no memory
+        with any input (numpy copied). None when no numpy reference applies."""
+        try:
+            ref = self.ref or reference_function(self.name)
+        except AttributeError:  # no numpy function of that name (scatter, ...)
+            return None
+        args, kwargs = _host_copy(self.args), _host_copy(self.kwargs)
+        inputs = array_leaves(args) + array_leaves(kwargs)
+        if not inputs:
+            return None
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                expected = ref(*args, **kwargs)
+        except Exception:  # a custom-check case whose arguments numpy does not take
+            return None
+        return [
+            not isinstance(r, np.ndarray) or not any(np.shares_memory(r, x) for x in inputs)
+            for r in result_leaves(expected)
+        ]
+
+    def _check_not_aliased(self, backend: str, out: Any, inputs: list) -> int:
+        """Assert no result leaf aliases an input where numpy copies; 1 if checked."""
+        if backend in IMMUTABLE_BACKENDS or not inputs:
+            return 0
+        copies = self._reference_copies()
+        if not copies or not any(copies):
+            return 0  # numpy returns views only (reshape, transpose...): nothing required
+        results = result_leaves(out)
+        if len(results) != len(copies):
+            if not all(copies):
+                return 0  # cannot pair results with numpy's; nothing to require
+            copies = [True] * len(results)
+        spans = [s for x in inputs for s in memory_spans(x)]
+        for i, (r, must_copy) in enumerate(zip(results, copies, strict=True)):
+            if must_copy and _overlaps(memory_spans(r), spans):
+                raise AssertionError(
+                    f"result {i} of {self.name} on {backend} shares memory with an input, "
+                    "where numpy returns a copy"
+                )
+        return 1
+
+
+# jax, tensorflow and dask arrays are immutable: a result sharing an input's
+# buffer can never be written through, so aliasing is invisible to users there.
+IMMUTABLE_BACKENDS = frozenset({"jax", "tensorflow", "dask"})
+
+
+def _host_copy(x: Any) -> Any:
+    """Nested copy of the numpy arrays in call arguments (for the reference)."""
+    if isinstance(x, dict):
+        return {k: _host_copy(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_host_copy(v) for v in x)
+    return x.copy() if isinstance(x, np.ndarray) else x
+
+
+def result_leaves(x: Any) -> list:
+    """The leaves of a result: elements of (named) tuples, lists and dicts, in order."""
+    if isinstance(x, dict):
+        return [a for v in x.values() for a in result_leaves(v)]
+    if isinstance(x, (list, tuple)):
+        return [a for v in x for a in result_leaves(v)]
+    return [x]
+
+
+def _bounds(device: str, ptr: int, shape: tuple, strides: tuple, itemsize: int) -> list:
+    """The byte interval ``[lo, hi)`` an array's elements can touch (a superset)."""
+    if any(n == 0 for n in shape):
+        return []
+    lo = ptr + sum((n - 1) * s for n, s in zip(shape, strides, strict=True) if s < 0)
+    hi = ptr + sum((n - 1) * s for n, s in zip(shape, strides, strict=True) if s > 0)
+    return [(device, lo, hi + itemsize)]
+
+
+def memory_spans(x: Any) -> list[tuple[str, int, int]]:
+    """(device, start, stop) byte ranges an array's data lives in; [] for an
+    object that owns no array memory (a Python scalar, None).
+
+    Conservative on purpose (the hull of the strided elements; a torch tensor
+    counts its whole storage), so an alias can never pass unseen. Works across
+    libraries: a torch result made with ``from_numpy`` overlaps its numpy input.
+    """
+    if isinstance(x, np.ndarray):
+        return _bounds("cpu", x.__array_interface__["data"][0], x.shape, x.strides, x.itemsize)
+    if isinstance(x, np.generic):
+        return []  # a numpy scalar is always a fresh value
+    mod = type(x).__module__.split(".")[0]
+    if mod == "torch":
+        if str(x.layout) != "torch.strided":  # sparse tensors: their parts
+            parts = ("_indices", "_values", "crow_indices", "col_indices", "values")
+            spans = []
+            for p in parts:
+                with contextlib.suppress(RuntimeError, AttributeError, NotImplementedError):
+                    spans += memory_spans(getattr(x, p)())
+            return spans
+        storage = x.untyped_storage()
+        if x.numel() == 0 or storage.nbytes() == 0:  # no element: nothing to share
+            return []
+        return [(str(x.device), storage.data_ptr(), storage.data_ptr() + storage.nbytes())]
+    if mod == "cupy":
+        dev = f"cuda:{x.device.id}"
+        return _bounds(dev, x.data.ptr, x.shape, x.strides, x.itemsize)
+    if mod == "sparse":  # pydata sparse: the numpy arrays it is made of
+        names = ("data", "coords", "indices", "indptr")
+        return [s for n in names if hasattr(x, n) for s in memory_spans(getattr(x, n))]
+    return []
+
+
+def _overlaps(a: list, b: list) -> bool:
+    return any(d1 == d2 and lo1 < hi2 and lo2 < hi1 for d1, lo1, hi1 in a for d2, lo2, hi2 in b)
+
+
+# ---------------------------------------------------------------- counting checks
+
+_CURRENT_ITEM: list = [None]
+
+
+def _record(*props: tuple[str, int]) -> None:
+    """``record_property`` for the running test (the Case methods get no fixture)."""
+    item = _CURRENT_ITEM[0]
+    if item is not None:
+        item.user_properties.extend(props)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    _CURRENT_ITEM[0] = item
+    try:
+        return (yield)
+    finally:
+        _CURRENT_ITEM[0] = None
+
+
+# The counts quoted in closing notes, recorded by tests as user properties. One hook
+# for all of them, here: under pytest-xdist the controller loads only this conftest
+# (not those of sub-directories), and the reports bring each worker's properties back.
+_COUNT_LINES = (
+    ("docs examples executed: {examples} (markdown {markdown}, docstrings {docstrings})",
+     "examples"),
+    ("property cases run: {property_cases} over {property_pairs} (function, backend) pairs"
+     " ({property_refused} refused by a table with a reason, {property_known} drawn inputs"
+     " skipped as known bugs listed in tests/properties/known.py)", "property_cases"),
+    ("bad inputs tried: {bad_inputs}", "bad_inputs"),
+    ("stress test: {stress_threads} threads, {stress_calls} calls", "stress_calls"),
+    ("no-mutation/no-alias checks: {no_mutation_checks} calls, {alias_checks} of them with "
+     "results checked against aliasing", "no_mutation_checks"),
+)
+
+
+def count_totals(stats: dict[str, list]) -> dict[str, int]:
+    """Sum the integer user properties of the call-phase reports in ``stats``."""
+    totals: dict[str, int] = collections.defaultdict(int)
+    for reports in stats.values():
+        for rep in reports:
+            if getattr(rep, "when", None) != "call":
+                continue
+            props = list(getattr(rep, "user_properties", ()) or ())
+            kind = dict(props).get("docs")
+            for key, value in props:
+                if isinstance(value, int) and not isinstance(value, bool):
+                    totals[key] += value
+                    if key == "examples" and kind in ("markdown", "docstrings"):
+                        totals[kind] += value
+            if any(key == "property_cases" for key, _ in props):
+                totals["property_pairs"] += 1
+    return totals
+
+
+def pytest_terminal_summary(terminalreporter):
+    totals = count_totals(terminalreporter.stats)
+    lines = [fmt.format_map(totals) for fmt, key in _COUNT_LINES if totals.get(key)]
+    if lines:
+        terminalreporter.section("counts")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 def array_leaves_backend(x: Any) -> list:
