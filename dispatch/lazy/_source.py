@@ -345,7 +345,8 @@ class Function:
         return f"<lazy.Function({self._n_in} inputs, {n} lines, {len(self._consts)} constants)>"
 
     def jit(self, backend: str | None = None, **options: Any) -> Callable:
-        """This function under the library's own compiler (see :func:`dispatch.lazy.jit`)."""
+        """This function under the library's own compiler
+        (see :func:`dispatch.lazy.jit_function`)."""
         from dispatch.lazy._jit import jit_function
 
         return jit_function(self, backend, **options)
