@@ -777,7 +777,14 @@ def _atleast(fn: Callable) -> Callable:
 
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     # torch.where takes a bool tensor condition only; numpy any array-like (a Python
-    # bool, a list, numbers read by truth value)
+    # bool, a list, numbers read by truth value). The common call goes straight through.
+    try:
+        return torch.where(condition, x, y)
+    except (TypeError, RuntimeError):
+        return _where_any(condition, x, y)
+
+
+def _where_any(condition: Any, x: Any, y: Any) -> Any:
     if not isinstance(condition, Tensor):
         ref = x if isinstance(x, Tensor) else y
         device = ref.device if isinstance(ref, Tensor) else None
