@@ -401,12 +401,51 @@ def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
     return da.bincount(x, weights=weights, minlength=minlength)
 
 
+def _argwhere(a: Any) -> Array:
+    a = da.asarray(a)
+    if a.ndim == 0:
+        # dask's argwhere refuses 0-d input; numpy gives one row of no columns if true
+        return da.argwhere(a.reshape((1,)))[:, :0]
+    return da.argwhere(a)
+
+
+def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
+    # dask's select neither broadcasts nor takes 0-d or empty arrays: a chain of where
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = [da.asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    # numpy's result dtype: Python scalars stay weak (NEP 50)
+    dtype = np.result_type(*(
+        c if type(c) in (int, float, complex) else da.asarray(c).dtype
+        for c in [*choicelist, default]
+    ))
+    out = da.asarray(default)
+    for cond, choice in zip(conds[::-1], choicelist[::-1], strict=True):
+        out = da.where(cond, choice, out)
+    return out.astype(dtype)
+
+
 def _histogram(
     a: Any, bins: Any = 10, range: Any = None, density: Any = None, weights: Any = None
 ) -> tuple[Array, Array]:
     # dask needs a range with a number of bins; numpy takes the data's (lazy here),
     # widened by 0.5 on both sides when all values are equal, (0, 1) when empty
     a = da.asarray(a)
+    edge_type = None
+    if isinstance(bins, (int, np.integer)):
+        # numpy's edges: the type of the data and the range (Python floats weak), float
+        # at least; dask makes numpy edges of a range in float64
+        ends = (0.0, 1.0) if range is None else range
+        edge_type = np.result_type(
+            *(e if type(e) in (int, float) else getattr(e, "dtype", e) for e in ends), a.dtype
+        )
+        if edge_type.kind in "biu":
+            edge_type = np.result_type(edge_type, float)
     if isinstance(bins, (int, np.integer)) and range is None:
         if a.size == 0:
             range = (0.0, 1.0)
@@ -418,7 +457,10 @@ def _histogram(
         weights = da.asarray(weights)
         if weights.chunks != a.chunks and weights.shape == a.shape:
             weights = weights.rechunk(a.chunks)
-    return da.histogram(a, bins=bins, range=range, density=density, weights=weights)
+    counts, edges = da.histogram(a, bins=bins, range=range, density=density, weights=weights)
+    if edge_type is not None and edges.dtype != edge_type:
+        edges = edges.astype(edge_type)
+    return counts, edges
 
 
 def _block_until_ready(values: Any) -> Any:
@@ -1150,6 +1192,8 @@ TABLE = {
     "searchsorted": _searchsorted,
     "bincount": _bincount,
     "histogram": _histogram,
+    "argwhere": _argwhere,
+    "select": _select,
     "block_until_ready": _block_until_ready,
     "dot": _dot,
     "tensordot": _tensordot,

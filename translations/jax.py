@@ -327,15 +327,48 @@ def _q_array(fn: Callable) -> Callable:
 
     def quantile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
         method = args[3] if len(args) > 3 else kwargs.get("method", "linear")
-        if method == "midpoint" and "percentile" in fn.__name__:
+        if method == "nearest" or (method == "midpoint" and "percentile" in fn.__name__):
             # jnp's midpoint percentile averages the two neighbours even at an exact
-            # order statistic (numpy takes that value): the composed version
+            # order statistic (numpy takes that value), and its nearest rounds a half
+            # index down (numpy: to even): the composed version
             return composed(a, q, *args, **kwargs)
         # jnp's quantiles take q as an array or a number; numpy's also as a list
-        return fn(a, jnp.asarray(q) if isinstance(q, (list, tuple)) else q, *args, **kwargs)
+        r = fn(a, jnp.asarray(q) if isinstance(q, (list, tuple)) else q, *args, **kwargs)
+        keepdims = args[4] if len(args) > 4 else kwargs.get("keepdims", False)
+        # jnp keeps a 0-d input's dimensions as (1,); numpy as ()
+        return r.reshape(np.shape(q)) if keepdims and jnp.ndim(a) == 0 else r
 
     quantile.__name__ = quantile.__qualname__ = f"_{fn.__name__}"
     return quantile
+
+
+def _nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+               keepdims: bool = False) -> Any:
+    r = jnp.nanmedian(a, axis=axis, out=out, overwrite_input=overwrite_input,
+                      keepdims=keepdims)
+    # jnp keeps a 0-d input's dimensions as (1,); numpy as ()
+    return r.reshape(()) if keepdims and jnp.ndim(a) == 0 else r
+
+
+def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
+        p_indices: bool = False) -> Any:
+    x = jnp.asarray(a)
+    if x.ndim <= 2 and not p_indices:
+        return jax.scipy.linalg.lu(x, permute_l=permute_l)
+    # jax.scipy's lu takes one matrix and no p_indices; lax's factors stacks too
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        x = x.astype(jnp.result_type(float))
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    packed, _, perm = jax.lax.linalg.lu(x)  # x[perm] = L @ U
+    L = jnp.tril(packed[..., :, :k], -1) + jnp.eye(m, k, dtype=x.dtype)
+    U = jnp.triu(packed[..., :k, :])
+    Pt = jax.nn.one_hot(perm, m, dtype=x.dtype)  # scipy's P (x = P @ L @ U) transposed
+    if permute_l:
+        return jnp.swapaxes(Pt, -1, -2) @ L, U
+    if p_indices:
+        return jnp.argsort(perm, axis=-1).astype(jnp.int32), L, U
+    return jnp.swapaxes(Pt, -1, -2), L, U
 
 
 def _softmax(x: Any, axis: Any = None) -> Any:
@@ -1287,7 +1320,8 @@ TABLE = {
     "linalg.matrix_rank": _matrix_rank,
     "linalg.lstsq": _lstsq,
     "linalg.expm": "scipy.linalg.expm",
-    "linalg.lu": "scipy.linalg.lu",
+    "linalg.lu": _lu,
+    "scipy.linalg.lu": _lu,
     "linalg.householder_product": alias("householder_product", module="jax.lax.linalg"),
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
@@ -1311,10 +1345,11 @@ TABLE = {
         n: NATIVE
         for n in (
             "nanmax nanmin nancumsum nanprod nanvar nanstd average "
-            "nanmedian choose compress isin matrix_transpose fft.hfft fft.ihfft "
+            "choose compress isin matrix_transpose fft.hfft fft.ihfft "
             "linalg.svdvals scipy.linalg.lu_solve"
         ).split()
     },
+    "nanmedian": _nanmedian,
     "nanargmax": _nan_arg(jnp.nanargmax),
     "nanargmin": _nan_arg(jnp.nanargmin),
     **{

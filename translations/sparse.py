@@ -13,7 +13,8 @@ rules:
   sparse algorithm exists for them, and the result is as large as the dense
   array anyway.
 * Linear algebra never densifies: it is real sparse work through
-  ``scipy.sparse`` (SuperLU ``spsolve``/``splu`` for solve, det, lu; sparse
+  ``scipy.sparse`` (SuperLU ``spsolve``/``splu`` for solve, det, lu, with a
+  row-dict elimination for the singular and non-square matrices SuperLU refuses; sparse
   ``inv``, ``expm``, ``spsolve_triangular``; Lanczos ``svds`` for the 2, -2 and
   nuclear norms) or ``unsupported`` with the reason (QR, SVD, eigen-,
   Cholesky decompositions, pinv, rank, lstsq).
@@ -319,6 +320,18 @@ def _reduction(name: str) -> Any:
 
     reduce.__name__ = reduce.__qualname__ = f"_{name}"
     return reduce
+
+
+def _nanmean(
+    a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
+) -> Any:
+    a = _sp(a)
+    kw = {} if dtype is None else {"dtype": dtype}
+    r = sparse.nanmean(a, axis=axis, keepdims=keepdims, **kw)
+    # pydata's nanmean along an axis computes float32 and complex64 in double width
+    if dtype is None and a.dtype.kind in "fc" and r.dtype != a.dtype:
+        r = r.astype(a.dtype)
+    return r
 
 
 _FOLD = {"max": np.maximum, "min": np.minimum, "nanmax": np.fmax, "nanmin": np.fmin}
@@ -774,10 +787,14 @@ def _compress(condition: Any, a: Any, axis: int | None = None) -> SparseArray:
 
 
 def _select(condlist: Any, choicelist: Any, default: Any = 0) -> SparseArray:
+    # numpy's result dtype: Python scalars weak (NEP 50), where sparse makes them int64
+    dtype = np.result_type(*(
+        c if type(c) in (int, float, complex) else _sp(c).dtype for c in [*choicelist, default]
+    ))
     out = _sp(default)
     for cond, choice in zip(condlist[::-1], choicelist[::-1], strict=True):
         out = sparse.where(_sp(cond), _sp(choice), out)
-    return out
+    return out.astype(dtype)
 
 
 def _digitize(x: Any, bins: Any, right: bool = False) -> SparseArray:
@@ -797,11 +814,14 @@ def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> np.ndarray:
     )
     if w is None:
         counts = np.bincount(x.data, minlength=size)
-        counts[int(x.fill_value)] += x.size - x.nnz if x.nnz < x.size else 0
+        if x.nnz < x.size:
+            counts[int(x.fill_value)] += x.size - x.nnz
         return counts
     # the weights at the stored positions, and the rest at the fill value
     w_at = w[x.coords[0]].todense() if x.nnz else np.zeros(0, w.dtype)
     counts = np.bincount(x.data, weights=w_at, minlength=size)
+    if x.size:  # numpy's weighted counts are float64 unless x is empty
+        counts = counts.astype(np.float64)
     if x.nnz < x.size:
         counts[int(x.fill_value)] += float(sparse.sum(w).todense()) - w_at.sum()
     return counts
@@ -811,6 +831,8 @@ def _sort(a: Any, axis: int | None = -1, kind: Any = None, stable: Any = None) -
     a = _sp(a)
     if axis is None:
         a, axis = a.reshape((-1,)), 0
+    if a.size == 0:  # pydata's sort fails on empty arrays: nothing to order
+        return sparse.zeros(a.shape, a.dtype)
     return sparse.sort(a, axis=axis)
 
 
@@ -983,6 +1005,13 @@ def _per_matrix(fn: Any, a: Any, *others: Any) -> Any:
         return fn(a, *others)
     others = tuple(_sp(o) for o in others)
     batch = np.broadcast_shapes(a.shape[:-2], *(o.shape[:-2] for o in others if o.ndim > 2))
+    if 0 in batch:
+        # an empty stack: one call on an identity matrix gives the results' shapes and dtypes
+        eye = sparse.eye(a.shape[-2], a.shape[-1], dtype=a.dtype)
+        probe = fn(eye, *(sparse.zeros(o.shape[-2:], o.dtype) if o.ndim > 2 else o for o in others))
+        if isinstance(probe, tuple):
+            return tuple(COO.from_numpy(np.zeros(batch + r.shape, r.dtype)) for r in probe)
+        return COO.from_numpy(np.zeros(batch + probe.shape, probe.dtype))
     a = sparse.broadcast_to(a, batch + a.shape[-2:])
     others = tuple(
         sparse.broadcast_to(o, batch + o.shape[-2:]) if o.ndim > 2 else o for o in others
@@ -1032,6 +1061,8 @@ def _inv_one(a: Any) -> SparseArray:
     import scipy.sparse.linalg as ssl
 
     a = _sp(a)
+    if a.shape == (0, 0):  # scipy.sparse.linalg.inv refuses an empty matrix
+        return COO.from_numpy(np.zeros(a.shape, np.result_type(a.dtype, np.float16)))
     out = ssl.inv(_csc(a, "linalg.inv"))
     if isinstance(out, np.ndarray):  # scipy returns a 1 x 1 inverse as a numpy array
         return COO.from_numpy(out.reshape(a.shape)).astype(np.result_type(a.dtype, np.float16))
@@ -1107,14 +1138,76 @@ def _expm(a: Any) -> SparseArray:
     return _per_matrix(_expm_one, a)
 
 
-def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
-    lu = _splu(a, "linalg.lu")
+def _lu_eliminate(a: Any) -> tuple[COO, COO, COO]:
+    """P, L, U of one matrix by Gaussian elimination with partial pivoting (LAPACK
+    getrf's pivot choice), one dict of stored values per row: factors the singular
+    and non-square matrices that SuperLU refuses."""
+    a = _zero_fill(a)
+    dt = np.result_type(a.dtype, np.float16)
+    m, n = a.shape
+    k = min(m, n)
+    rows: list[dict] = [{} for _ in range(m)]
+    for (i, j), v in zip(a.coords.T.tolist(), a.data.astype(dt), strict=True):
+        rows[i][j] = v
+    lows: list[dict] = [{} for _ in range(m)]
+    perm = list(range(m))  # row i of L U is row perm[i] of A
+    for c in range(k):
+        # the first largest |re| + |im| in column c, as LAPACK's i?amax
+        size = [abs(row.get(c, 0).real) + abs(row.get(c, 0).imag) for row in rows[c:]]
+        r = c + int(np.argmax(size))
+        rows[c], rows[r] = rows[r], rows[c]
+        lows[c], lows[r] = lows[r], lows[c]
+        perm[c], perm[r] = perm[r], perm[c]
+        pivot = rows[c].get(c, 0)
+        if pivot == 0:  # the column is zero from here down: nothing to eliminate
+            continue
+        for i in range(c + 1, m):
+            v = rows[i].pop(c, 0)
+            if v == 0:
+                continue
+            f = v / pivot
+            lows[i][c] = f
+            for j, u in rows[c].items():
+                if j > c:
+                    rows[i][j] = rows[i].get(j, 0) - f * u
+
+    def build(entries: list[dict], shape: tuple, unit: bool) -> COO:
+        ij = [(i, j) for i, row in enumerate(entries[: shape[0]]) for j in row]
+        vals = [entries[i][j] for i, j in ij]
+        if unit:
+            ij += [(i, i) for i in range(k)]
+            vals += [1] * k
+        coords = np.array(ij, np.intp).reshape(-1, 2).T
+        return COO(coords, np.array(vals, dt), shape=shape)
+
+    p = COO(np.stack([np.array(perm), np.arange(m)]), np.ones(m, np.ones(0, dt).real.dtype),
+            shape=(m, m))
+    return p, build(lows, (m, k), True), build(rows, (k, n), False)
+
+
+def _lu_one(a: Any) -> tuple[COO, COO, COO]:
+    a = _sp(a)
+    if a.shape[0] != a.shape[1] or a.size == 0:
+        return _lu_eliminate(a)
+    try:
+        lu = _splu(a, "linalg.lu")
+    except RuntimeError:  # SuperLU: exactly singular
+        return _lu_eliminate(a)
     n = lu.shape[0]
     # SuperLU: Pr A = L U, row i of A being row perm_r[i] of L U; scipy's convention:
     # A = P L U, so P[i, perm_r[i]] = 1 (P = Pr^T)
     p = COO(np.stack([np.arange(n), lu.perm_r]), np.ones(n), shape=(n, n))
-    lo, up = COO.from_scipy_sparse(lu.L), COO.from_scipy_sparse(lu.U)
-    return (sparse.matmul(p, lo), up) if permute_l else (p, lo, up)
+    return p, COO.from_scipy_sparse(lu.L), COO.from_scipy_sparse(lu.U)
+
+
+def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
+    if permute_l:
+        return _per_matrix(lambda m: _permuted_l(*_lu_one(m)), a)
+    return _per_matrix(_lu_one, a)
+
+
+def _permuted_l(p: COO, lo: COO, up: COO) -> tuple[COO, COO]:
+    return sparse.matmul(p, lo).astype(lo.dtype), up
 
 
 def _solve_triangular(
@@ -1429,7 +1522,7 @@ TABLE = {
     "mean": _reduction("mean"),
     "nansum": _reduction("nansum"),
     "nanprod": _reduction("nanprod"),
-    "nanmean": _reduction("nanmean"),
+    "nanmean": _nanmean,
     "std": _spread("std"),
     "var": _spread("var"),
     "max": _minmax("max"),

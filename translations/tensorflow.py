@@ -100,6 +100,8 @@ def _t(x: Any, dtype: Any = None) -> Any:
 def _to(x: Any, dt: tf.DType) -> Any:
     """``x`` as a tensor of dtype ``dt``; Python scalars are converted exactly."""
     if isinstance(x, _TENSOR):
+        if dt == tf.bool and x.dtype.is_complex:  # tf's cast reads the real part only
+            return _truth(x)
         return x if x.dtype == dt else tf.cast(x, dt)
     if type(x) in (int, float) and dt != tf.bool:
         try:
@@ -858,6 +860,9 @@ def _prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdim
 def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
           keepdims: bool = False, where: Any = None) -> Any:
     x = _acc("mean", a if isinstance(a, _TENSOR) else _t(a), dtype)
+    if x.dtype.is_complex:  # tf's complex mean of nothing is 0j (numpy: nan+nanj)
+        return tf.complex(tf.reduce_mean(tf.math.real(x), axis=axis, keepdims=keepdims),
+                          tf.reduce_mean(tf.math.imag(x), axis=axis, keepdims=keepdims))
     return tf.reduce_mean(x, axis=axis, keepdims=keepdims)
 
 
@@ -1468,6 +1473,8 @@ def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> A
     widths = np.broadcast_to(w, (nd, 2))
     if np.any(widths < 0):
         raise ValueError("index can't contain negative values")
+    if nd == 0:  # nothing to pad (tf.pad refuses a 0-d tensor)
+        return tf.identity(x)
     if mode == "constant":
         cv = kwargs.get("constant_values", 0)
         if np.ndim(cv) == 0:
@@ -1863,23 +1870,57 @@ def _expm(A: Any) -> Any:
     return tf.linalg.expm(_inexact(A))
 
 
+def _lu_packed(x: Any) -> tuple[Any, Any]:
+    """LU with partial pivoting (LAPACK getrf's steps) of (..., m, n) static-shaped ``x``:
+    the packed factors and ``perm`` with ``x[perm] = L @ U``; a zero pivot column is left
+    as it is, so that singular and non-square matrices factor, as in scipy."""
+    m, n = int(x.shape[-2]), int(x.shape[-1])
+    nb = x.shape.rank - 2
+    rows, cols = tf.range(m), tf.range(n)
+    perm = tf.broadcast_to(rows, tf.shape(x)[:-1])
+    for j in range(min(m, n)):
+        col = x[..., :, j]
+        size = tf.abs(tf.math.real(col)) + tf.abs(tf.math.imag(col)) if x.dtype.is_complex \
+            else tf.abs(col)  # LAPACK's i?amax: |re| + |im|
+        size = tf.where(rows >= j, size, -tf.ones_like(size))
+        p = tf.argmax(size, axis=-1, output_type=tf.int32)[..., None]
+        swap = tf.where(tf.equal(rows, j), p, tf.where(tf.equal(rows, p), j, rows))
+        x = tf.gather(x, swap, axis=nb, batch_dims=nb)
+        perm = tf.gather(perm, swap, axis=nb, batch_dims=nb)
+        factor = tf.math.divide_no_nan(x[..., :, j], x[..., j:j + 1, j])
+        factor = tf.where(rows > j, factor, tf.zeros_like(factor))
+        pivot_row = tf.where(cols > j, x[..., j, :], tf.zeros_like(x[..., j, :]))
+        x = x - factor[..., :, None] * pivot_row[..., None, :]
+        below = tf.logical_and((rows > j)[:, None], tf.equal(cols, j)[None, :])
+        x = tf.where(below, factor[..., :, None] + tf.zeros_like(x), x)
+    return x, perm
+
+
 def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
         p_indices: bool = False) -> Any:
     x = _inexact(a)
-    if x.shape[-1] != x.shape[-2]:
-        raise NotImplementedError("lu of non-square matrices is not supported on tensorflow")
-    packed, perm = tf.linalg.lu(x)
-    n = tf.shape(x)[-1]
-    eye = tf.eye(n, dtype=x.dtype)
-    L = tf.linalg.band_part(packed, -1, 0) * (1 - eye) + eye
-    U = tf.linalg.band_part(packed, 0, -1)
+    m, n = int(x.shape[-2]), int(x.shape[-1])
+    packed = None
+    if m == n and tf.executing_eagerly():
+        try:
+            packed, perm = tf.linalg.lu(x)
+        except tf.errors.InvalidArgumentError:  # tf refuses singular matrices; scipy factors
+            packed = None
+    elif m == n:  # traced: tf's own (singular matrices fail when the graph runs)
+        packed, perm = tf.linalg.lu(x)
+    if packed is None:
+        packed, perm = _lu_packed(x)
+    k = min(m, n)
+    L = tf.linalg.band_part(packed[..., :, :k], -1, 0) * (1 - tf.eye(m, k, dtype=x.dtype)) \
+        + tf.eye(m, k, dtype=x.dtype)
+    U = tf.linalg.band_part(packed[..., :k, :], 0, -1)
     # tf: x[perm] = L @ U, so scipy's P (x = P @ L @ U) is the transposed permutation matrix
     if p_indices:
         P = tf.cast(tf.argsort(perm, axis=-1), tf.int32)
     else:
-        P = tf.linalg.matrix_transpose(tf.one_hot(perm, n, dtype=x.dtype))
+        P = tf.linalg.matrix_transpose(tf.one_hot(perm, m, dtype=x.dtype))
     if permute_l:
-        return tf.matmul(tf.linalg.matrix_transpose(tf.one_hot(perm, n, dtype=x.dtype)), L), U
+        return tf.matmul(tf.linalg.matrix_transpose(tf.one_hot(perm, m, dtype=x.dtype)), L), U
     return P, L, U
 
 
