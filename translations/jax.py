@@ -342,6 +342,29 @@ def _q_array(fn: Callable) -> Callable:
     return quantile
 
 
+def _accumulating(fn: Callable) -> Callable:
+    """``fn`` (a cumulative sum or product) accumulating small integers and bools in
+    the default integer, as numpy does (jax keeps the input's integer type)."""
+
+    @functools.wraps(fn)
+    def run(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+        a = jnp.asarray(a)
+        if dtype is None:
+            dtype = _accumulator(a.dtype)
+        return fn(a, axis=axis, dtype=dtype)
+
+    return run
+
+
+def _accumulator(dt: Any) -> Any:
+    dt = np.dtype(dt)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < np.dtype(np.int_).itemsize):
+        return jax.dtypes.canonicalize_dtype(np.int_)
+    if dt.kind == "u" and dt.itemsize < np.dtype(np.uint).itemsize:
+        return jax.dtypes.canonicalize_dtype(np.uint)
+    return None
+
+
 def _nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
                keepdims: bool = False) -> Any:
     r = jnp.nanmedian(a, axis=axis, out=out, overwrite_input=overwrite_input,
@@ -1293,6 +1316,9 @@ TABLE = {
     "logspace": _with_device(_logspace),
     "geomspace": _with_device(jnp.geomspace),
     "tri": _with_device(jnp.tri),
+    # numpy accumulates small integers in the default integer
+    **{name: _accumulating(getattr(jnp, name))
+       for name in ("cumsum", "cumprod", "nancumsum", "nancumprod")},
     # elementwise: jax dropped numpy's alias fix (round towards zero)
     "fix": "trunc",
     "reciprocal": _reciprocal,
@@ -1344,7 +1370,7 @@ TABLE = {
     **{
         n: NATIVE
         for n in (
-            "nanmax nanmin nancumsum nanprod nanvar nanstd average "
+            "nanmax nanmin nanprod nanvar nanstd average "
             "choose compress isin matrix_transpose fft.hfft fft.ihfft "
             "linalg.svdvals scipy.linalg.lu_solve"
         ).split()
