@@ -1318,7 +1318,7 @@ TABLE = {
     "tri": _with_device(jnp.tri),
     # numpy accumulates small integers in the default integer
     **{name: _accumulating(getattr(jnp, name))
-       for name in ("cumsum", "cumprod", "nancumsum", "nancumprod")},
+       for name in ("cumsum", "cumprod", "nancumsum")},
     # elementwise: jax dropped numpy's alias fix (round towards zero)
     "fix": "trunc",
     "reciprocal": _reciprocal,
