@@ -9,13 +9,10 @@ import math
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import _dt
 
 from dispatch._compose import composed
 from dispatch._do import do
-
-
-def _dt(x: Any) -> np.dtype:
-    return do("dtype_of", x)
 
 
 @composed("linalg.svdvals")

@@ -324,7 +324,11 @@ def nanstd(
 # ---------------------------------------------------------------- average
 
 
-def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
+def _axis_tuple(axis: Any, ndim: int, repeated: str = "repeated axis") -> tuple[int, ...]:
+    """``axis`` (None, an int or a sequence) as non-negative axes, checked as numpy
+    does; ``repeated`` is the message of the function's own numpy counterpart."""
+    if axis is None:
+        return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for ax in axes:
@@ -332,7 +336,7 @@ def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
             raise np.exceptions.AxisError(int(ax), ndim)
         out.append(int(ax) % ndim)
     if len(set(out)) != len(out):
-        raise ValueError("repeated axis")
+        raise ValueError(repeated)
     return tuple(out)
 
 

@@ -14,20 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable
 
 from dispatch._compose import composed
 from dispatch._do import do
 from dispatch._helpers import is_array
 
 # ---------------------------------------------------------------- helpers
-
-
-def _dt(x: Any) -> np.dtype:
-    return do("dtype_of", x)
-
-
-def _readable(x: Any) -> bool:
-    return bool(do("is_available", x))
 
 
 def _host(x: Any) -> np.ndarray:
@@ -363,13 +356,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
         f = do("asarray", np.asarray(f), like=_first_array(*varargs))
     shape = tuple(do("shape", f))
     nd = len(shape)
-    if axis is None:
-        axes = tuple(range(nd))
-    else:
-        raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-        axes = tuple(int(ax) % nd if -nd <= ax < nd else _bad_axis(ax, nd) for ax in raw)
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
+    axes = _axis_tuple(axis, nd, "duplicate value in 'axis'")
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     dt = _dt(f)
@@ -386,7 +373,3 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
             )
         out.append(_gradient_axis(f, ax, dx, edge_order, dt))
     return out[0] if len(axes) == 1 else tuple(out)
-
-
-def _bad_axis(ax: Any, nd: int) -> int:
-    raise np.exceptions.AxisError(int(ax), nd)

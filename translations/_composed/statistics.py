@@ -24,6 +24,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable
 
 from dispatch._compose import composed
 from dispatch._do import do
@@ -35,30 +36,8 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 # ---------------------------------------------------------------- helpers
 
 
-def _dt(x: Any) -> np.dtype:
-    return do("dtype_of", x)
-
-
-def _readable(x: Any) -> bool:
-    return bool(do("is_available", x))
-
-
 def _host(x: Any) -> np.ndarray:
     return np.asarray(do("to_numpy", x))
-
-
-def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
-    if axis is None:
-        return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for ax in axes:
-        if not -ndim <= ax < ndim:
-            raise np.exceptions.AxisError(int(ax), ndim)
-        out.append(int(ax) % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError("duplicate value in 'axis'")
-    return tuple(out)
 
 
 def _result_dtype(a_dt: np.dtype, q: Any) -> np.dtype:
@@ -118,7 +97,7 @@ def _quantile(
     rt = _result_dtype(_dt(a), q)
     x = do("astype", a, rt.name)
     shape = tuple(do("shape", x))
-    axes = _axis_tuple(axis, len(shape))
+    axes = _axis_tuple(axis, len(shape), "duplicate value in 'axis'")
     keep = [d for d in range(len(shape)) if d not in axes]
     lead = tuple(shape[d] for d in keep)
     n = math.prod(shape[d] for d in axes)
