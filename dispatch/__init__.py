@@ -12,6 +12,8 @@ np.float64(5.0)
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
+
 from dispatch._compose import compose
 from dispatch._do import do
 from dispatch._errors import (
@@ -55,6 +57,19 @@ from dispatch._registry import (
     register_translation,
     unregister_function,
 )
+from dispatch._shortcuts import (
+    DoFunc,
+    conj,
+    dag,
+    imag,
+    infer_backend_device_dtype,
+    real,
+    reshape,
+    stop_gradient,
+    to,
+    transpose,
+    tree_apply,
+)
 from dispatch._tree import tree_flatten, tree_iter, tree_map, tree_unflatten
 
 __version__ = "0.1.0"
@@ -62,17 +77,22 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendNotInstalledError",
     "DispatchError",
+    "DoFunc",
     "MixedBackendError",
     "UnknownBackendError",
     "UnknownFunctionError",
     "UnsupportedError",
     "astype",
+    "autojit",
     "backend_like",
     "clear_caches",
     "compose",
+    "conj",
     "convert",
     "coverage",
+    "dag",
     "do",
+    "e",
     "from_numpy",
     "get_backend",
     "get_common_dtype",
@@ -80,29 +100,64 @@ __all__ = [
     "get_lib_fn",
     "get_namespace",
     "get_precision",
+    "imag",
+    "inf",
     "infer_backend",
+    "infer_backend_device_dtype",
     "infer_backend_multi",
     "is_array",
     "is_scalar",
+    "lazy",
+    "nan",
     "ndim",
+    "numpy",
+    "pi",
     "precision",
+    "real",
     "register_backend",
     "register_function",
     "register_translation",
+    "reshape",
     "set_backend",
     "set_precision",
     "shape",
     "size",
+    "stop_gradient",
     "supports",
+    "to",
     "to_backend_dtype",
     "to_device",
     "to_numpy",
+    "transpose",
+    "tree_apply",
     "tree_flatten",
     "tree_iter",
     "tree_map",
     "tree_unflatten",
     "unregister_function",
 ]
+
+
+# Submodules reached as attributes (``dispatch.lazy.Variable``) without importing them
+# first; loaded on first access so that ``import dispatch`` stays light.
+_SUBMODULES = frozenset({"lazy", "numpy", "autoray"})
+_ON_ACCESS = frozenset({"autojit", "lazy", "numpy"})  # names of __all__ made by __getattr__
+
+
+def __getattr__(name: str) -> object:
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "autojit":
+        from dispatch.lazy import autojit
+
+        return autojit
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def _mark_plain_python() -> None:
@@ -112,7 +167,7 @@ def _mark_plain_python() -> None:
     import types
 
     for _name in __all__:
-        _obj = globals()[_name]
+        _obj = globals().get(_name)
         if isinstance(_obj, types.FunctionType):
             _obj.autograph_info__ = None  # type: ignore[attr-defined]
 

@@ -54,6 +54,18 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
     return entries
 
 
+def default_rng(cls: type) -> Callable:
+    """``random.default_rng`` for a table's generator class ``cls``: as in numpy, a
+    generator passed as the seed is returned itself, not reseeded."""
+
+    def make(seed: Any = None) -> Any:
+        return seed if isinstance(seed, cls) else cls(seed)
+
+    make.__name__ = make.__qualname__ = "default_rng"
+    make.__doc__ = f"A {cls.__name__} seeded with ``seed`` (a {cls.__name__} is returned as is)."
+    return make
+
+
 def ravel_order(order: Any) -> str:
     """numpy's ``order`` argument of ``ravel`` as 'C', 'F', 'A' or 'K' (None is 'C';
     lower case is accepted, as numpy does); anything else is numpy's ValueError."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import cupy
 import numpy as np
+from dispatch.translations._adapters import default_rng as _default_rng
 
 from dispatch.spec import NATIVE, alias, unsupported
 
@@ -281,7 +282,7 @@ TABLE = {
     "scipy.linalg.cho_factor": _cho_factor,
     "scipy.linalg.cho_solve": _cho_solve,
     # random
-    "random.default_rng": _Generator,
+    "random.default_rng": _default_rng(_Generator),
     "random.seed": _seed,
     **{
         f"random.{m}": _draw(m)

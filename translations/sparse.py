@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
+from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed.bound import fill_entries, host_entries
 from sparse import COO, SparseArray
@@ -1678,7 +1679,7 @@ TABLE = {
         ).split()
     },
     # random
-    "random.default_rng": _Generator,
+    "random.default_rng": _default_rng(_Generator),
     "random.seed": _seed,
     "random.normal": _draw("normal"),
     "random.standard_normal": _draw("standard_normal"),

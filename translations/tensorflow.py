@@ -37,6 +37,7 @@ import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
@@ -2637,7 +2638,7 @@ TABLE = {
     "fft.fftshift": _shift(False),
     "fft.ifftshift": _shift(True),
     # random
-    "random.default_rng": Generator,
+    "random.default_rng": _default_rng(Generator),
     "random.seed": _seed,
     **stateful_random(_RNG),
     # scipy.special

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
@@ -2906,7 +2907,7 @@ TABLE = {
     "fft.ifftshift": alias("fft.ifftshift", axes="dim"),
     # random: one generator kept in this module (see Generator)
     "random.seed": _seed,
-    "random.default_rng": Generator,
+    "random.default_rng": _default_rng(Generator),
     **stateful_random(_RNG),
     # scipy
     "scipy.special.erf": "special.erf",

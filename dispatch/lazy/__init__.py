@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from dispatch._registry import register_backend as _register_backend
+from dispatch.lazy import core
 from dispatch.lazy._array import LazyArray, Variable, array, shared_intermediates
 from dispatch.lazy._graph import (
     ascend,
@@ -58,6 +59,7 @@ __all__ = [
     "Variable",
     "array",
     "ascend",
+    "core",
     "autojit",
     "compute",
     "descend",
@@ -81,6 +83,60 @@ __all__ = [
     "to_nx_digraph",
 ]
 
+
+
+# autoray.lazy's module-level functions (``lazy.stack``, ``lazy.linalg.qr``...): each
+# records a node; arrays it returns are lazy even when no argument was
+_FUNCTIONS = frozenset(
+    """abs add all allclose angle any arccos arccosh arcsin arcsinh arctan arctanh argmax
+    argmin argsort broadcast_to clip complex concatenate conj cos cosh count_nonzero cumsum
+    diag diagonal einsum empty equal exp expand_dims eye flip floordivide identity imag kron
+    log log2 log10 matmul max mean min moveaxis multiply ones permute_dims prod real reshape
+    sign sin sinh sort split sqrt stack std sum swapaxes take take_along_axis tan tanh
+    tensordot trace transpose truedivide var where zeros""".split()
+)
+_RENAMED = {"floordivide": "floor_divide", "truedivide": "true_divide"}
+
+
+class _Submodule:
+    """``lazy.linalg``: the lazy functions of a submodule."""
+
+    def __init__(self, prefix: str):
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _lazy_function(f"{self._prefix}.{name}")
+
+
+def _lazy_function(name: str) -> Any:
+    from dispatch.lazy import _ops
+
+    recorder = _ops._recorder(_RENAMED.get(name, name))
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return _as_lazy(recorder(*args, **kwargs))
+
+    fn.__name__ = fn.__qualname__ = name.rsplit(".", 1)[-1]
+    fn.__doc__ = f"Record ``do({name!r}, ...)`` as a lazy node."
+    return fn
+
+
+def _as_lazy(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_as_lazy(v) for v in value)
+    if isinstance(value, LazyArray) or not hasattr(value, "shape"):
+        return value
+    return LazyArray.from_data(value)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "linalg":
+        return _Submodule("linalg")
+    if name in _FUNCTIONS:
+        return _lazy_function(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _resolve(name: str) -> Any:

@@ -11,6 +11,7 @@ wins over numpy constants), which is where :func:`compute` runs it.
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -115,7 +116,7 @@ class LazyArray:
 
     def to(
         self,
-        fn_name: str,
+        fn: Any,
         args: tuple | None = None,
         kwargs: dict | None = None,
         backend: str | None = None,
@@ -123,10 +124,31 @@ class LazyArray:
         dtype: str | None = None,
         deps: tuple | None = None,
     ) -> LazyArray:
-        """A new node, by default with this node's backend, shape, dtype and as only dep."""
+        """A new node computing ``fn(*args, **kwargs)``; by default with this node's
+        backend, shape and dtype, and this node as argument and only dependency.
+
+        ``fn`` is a ``do`` name, or any callable (``operator.getitem`` is recorded
+        as indexing). A node with a callable computes by calling it; in generated
+        source the callable is a bound constant.
+
+        Examples
+        --------
+        >>> import numpy as np, operator
+        >>> from dispatch import lazy
+        >>> x = lazy.array(np.arange(3.0))
+        >>> y = x.to(np.cumsum)
+        >>> y.to(operator.getitem, (y, 2), shape=()).compute()
+        np.float64(3.0)
+        """
+        if fn is operator.getitem:
+            fn = "getitem"
+        elif not isinstance(fn, str) and not callable(fn):
+            raise TypeError(
+                f"LazyArray.to(fn={fn!r}): fn is a do name such as 'sum' or a callable"
+            )
         return LazyArray(
             self._backend if backend is None else backend,
-            fn_name,
+            fn,
             (self,) if args is None else args,
             kwargs,
             self._shape if shape is None else shape,
@@ -693,6 +715,11 @@ def _hk(obj: Any) -> Any:
     if t is slice:
         return ("s", obj.start, obj.stop, obj.step)
     return (t, obj)
+
+
+def sharing_cache() -> dict | None:
+    """The cache of the innermost active :func:`shared_intermediates` block, or None."""
+    return _SHARED[-1] if _SHARED else None
 
 
 @contextlib.contextmanager

@@ -112,10 +112,13 @@ def descend(lz: Any) -> Iterator[LazyArray]:
 # ---------------------------------------------------------------- computing
 
 
-def node_function(name: str) -> Callable:
-    """The callable that computes a node named ``name`` from concrete arguments."""
+def node_function(name: Any) -> Callable:
+    """The callable that computes a node named ``name`` from concrete arguments
+    (a node made with a callable, by :meth:`LazyArray.to`, computes with it)."""
     if name == "getitem":
         return operator.getitem
+    if not isinstance(name, str):
+        return name
 
     def call(*args: Any, **kwargs: Any) -> Any:
         return do(name, *args, **kwargs)
@@ -232,6 +235,8 @@ def _run(root: LazyArray) -> None:
             try:
                 if name == "getitem":
                     data = vals[0][vals[1]]
+                elif not isinstance(name, str):  # a callable given to LazyArray.to
+                    data = name(*vals, **{k: _values(v) for k, v in (kw or {}).items()})
                 elif kw:
                     data = do(name, *vals, **{k: _values(v) for k, v in kw.items()})
                 else:

@@ -281,8 +281,12 @@ class Function:
 
     def __call__(self, *args: Any) -> Any:
         """Call with the input arrays, positionally or as one pytree like ``inputs``."""
+        # flat positional inputs, or one pytree shaped like ``inputs``; a lone array
+        # for a one-input Function is its input, whatever container held the variable
         if len(args) != self._n_in or (
-            len(args) == 1 and type(self._in_spec) is not _Ref
+            len(args) == 1
+            and type(self._in_spec) is not _Ref
+            and isinstance(args[0], (list, tuple, dict))
         ):
             args = tuple(_flat_values(args[0] if len(args) == 1 else args, self._in_spec))
             if len(args) != self._n_in:

@@ -1,0 +1,380 @@
+"""The surface of ``autoray.autoray`` that migrating libraries use, served by dispatch.
+
+A library written against autoray runs on dispatch with its imports mapped
+(``sys.modules["autoray"] = dispatch`` and ``sys.modules["autoray.autoray"] =
+dispatch.autoray``). Besides every public name of :mod:`dispatch`, this module
+has what such libraries reach into ``autoray.autoray`` for:
+
+- :class:`AutoNamespace` and :func:`get_namespace`, a namespace object (every
+  attribute a ``do`` call) that libraries subclass;
+- the alias tables ``_BACKEND_ALIASES``, ``_MODULE_ALIASES``,
+  ``_SUBMODULE_ALIASES`` and ``_FUNC_ALIASES``, and the ``register_*_alias``
+  functions that edit them. An edit takes effect in dispatch's resolution at
+  once, as a user registration (it wins over dispatch's own tables);
+- ``register_function`` with autoray's keywords (``module``, ``alias``,
+  ``wrapper``), ``choose_backend``, ``allclose``.
+
+The tables start with autoray's entries for reading. Of those, dispatch applies
+the module aliases of libraries it has no table for (``autograd`` ->
+``autograd.numpy``, ``mlx`` -> ``mlx.core``...): the other entries are autoray's
+own translations of libraries whose dispatch tables already give numpy's
+semantics.
+
+Examples
+--------
+>>> import numpy as np
+>>> from dispatch import autoray as ar
+>>> ar._FUNC_ALIASES["numpy", "total_of"] = "sum"
+>>> ar.do("total_of", np.arange(4))
+np.int64(6)
+>>> del ar._FUNC_ALIASES["numpy", "total_of"]
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import dispatch as _dispatch
+from dispatch import *  # noqa: F403  (this module is dispatch's face for autoray clients)
+from dispatch import _registry as _reg
+from dispatch._do import do
+from dispatch._helpers import get_lib_fn
+from dispatch._infer import infer_backend_multi
+from dispatch._shortcuts import DoFunc, infer_backend_device_dtype
+from dispatch.translations._api import CREATION as _CREATION
+
+__all__ = [
+    *_dispatch.__all__,
+    "AutoNamespace",
+    "_BACKEND_ALIASES",
+    "_FUNC_ALIASES",
+    "_MODULE_ALIASES",
+    "_SUBMODULE_ALIASES",
+    "allclose",
+    "choose_backend",
+    "register_backend_alias",
+    "register_func_alias",
+    "register_module_alias",
+    "register_submodule_alias",
+]
+
+_lock = threading.RLock()
+_applied: dict[Any, Any] = {}  # what the alias tables registered: key -> undo
+
+
+class _Live(dict):
+    """A dict whose every change is applied to dispatch's registrations at once."""
+
+    def __init__(self, kind: str, initial: dict):
+        super().__init__(initial)
+        self._kind = kind
+
+    def _changed(self, keys: Any) -> None:
+        for key in keys:
+            _sync(self._kind, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self._changed([key])
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        self._changed([key])
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        new = dict(*args, **kwargs)
+        super().update(new)
+        self._changed(new)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if key in self:
+            return self[key]
+        self[key] = default
+        return default
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        had = key in self
+        value = super().pop(key, *default)
+        if had:
+            self._changed([key])
+        return value
+
+    def popitem(self) -> tuple:
+        key, value = super().popitem()
+        self._changed([key])
+        return key, value
+
+    def clear(self) -> None:
+        keys = list(self)
+        super().clear()
+        self._changed(keys)
+
+    def __ior__(self, other: Any) -> _Live:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+
+# autoray 0.11.0's entries, for reading; see the module docstring for which apply
+_BACKEND_ALIASES: dict[str, str] = _Live("backend", {"jaxlib": "jax"})
+_MODULE_ALIASES: dict[str, str] = _Live(
+    "module",
+    {
+        "decimal": "math",
+        "builtins": "numpy",
+        "numpy.scipy": "scipy",
+        "cupy.scipy": "cupyx.scipy",
+        "jax.scipy": "jax.scipy",
+        "jax": "jax.numpy",
+        "aesara": "aesara.tensor",
+        "autograd": "autograd.numpy",
+        "dask": "dask.array",
+        "tensorflow.linalg": "tensorflow.linalg",
+        "tensorflow.random": "tensorflow.random",
+        "tensorflow": "tensorflow.experimental.numpy",
+        "torch[alt]": "torch",
+        "mxnet": "mxnet.numpy",
+        "paddle[alt]": "paddle",
+        "pytensor": "pytensor.tensor",
+        "mlx": "mlx.core",
+        "mlx[alt]": "mlx.core",
+    },
+)
+_SUBMODULE_ALIASES: dict[tuple[str, str], str] = _Live("function", {})
+_FUNC_ALIASES: dict[tuple[str, str], str] = _Live("function", {})
+
+
+def _shipped_or_scalar(backend: str) -> bool:
+    return _reg.has_table(backend.split(".")[0]) or backend in ("builtins", "numpy")
+
+
+def _sync(kind: str, key: Any) -> None:
+    """Make dispatch's registrations agree with the alias tables for ``key``."""
+    with _lock:
+        undo = _applied.pop((kind, key), None)
+        if undo is not None:
+            undo()
+        if kind == "backend":
+            target = _BACKEND_ALIASES.get(key)
+            if target is not None and key != target:
+                _dispatch.register_backend(key, target)
+                _applied[kind, key] = functools.partial(_forget_type, key)
+        elif kind == "module":
+            target = _MODULE_ALIASES.get(key)
+            if target is not None and "[" not in key and not _shipped_or_scalar(key):
+                _dispatch.register_backend(key, key, module=target)
+                _applied[kind, key] = functools.partial(_forget_type, key)
+        else:
+            backend, name = key
+            if (backend, name) in _SUBMODULE_ALIASES or (backend, name) in _FUNC_ALIASES:
+                _dispatch.register_function(backend, name, _Aliased(backend, name))
+                _applied[kind, key] = functools.partial(
+                    _dispatch.unregister_function, backend, name
+                )
+
+
+def _forget_type(prefix: str) -> None:
+    with _reg.lock:
+        _reg.USER_TYPES.pop(prefix, None)
+        _reg.clear_caches()
+
+
+class _Aliased:
+    """A function found where the alias tables say, looked up on its first call."""
+
+    __slots__ = ("_fn", "backend", "name")
+
+    def __init__(self, backend: str, name: str):
+        self.backend, self.name = backend, name
+        self._fn: Callable | None = None
+
+    def _load(self) -> Callable:
+        from dispatch._resolve import _from_alias
+        from dispatch.spec import alias
+
+        parts = self.name.split(".")
+        module = _SUBMODULE_ALIASES.get((self.backend, self.name))
+        target = _FUNC_ALIASES.get((self.backend, self.name), parts[-1])
+        if module is None:  # the name's own location in the library, renamed
+            target = ".".join([*parts[:-1], target])
+        self._fn = _from_alias(self.backend, self.name, alias(target, module=module))
+        return self._fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fn = self._fn or self._load()
+        return fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<aliased {self.backend}:{self.name}>"
+
+
+def register_backend_alias(alias: str, backend: str) -> None:
+    """Arrays of the library ``alias`` use the functions of ``backend``."""
+    _BACKEND_ALIASES[alias] = backend
+
+
+def register_module_alias(alias: str, module: str) -> None:
+    """The functions of backend ``alias`` are found in the module ``module``."""
+    _MODULE_ALIASES[alias] = module
+
+
+def register_submodule_alias(backend: str, fn: str, module: str) -> None:
+    """``fn`` of ``backend`` is found in ``module`` (under its last name part)."""
+    _SUBMODULE_ALIASES[backend, fn] = module
+
+
+def register_func_alias(backend: str, fn: str, alias: str) -> None:
+    """``fn`` of ``backend`` is called ``alias`` in the library."""
+    _FUNC_ALIASES[backend, fn] = alias
+
+
+def register_function(  # type: ignore[no-redef]
+    backend: str,
+    name: str,
+    fn: Callable | None = None,
+    *,
+    wrap: bool = False,
+    module: str | None = None,
+    alias: str | None = None,
+    wrapper: Callable | None = None,
+    inject_dtype: bool | None = None,
+    inject_device: bool | None = None,
+) -> Any:
+    """autoray's ``register_function``: an implementation, or where and under which
+    name the library has it (``module``, ``alias``), optionally wrapped.
+
+    ``inject_dtype``/``inject_device`` are accepted and ignored: dispatch takes the
+    dtype (and device) of ``like=`` arrays for every creation routine.
+    """
+    if fn is not None and not wrap and (module, alias, wrapper) != (None, None, None):
+        raise ValueError(
+            f"register_function({backend!r}, {name!r}, fn, ...): module=, alias= and "
+            "wrapper= have no effect beside a direct implementation fn"
+        )
+    if module is not None:
+        _SUBMODULE_ALIASES[backend, name] = module
+    if alias is not None:
+        _FUNC_ALIASES[backend, name] = alias
+    if wrapper is True and fn is None:
+
+        def capture(w: Callable) -> Callable:
+            register_function(backend, name, wrapper=w)
+            return w
+
+        return capture
+    if wrapper is not None:
+        _dispatch.register_function(backend, name, wrapper, wrap=True)
+    if fn is None:
+        if (module, alias, wrapper, inject_dtype, inject_device) != (None,) * 5:
+            return None
+        return _dispatch.register_function(backend, name, wrap=wrap)
+    return _dispatch.register_function(backend, name, fn, wrap=wrap)
+
+
+def choose_backend(fn: str, *args: Any, like: Any = None, **kwargs: Any) -> str:
+    """The backend ``do(fn, *args, like=like, **kwargs)`` would use."""
+    if isinstance(like, str):
+        return like
+    if like is not None:
+        return _dispatch.infer_backend(like)
+    return infer_backend_multi(*args, *kwargs.values())
+
+
+def allclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08) -> Any:
+    """Whether ``x`` and ``y`` are equal within ``atol + rtol * |y|``, elementwise, on
+    their own backend."""
+    return do("all", do("less_equal", do("abs", x - y), atol + rtol * do("abs", y)))
+
+
+class AutoNamespace:
+    """A namespace whose every attribute is a ``do`` function, for one backend or all.
+
+    Parameters
+    ----------
+    like : array, str or None
+        An example array or backend name fixing the backend; None dispatches each
+        call on its arguments.
+    device, dtype : optional
+        Defaults injected into creation routines (from ``like`` when it is an array).
+    submodule : str, optional
+        The dotted prefix of a sub-namespace (``"linalg"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> xp = AutoNamespace(like="numpy", dtype="float32")
+    >>> xp.ones(2).dtype
+    dtype('float32')
+    >>> xp.linalg.norm(np.array([3.0, 4.0]))
+    np.float64(5.0)
+    """
+
+    _SUBMODULES = frozenset({"random", "linalg", "fft", "scipy", "scipy.linalg", "special"})
+
+    def __init__(
+        self, like: Any = None, device: Any = None, dtype: Any = None, submodule: Any = None
+    ):
+        self._backend, self._device, self._dtype = infer_backend_device_dtype(like, device, dtype)
+        self._submodule = submodule
+
+    def _get_submodule(self, name: str) -> AutoNamespace:
+        new = object.__new__(type(self))
+        new._backend, new._device, new._dtype = self._backend, self._device, self._dtype
+        new._submodule = name
+        return new
+
+    def _get_fn(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if self._submodule is not None:
+            name = f"{self._submodule}.{name}"
+        if name in self._SUBMODULES:
+            return self._get_submodule(name)
+        if self._backend is None:
+            return DoFunc(name)
+        like = self._backend
+        inject = {}
+        if name in _CREATION:
+            if self._dtype is not None:
+                inject["dtype"] = self._dtype
+            if self._device is not None:
+                inject["device"] = self._device
+
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            for k, v in inject.items():
+                kwargs.setdefault(k, v)
+            return do(name, *args, like=like, **kwargs)
+
+        fn.__name__ = fn.__qualname__ = name.rsplit(".", 1)[-1]
+        return fn
+
+    def __getattr__(self, name: str) -> Any:
+        return self._get_fn(name)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(backend={self._backend}, device={self._device}, "
+            f"dtype={self._dtype}, submodule={self._submodule})"
+        )
+
+
+def get_namespace(  # type: ignore[no-redef]
+    like: Any = None, device: Any = None, dtype: Any = None, submodule: Any = None
+) -> AutoNamespace:
+    """An :class:`AutoNamespace` (autoray's ``get_namespace``)."""
+    return AutoNamespace(like, device, dtype, submodule)
+
+
+numpy = AutoNamespace()
+
+
+def _apply_defaults() -> None:
+    for key in list(_MODULE_ALIASES):
+        _sync("module", key)
+
+
+_apply_defaults()
+
+_ = get_lib_fn  # re-exported by the star import; named for readers and linters
