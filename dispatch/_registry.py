@@ -14,6 +14,7 @@ import math
 import pkgutil
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -263,8 +264,23 @@ def check_backend(where: str, backend: Any, *, registering: bool = False) -> str
 
 
 def _check_backend(where: str, backend: Any) -> str:
-    """The backend of a registration: any valid name, installed or not."""
-    return check_backend(where, backend, registering=True)
+    """The backend of a registration: any valid name, installed or not.
+
+    A name close to a known backend that no module answers to is probably a typo
+    ('numpyy'): it is accepted, as autoray accepts it, with a warning.
+    """
+    check_backend(where, backend, registering=True)
+    if is_implicit(backend) and not has_registrations(backend):
+        close = suggest(backend, shipped() | set(USER_BACKENDS))
+        if close and not module_findable(backend):
+            warnings.warn(
+                f"{where}: {backend!r} is neither a known backend nor an installed "
+                f"module.{close} The registration is kept for an implicit backend "
+                f"{backend!r}, met only once a module of that name is installed.",
+                UserWarning,
+                stacklevel=4,
+            )
+    return backend
 
 
 def table(backend: str) -> ModuleType | None:
@@ -518,8 +534,8 @@ def register_translation(
     except UnknownFunctionError as err:
         detail = str(err).split(" Add one with", 1)[0]  # registering the target is no fix
         raise UnknownFunctionError(f"{where}: the target is not usable: {detail}") from None
-    except BackendNotInstalledError as err:
-        raise BackendNotInstalledError(f"{where}: {err}") from err
+    except (BackendNotInstalledError, UnknownBackendError) as err:
+        raise type(err)(f"{where}: {err}") from err
     except ImportError as err:
         raise UnknownFunctionError(
             f"{where}: the module {module!r} cannot be imported ({err})"
