@@ -8,6 +8,7 @@ stale callable can never outlive the registration that made it stale.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import math
@@ -15,6 +16,7 @@ import pkgutil
 import sys
 import threading
 import warnings
+import weakref
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -41,6 +43,9 @@ RESOLVED: dict[tuple[str, str], Callable] = {}
 # somewhere, so calls of a name that never resolves (a typo, 20,000 generated
 # names) cache nothing and cost no memory (docs/errors.md)
 RESOLVED_NAMES: set[str] = set()
+# entries store_call declined: the per-call caches of such an entry (the element
+# types of a sequence call, keyed by the entry itself) are not stored either
+_DECLINED: weakref.WeakSet = weakref.WeakSet()
 # type -> backend name (or None for objects that do not decide a backend)
 TYPE_BACKEND: dict[type, str | None] = {}
 
@@ -74,6 +79,8 @@ def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
     """Cache ``value`` unless a registration happened since ``seen_generation``."""
     with lock:
         if generation == seen_generation:
+            if cache is CALLS and type(key) is tuple and key and key[0] in _DECLINED:
+                return
             cache[key] = value
             if cache is RESOLVED:
                 RESOLVED_NAMES.add(key[1])
@@ -90,7 +97,11 @@ def store_call(
     fails every time. Such a name is cached from its second successful call on.
     """
     with lock:
-        if generation != seen_generation or name not in RESOLVED_NAMES:
+        if generation != seen_generation:
+            return
+        if name not in RESOLVED_NAMES:
+            with contextlib.suppress(TypeError):  # values that take no weak reference
+                _DECLINED.add(value)
             return
         if not kwargs and len(types) == 1:
             CALLS1.setdefault(name, {})[types[0]] = value
