@@ -342,8 +342,9 @@ def supports(fn: str, backend: Any) -> str | None:
     reg.check_function_name(where, fn)
     b = reg.check_backend(where, like_backend(backend))
     kind = _kind(b, fn)
-    return {"table": "native", "native": "native"}.get(kind, kind if kind in (
-        "composed", "registered") else None)
+    return {"table": "native", "native": "native"}.get(
+        kind, kind if kind in ("composed", "registered") else None
+    )
 
 
 def _kind(backend: str, name: str) -> str:

@@ -43,7 +43,7 @@ def _prefixes(backend: str) -> frozenset[str]:
     hit = _PREFIXES.get(backend)
     if hit is not None and hit[0] == gen:
         return hit[1]
-    out = set()
+    out: set[str] = set()
     for n in known_names(backend):
         parts = n.split(".")
         out.update(".".join(parts[:i]) for i in range(1, len(parts)))

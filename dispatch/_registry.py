@@ -378,8 +378,9 @@ def root_module(backend: str) -> str:
     return getattr(mod, "MODULES", {}).get("", backend)
 
 
-def priority(backend: str) -> float:
-    """Mixed-call precedence: numpy -1, libraries and implicit backends 0, lazy 1."""
+def priority(backend: str) -> int:
+    """Mixed-call precedence: numpy -1, libraries and implicit backends 0, lazy 1
+    (tables and registrations may use fractions: scipy.sparse is -0.5)."""
     if backend in USER_BACKENDS:
         return USER_BACKENDS[backend]["priority"]
     if is_implicit(backend):

@@ -76,6 +76,8 @@ class LazyArray:
         "_shape",
         "_token",
     )
+    # set on first pickling only (see _records); never read before
+    _token: _Token | None
     # numpy defers to our reflected operators: ``ndarray + lazy`` is lazy
     __array_ufunc__ = None
 
@@ -498,11 +500,11 @@ def _records(root: LazyArray) -> tuple:
         if token is None:
             token = n._token = _Token()
         has_data = n._data is not _NODATA
-        out.append((
-            token, n._fn, _encode(n._args, index), _encode(n._kwargs, index), n._shape,
-            n._dtype, n._backend, has_data, n._data if has_data else None,
-            tuple(index[id(d)] for d in n._deps), n._depth,
-        ))
+        args, kwargs = _encode(n._args, index), _encode(n._kwargs, index)
+        data = n._data if has_data else None
+        deps = tuple(index[id(d)] for d in n._deps)
+        fields = (n._fn, args, kwargs, n._shape, n._dtype, n._backend, has_data, data, deps)
+        out.append((token, *fields, n._depth))
     return tuple(out)
 
 
@@ -698,10 +700,10 @@ def _node(fn: str, args: tuple, kwargs: dict | None, shape: Any, dtype: Any,
     return n
 
 
-_PRIORITY: dict[str, int] = {}
+_PRIORITY: dict[str, float] = {}
 
 
-def _priority(b: str) -> int:
+def _priority(b: str) -> float:
     try:
         return _PRIORITY[b]
     except KeyError:

@@ -13,8 +13,19 @@ import dispatch
 from dispatch import do
 
 A = np.arange(6.0).reshape(2, 3)
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32",
-          "float64", "complex64", "complex128"]
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 
 
 @pytest.fixture

@@ -348,7 +348,7 @@ def test_concurrent_wraps_all_apply(cleanup):
         register_function("numpy", "wrap_probe", lambda x: 0)
         start = threading.Barrier(20)
 
-        def wrap():
+        def wrap(start=start):
             start.wait()
             register_function("numpy", "wrap_probe", lambda fn: lambda x: fn(x) + 1, wrap=True)
 
@@ -419,9 +419,9 @@ def test_installed_module_is_a_backend_of_its_attributes(cleanup, monkeypatch):
     assert dispatch.supports("double", name) == "native"
     assert dispatch.supports("no_such_function", name) is None
     assert reg.table(name) is None
-    assert (reg.root_module(name), reg.priority(name), reg.converts_constants(name)) == (
-        name, 0, False,
-    )
+    assert reg.root_module(name) == name
+    assert reg.priority(name) == 0
+    assert reg.converts_constants(name) is False
     with pytest.raises(dispatch.UnknownFunctionError, match="triple"):
         dispatch.get_lib_fn(name, "triple")
     with reg.lock:
@@ -497,7 +497,10 @@ def test_supports_non_string_name():
 def test_default_backend_must_be_installed():
     if _usable("cupy"):
         pytest.skip("cupy is installed here")
-    for call in (lambda: dispatch.set_backend("cupy"), lambda: dispatch.backend_like("cupy").__enter__()):
+    for call in (
+        lambda: dispatch.set_backend("cupy"),
+        lambda: dispatch.backend_like("cupy").__enter__(),
+    ):
         with pytest.raises(dispatch.BackendNotInstalledError, match=r"array-dispatch\[cupy\]"):
             call()
         assert dispatch.get_backend() == "numpy"
@@ -527,8 +530,15 @@ def test_failing_calls_cache_nothing():
     def fail_all(prefix: str, n: int) -> None:
         for i in range(n):
             name = f"{prefix}{i}"
-            for args, kwargs in (((), {}), ((1.0,), {}), ((1.0, 2), {}), ((1.0, 2, 3), {}),
-                                 (([1.0],), {}), (([1.0], [2]), {}), ((1.0,), {"k": 1})):
+            for args, kwargs in (
+                ((), {}),
+                ((1.0,), {}),
+                ((1.0, 2), {}),
+                ((1.0, 2, 3), {}),
+                (([1.0],), {}),
+                (([1.0], [2]), {}),
+                ((1.0,), {"k": 1}),
+            ):
                 with pytest.raises(dispatch.UnknownFunctionError):
                     do(name, *args, **kwargs)
 
@@ -572,8 +582,12 @@ def test_failing_calls_do_not_grow_memory():
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     run = subprocess.run(
-        [sys.executable, "-c", _MEMORY_PROBE], capture_output=True, text=True, env=env,
-        timeout=300, check=False,
+        [sys.executable, "-c", _MEMORY_PROBE],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
     )
     assert run.returncode == 0, run.stderr
     grown = int(run.stdout.split()[-1])

@@ -18,7 +18,9 @@ def test_structure_and_leaves_kept():
     assert list(out) == ["a", "b", "c"]
     assert type(out["a"][2]) is P
     np.testing.assert_array_equal(out["a"][2].x, [2.0, 2.0])
-    assert out["a"][1] == 3 and out["c"] == "text"  # not leaves: unchanged
+    # not leaves: unchanged
+    assert out["a"][1] == 3
+    assert out["c"] == "text"
     leaves, ref = tree_flatten(tree, get_ref=True)
     assert len(leaves) == 3 == len(list(tree_iter(tree)))
     back = tree_unflatten([v + 1 for v in leaves], ref)
@@ -29,7 +31,10 @@ def test_shared_subtree_is_not_a_cycle():
     s = [np.ones(1)]
     out = tree_map(lambda v: v + 1, [s, s, (s,)])
     assert [float(o[0][0]) if isinstance(o, list) else float(o[0][0][0]) for o in out] == [
-        2.0, 2.0, 2.0]
+        2.0,
+        2.0,
+        2.0,
+    ]
 
 
 def test_deeper_than_the_recursion_limit():
@@ -58,8 +63,12 @@ def _cyclic():
 @pytest.mark.parametrize(("tree", "path", "kind"), _cyclic(), ids=["list", "dict", "tuple"])
 @pytest.mark.parametrize(
     "walk",
-    [lambda t: tree_map(lambda v: v, t), lambda t: list(tree_iter(t)), tree_flatten,
-     lambda t: tree_flatten(t, get_ref=True)],
+    [
+        lambda t: tree_map(lambda v: v, t),
+        lambda t: list(tree_iter(t)),
+        tree_flatten,
+        lambda t: tree_flatten(t, get_ref=True),
+    ],
     ids=["tree_map", "tree_iter", "tree_flatten", "tree_flatten-ref"],
 )
 def test_tree_that_contains_itself_is_a_value_error(tree, path, kind, walk):

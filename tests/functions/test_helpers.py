@@ -227,10 +227,19 @@ def test_inputs_not_mutated(name, backend):
 
 # ---------------------------------------------------------------- scalars, as autoray
 
-SCALARS = [
-    0.5, 3, -2, True, False, 1 + 2j, np.float32(1.5), np.float64(2.0), np.float16(1.0),
-    np.int8(3), np.int64(1), np.uint16(4), np.bool_(True), np.complex64(1j),
-    np.complex128(2 + 1j), np.array(3.0),
+SCALARS = [0.5, 3, -2, True, False, 1 + 2j, np.array(3.0)] + [
+    t(v)
+    for t, v in [
+        (np.float32, 1.5),
+        (np.float64, 2.0),
+        (np.float16, 1.0),
+        (np.int8, 3),
+        (np.int64, 1),
+        (np.uint16, 4),
+        (np.bool_, True),
+        (np.complex64, 1j),
+        (np.complex128, 2 + 1j),
+    ]
 ]
 NESTED = [[1.0, 2.0], [[1, 2], [3, 4]], (1, 2, 3), [], [[]], ((1.0,), (2.0,)), [(1, 2)]]
 
