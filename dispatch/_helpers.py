@@ -144,7 +144,6 @@ def astype(x: Any, dtype: Any, **kwargs: Any) -> Any:
 def get_dtype_name(x: Any) -> str:
     """The numpy-style name of ``x``'s dtype, e.g. ``"float32"``.
 
-    >>> import numpy as np
     Python scalars give numpy's names: ``float`` is ``"float64"``, ``int``
     ``"int64"``, ``complex`` ``"complex128"``, ``bool`` ``"bool"``.
 

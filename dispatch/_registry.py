@@ -162,18 +162,18 @@ def unknown_backend(backend: Any, where: str = "") -> UnknownBackendError:
     prefix = f"{where}: " if where else ""
     why = ""
     if isinstance(backend, str) and not is_public_name(backend):
-        why = " (a backend name is a module name such as 'mylib' or 'mylib.arrays')"
+        why = " A backend name is a module name such as 'mylib' or 'mylib.arrays'."
     elif isinstance(backend, str) and _reserved(backend):
         why = (
-            f" ({backend.split('.')[0]!r} is not an array library, so its functions are "
-            "not a backend)"
+            f" {backend.split('.')[0]!r} is not an array library, so its functions are "
+            "not a backend."
         )
     elif isinstance(backend, str):
-        why = " (nor an installed module of that name)"
+        why = " No module of that name is installed either."
     return UnknownBackendError(
-        f"{prefix}unknown backend {short(backend)}{why}.{suggest(backend, known_backends())} "
+        f"{prefix}unknown backend {short(backend)}.{suggest(backend, known_backends())} "
         f"Known backends: {', '.join(known_backends())}; a new array library is added "
-        "with dispatch.register_backend(type_or_module_prefix, name)."
+        f"with dispatch.register_backend(type_or_module_prefix, name).{why}"
     )
 
 
