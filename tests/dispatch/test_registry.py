@@ -342,7 +342,18 @@ def test_registration_visible_across_threads(cleanup):
 
 
 def test_concurrent_wraps_all_apply(cleanup):
-    """20 threads wrap one name at once: every wrap applies (issue #11, section 5)."""
+    """20 threads wrap one name at once: every wrap applies (issue #11, section 5).
+
+    Each wrapper takes a millisecond to build, which widens the window between
+    reading the current implementation and storing the wrapped one: without the
+    lock around both, every run lost wraps (30 runs of 30).
+    """
+    import time
+
+    def add_one(fn):
+        time.sleep(0.001)
+        return lambda x: fn(x) + 1
+
     cleanup.append(("numpy", "wrap_probe"))
     for run in range(5):
         register_function("numpy", "wrap_probe", lambda x: 0)
@@ -350,7 +361,7 @@ def test_concurrent_wraps_all_apply(cleanup):
 
         def wrap(start=start):
             start.wait()
-            register_function("numpy", "wrap_probe", lambda fn: lambda x: fn(x) + 1, wrap=True)
+            register_function("numpy", "wrap_probe", add_one, wrap=True)
 
         threads = [threading.Thread(target=wrap) for _ in range(20)]
         for t in threads:
