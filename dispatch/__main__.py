@@ -308,6 +308,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         out("")
         order, rows, reasons = coverage_matrix(_split(opts.names), usable)
         print_coverage(order, rows, reasons, usable, opts.markdown, out)
+        absent = [b for b in known if reg.has_table(b) and not library_info(b, dists)[0]]
+        if absent:
+            # scipy's names on numpy need scipy: they are missing, not available
+            out("")
+            out(
+                f"not installed: {', '.join(absent)}; names that need them show as missing "
+                '(pip install "array-dispatch[<library>]")'
+            )
     return 0
 
 

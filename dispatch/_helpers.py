@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import numbers
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from dispatch import _registry as reg
 from dispatch._do import do
-from dispatch._errors import short
+from dispatch._errors import BackendNotInstalledError, DispatchError, short
 from dispatch._infer import (
     DEFAULT,
     GLOBAL_DEFAULT,
     GLOBAL_PRECISION,
     PRECISION,
     backend_of_type,
-    check_backend_name,
     current_precision,
     default_backend,
     infer_backend,
@@ -38,37 +38,78 @@ def get_lib_fn(backend: str, fn: str) -> Callable:
     np.int64(6)
     """
     where = f"get_lib_fn({short(backend)}, {short(fn)})"
-    return resolve(check_backend_name(backend, where=where), fn)
+    return resolve(reg.check_backend(where, backend), fn)
+
+
+# numpy's names for the dtypes of Python scalars (autoray's too, and bool's, which
+# autoray 0.11.0 misses)
+_SCALAR_DTYPES = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+
+
+def _python_shape(x: Any) -> tuple[int, ...] | None:
+    """The shape of a Python scalar or nested list/tuple (autoray's rule: the
+    first element of each level decides, ragged input is not checked), or None
+    for anything else (an array: its own ``shape`` answers)."""
+    if isinstance(x, (bool, int, float, complex)):
+        return ()
+    if type(x) is not list and type(x) is not tuple:
+        return None
+    out = []
+    seen = set()  # a list that holds itself has no shape
+    while type(x) is list or type(x) is tuple:
+        if id(x) in seen:
+            raise ValueError("shape(x): x is a list or tuple that contains itself")
+        seen.add(id(x))
+        out.append(len(x))
+        if not x:
+            return tuple(out)
+        x = x[0]
+    inner = _python_shape(x)
+    if inner is None:  # arrays inside the list: their shapes go on
+        inner = tuple(map(int, shape(x)))
+    return (*out, *inner)
 
 
 def shape(x: Any) -> tuple[int, ...]:
     """Shape of ``x`` as a tuple of ints.
 
+    Python scalars have shape ``()``, and nested lists and tuples the shape
+    numpy would give them (only the first element of each level is looked at),
+    as in autoray.
+
     >>> import numpy as np
-    >>> shape(np.ones((2, 3)))
-    (2, 3)
+    >>> shape(np.ones((2, 3))), shape(0.5), shape([[1, 2], [3, 4]])
+    ((2, 3), (), (2, 2))
     """
-    return do("shape", x)
+    py = _python_shape(x)
+    return do("shape", x) if py is None else py
 
 
 def ndim(x: Any) -> int:
     """Number of dimensions of ``x``.
 
     >>> import numpy as np
-    >>> ndim(np.ones((2, 3)))
-    2
+    >>> ndim(np.ones((2, 3))), ndim(0.5)
+    (2, 0)
     """
-    return do("ndim", x)
+    py = _python_shape(x)
+    return do("ndim", x) if py is None else len(py)
 
 
 def size(x: Any) -> int:
     """Number of elements of ``x``.
 
     >>> import numpy as np
-    >>> size(np.ones((2, 3)))
-    6
+    >>> size(np.ones((2, 3))), size(0.5)
+    (6, 1)
     """
-    return do("size", x)
+    py = _python_shape(x)
+    if py is None:
+        return do("size", x)
+    n = 1
+    for d in py:
+        n *= d
+    return n
 
 
 def to_numpy(x: Any) -> Any:
@@ -103,10 +144,21 @@ def astype(x: Any, dtype: Any, **kwargs: Any) -> Any:
 def get_dtype_name(x: Any) -> str:
     """The numpy-style name of ``x``'s dtype, e.g. ``"float32"``.
 
+    Python scalars give numpy's names: ``float`` is ``"float64"``, ``int``
+    ``"int64"``, ``complex`` ``"complex128"``, ``bool`` ``"bool"``.
+
     >>> import numpy as np
-    >>> get_dtype_name(np.ones(1, dtype="float32"))
-    'float32'
+    >>> get_dtype_name(np.ones(1, dtype="float32")), get_dtype_name(0.5)
+    ('float32', 'float64')
     """
+    name = _SCALAR_DTYPES.get(type(x))
+    if name is not None:
+        return name
+    if type(x) is list or type(x) is tuple:
+        raise TypeError(
+            f"get_dtype_name({short(x)}): a {type(x).__name__} has no dtype; pass an "
+            "array or a scalar, e.g. get_dtype_name(do('asarray', x))"
+        )
     return do("get_dtype_name", x)
 
 
@@ -172,7 +224,7 @@ def convert(x: Any, backend: str) -> Any:
     array([1., 1.])
     """
     target = backend if isinstance(backend, str) else like_backend(backend)
-    check_backend_name(target, where=f"convert(x, {short(target)})")
+    reg.check_backend(f"convert(x, {short(target)})", target)
     source = backend_of_type(type(x))
     if source == target:
         return x
@@ -191,7 +243,19 @@ def set_backend(backend: Any) -> None:
     >>> set_backend("numpy")
     """
     b = like_backend(backend)
-    GLOBAL_DEFAULT[0] = check_backend_name(b, where=f"set_backend({short(b)})")
+    GLOBAL_DEFAULT[0] = _usable_backend(b, f"set_backend({short(b)})")
+
+
+def _usable_backend(backend: str, where: str) -> str:
+    """``backend`` if it names a backend whose library can be loaded: a default
+    backend that is not installed would fail every later call far from the
+    mistake, so it fails here."""
+    reg.check_backend(where, backend)
+    try:
+        reg.table(backend)
+    except BackendNotInstalledError as err:
+        raise BackendNotInstalledError(f"{where}: {err}") from err
+    return backend
 
 
 def get_backend() -> str:
@@ -214,7 +278,7 @@ def backend_like(backend: Any) -> Iterator[str]:
     array([0., 0.])
     """
     b = like_backend(backend)
-    name = check_backend_name(b, where=f"backend_like({short(b)})")
+    name = _usable_backend(b, f"backend_like({short(b)})")
     token = DEFAULT.set(name)
     try:
         yield name
@@ -273,11 +337,28 @@ def supports(fn: str, backend: Any) -> str | None:
     >>> supports("no_such_function", "numpy") is None
     True
     """
-    b = like_backend(backend)
-    b = check_backend_name(b, where=f"supports({short(fn)}, {short(b)})")
-    kind = how(b, fn)
-    return {"table": "native", "native": "native"}.get(kind, kind if kind in (
-        "composed", "registered") else None)
+    where = f"supports({short(fn)}, {short(backend)})"
+    reg.check_function_name(where, fn)
+    b = reg.check_backend(where, like_backend(backend))
+    kind = _kind(b, fn)
+    return {"table": "native", "native": "native"}.get(
+        kind, kind if kind in ("composed", "registered") else None
+    )
+
+
+def _kind(backend: str, name: str) -> str:
+    """:func:`~dispatch._resolve.how`, with what cannot resolve here as
+    ``'missing'``: a backend whose library is not installed, a table entry whose
+    module is missing (scipy's names on a numpy-only install)."""
+    try:
+        kind = how(backend, name)
+        if kind in ("table", "native"):
+            resolve(backend, name)  # imports the entry's module, as a call would
+    except (BackendNotInstalledError, ImportError):
+        return "missing"
+    except DispatchError:
+        return "missing"
+    return kind
 
 
 def coverage(
@@ -293,7 +374,14 @@ def coverage(
     """
     if backends is None:
         backends = [b for b in reg.known_backends() if _installed(b)]
-    backends = list(backends)
+    elif isinstance(backends, str):
+        raise TypeError(
+            f"coverage(..., backends={backends!r}): pass a list of backend names, "
+            f"e.g. [{backends!r}]"
+        )
+    backends = [reg.check_backend(f"coverage(..., backends=[{b!r}])", b) for b in backends]
+    if isinstance(names, str):
+        raise TypeError(f"coverage({names!r}): pass a list of names, e.g. [{names!r}]")
     if names is None:
         # every installed table, not only those loaded so far, names the vocabulary
         for b in reg.known_backends():
@@ -303,7 +391,7 @@ def coverage(
     for n in names:
         row = out[n] = {}
         for b in backends:
-            kind = how(b, n)
+            kind = _kind(b, n)
             if kind == "unsupported":
                 row[b] = "unsupported: " + reg.table(b).TABLE[n].reason  # type: ignore[union-attr]
             else:
@@ -312,9 +400,17 @@ def coverage(
 
 
 def _installed(backend: str) -> bool:
+    """Whether ``backend``'s library can be imported: its table loads, and a user
+    or implicit backend's root module is importable."""
     try:
         reg.table(backend)
-    except ImportError:
+        if reg.has_table(backend):
+            return True
+        info = reg.USER_BACKENDS.get(backend, {})
+        if info.get("resolver") is not None:  # answers every name itself (lazy)
+            return True
+        importlib.import_module(reg.root_module(backend))
+    except (ImportError, DispatchError):
         return False
     return True
 

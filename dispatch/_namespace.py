@@ -2,19 +2,104 @@
 
 from __future__ import annotations
 
+import importlib
+import numbers
+from types import ModuleType
 from typing import Any
 
+from dispatch import _registry as reg
 from dispatch._do import do
-from dispatch._infer import check_backend_name, like_backend
-from dispatch._resolve import resolve
+from dispatch._errors import DispatchError, UnknownFunctionError
+from dispatch._infer import like_backend
+from dispatch._resolve import known_names, resolve
+
+# dtype names: a namespace answers them with the backend's own dtype object
+# (``to_backend_dtype``), whatever its module spells them (torch.float32,
+# tf.float32, numpy's dtype for dask and pydata sparse)
+_DTYPES = frozenset(
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 bfloat16 "
+    "float32 float64 complex64 complex128".split()
+)
+# callables that are introspection, not array functions, served like values
+_INFO = frozenset({"finfo", "iinfo"})
+_MISSING = object()
+# backend -> (registry generation, dotted prefixes of the names it knows)
+_PREFIXES: dict[str, tuple[int, frozenset[str]]] = {}
+
+
+def _is_value(v: Any) -> bool:
+    """A constant a namespace may hand out: a number, a dtype, ``None`` (newaxis)."""
+    return (
+        v is None
+        or isinstance(v, (numbers.Number, str))
+        or type(v).__name__.lower().endswith("dtype")  # np.dtype, torch.dtype, tf DType
+        or (isinstance(v, type) and type(v).__name__.lower().endswith("dtypemeta"))
+    )
+
+
+def _prefixes(backend: str) -> frozenset[str]:
+    """``{"linalg", "fft", "random", "scipy", "scipy.special", ...}`` on ``backend``."""
+    gen = reg.generation
+    hit = _PREFIXES.get(backend)
+    if hit is not None and hit[0] == gen:
+        return hit[1]
+    out: set[str] = set()
+    for n in known_names(backend):
+        parts = n.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    found = frozenset(out)
+    _PREFIXES[backend] = (gen, found)
+    return found
+
+
+def _attribute(module: str, path: str) -> Any:
+    """The public attribute ``path`` of ``module``, or ``_MISSING``."""
+    try:
+        obj: Any = importlib.import_module(module)
+    except ImportError:
+        return _MISSING
+    for part in path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            return _MISSING
+    return obj
+
+
+def _numpy_info(name: str) -> Any:
+    """``numpy.finfo`` or ``numpy.iinfo`` accepting any library's dtype or array."""
+    import numpy as np
+
+    info = getattr(np, name)
+
+    def numpy_info(dtype: Any) -> Any:
+        from dispatch._helpers import get_dtype_name
+
+        if hasattr(dtype, "dtype") and not isinstance(dtype, type):
+            dtype = get_dtype_name(dtype)  # an array
+        try:
+            return info(dtype)
+        except (TypeError, ValueError):
+            # torch.float32, tf.float32: their name says which numpy dtype they are
+            label = getattr(dtype, "name", None)
+            label = label if isinstance(label, str) else str(dtype).rsplit(".", 1)[-1]
+            return info(np.dtype(label))
+
+    numpy_info.__name__ = numpy_info.__qualname__ = name
+    numpy_info.__doc__ = info.__doc__
+    return numpy_info
 
 
 class Namespace:
     """A numpy-like namespace bound to one backend.
 
-    ``ns.sum`` is the resolved implementation itself (no inference on call), and
-    ``ns.linalg`` a sub-namespace. Registrations take effect on the next
-    attribute access.
+    ``ns.sum`` is the resolved implementation itself (no inference on call),
+    ``ns.linalg`` a sub-namespace, and names that are values rather than
+    functions are the library's values: ``ns.pi``, ``ns.nan``, ``ns.newaxis``,
+    dtypes (``ns.float32`` is the backend's dtype object), ``ns.finfo`` and
+    ``ns.iinfo``. Any other name raises ``AttributeError`` (an
+    :class:`~dispatch.UnknownFunctionError`, with suggestions). Registrations
+    take effect on the next attribute access.
     """
 
     __slots__ = ("_backend", "_prefix")
@@ -27,18 +112,56 @@ class Namespace:
         if name.startswith("_"):
             raise AttributeError(name)
         full = self._prefix + name
+        if full in _prefixes(self._backend):
+            return Namespace(self._backend, full + ".")
         try:
             return resolve(self._backend, full)
-        except AttributeError:
-            return Namespace(self._backend, full + ".")
+        except UnknownFunctionError as err:
+            value = self._value(full)
+            if value is _MISSING:
+                raise UnknownFunctionError(f"{self!r} has no attribute {name!r}: {err}") from None
+            return value
+
+    def _value(self, full: str) -> Any:
+        """What ``full`` names when it is not a function: a dtype, a constant, a
+        submodule of the library (a namespace), or ``_MISSING``."""
+        if full in _DTYPES:
+            try:
+                return resolve(self._backend, "to_backend_dtype")(full)
+            except (DispatchError, TypeError, ValueError, AttributeError):
+                pass  # a dtype the library lacks (bfloat16 on numpy): missing
+            return _MISSING
+        try:
+            root = reg.root_module(self._backend)
+        except DispatchError:
+            return _MISSING
+        native = _attribute(root, full)
+        if isinstance(native, ModuleType):
+            if native.__name__.split(".")[0] == root.split(".")[0]:
+                return Namespace(self._backend, full + ".")
+            return _MISSING
+        if full in _INFO:
+            owner = getattr(native, "__module__", None) or "numpy"
+            if native is not _MISSING and owner.split(".")[0] != "numpy":
+                return native  # the library's own (jax's handles bfloat16)
+            # numpy's, taking this library's dtypes and arrays too (tensorflow's
+            # numpy module hands out numpy.iinfo, which refuses tf.int64)
+            return _numpy_info(full)
+        if native is not _MISSING and _is_value(native):
+            return native
+        # constants are the same on every library: numpy's, where the library
+        # lacks one (tensorflow's numpy has no nan)
+        if "." not in full:
+            fallback = _attribute("numpy", full)
+            if fallback is not _MISSING and _is_value(fallback):
+                return fallback
+        return _MISSING
 
     def __repr__(self) -> str:
         where = f":{self._prefix[:-1]}" if self._prefix else ""
         return f"<dispatch namespace {self._backend}{where}>"
 
     def __dir__(self) -> list[str]:
-        from dispatch._resolve import known_names
-
         depth = self._prefix.count(".")
         return sorted(
             {n.split(".")[depth] for n in known_names(self._backend) if n.startswith(self._prefix)}
@@ -56,8 +179,11 @@ def get_namespace(like: Any) -> Namespace:
     np.int64(3)
     >>> xp.linalg.det(np.eye(2))
     np.float64(1.0)
+    >>> xp.pi, xp.finfo(xp.float32).eps
+    (3.141592653589793, np.float32(1.1920929e-07))
     """
-    return Namespace(check_backend_name(like_backend(like)))
+    backend = like_backend(like)
+    return Namespace(reg.check_backend(f"get_namespace({backend!r})", backend))
 
 
 class DoNamespace:

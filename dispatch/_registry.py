@@ -8,10 +8,15 @@ stale callable can never outlive the registration that made it stale.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.util
+import math
 import pkgutil
 import sys
 import threading
+import warnings
+import weakref
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -34,6 +39,13 @@ CALLS2: dict[str, dict[type, dict[type, Callable]]] = {}
 CALLS: dict[tuple, Callable] = {}
 # (backend, fn_name) -> resolved implementation
 RESOLVED: dict[tuple[str, str], Callable] = {}
+# the names in RESOLVED: a call entry is cached only for a name that resolved
+# somewhere, so calls of a name that never resolves (a typo, 20,000 generated
+# names) cache nothing and cost no memory (docs/errors.md)
+RESOLVED_NAMES: set[str] = set()
+# entries store_call declined: the per-call caches of such an entry (the element
+# types of a sequence call, keyed by the entry itself) are not stored either
+_DECLINED: weakref.WeakSet = weakref.WeakSet()
 # type -> backend name (or None for objects that do not decide a backend)
 TYPE_BACKEND: dict[type, str | None] = {}
 
@@ -59,6 +71,7 @@ def clear_caches() -> None:
         CALLS2.clear()
         CALLS.clear()
         RESOLVED.clear()
+        RESOLVED_NAMES.clear()
         TYPE_BACKEND.clear()
 
 
@@ -66,15 +79,29 @@ def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
     """Cache ``value`` unless a registration happened since ``seen_generation``."""
     with lock:
         if generation == seen_generation:
+            if cache is CALLS and type(key) is tuple and key and key[0] in _DECLINED:
+                return
             cache[key] = value
+            if cache is RESOLVED:
+                RESOLVED_NAMES.add(key[1])
 
 
 def store_call(
     name: str, types: tuple, kwargs: bool, value: Callable, seen_generation: int
 ) -> None:
-    """Cache the final callable of a ``do`` call with these argument types."""
+    """Cache the final callable of a ``do`` call with these argument types.
+
+    Nothing is cached for a name that has not resolved on any backend yet: an
+    entry that resolves when called (no argument decided the backend, or the
+    elements of a sequence decide) would otherwise stay cached for a name that
+    fails every time. Such a name is cached from its second successful call on.
+    """
     with lock:
         if generation != seen_generation:
+            return
+        if name not in RESOLVED_NAMES:
+            with contextlib.suppress(TypeError):  # values that take no weak reference
+                _DECLINED.add(value)
             return
         if not kwargs and len(types) == 1:
             CALLS1.setdefault(name, {})[types[0]] = value
@@ -118,8 +145,11 @@ def shipped() -> frozenset[str]:
 
 
 def known_backends() -> list[str]:
-    """Names of the shipped backends plus user-registered ones, sorted."""
-    return sorted(shipped() | set(USER_BACKENDS))
+    """Shipped backends, user-registered ones and implicit ones with a registration,
+    sorted."""
+    with lock:  # a copy: another thread may register meanwhile
+        implicit = {b for b, _ in OVERRIDES if is_implicit(b)}
+        return sorted(shipped() | set(USER_BACKENDS) | implicit)
 
 
 def has_table(backend: str) -> bool:
@@ -127,12 +157,23 @@ def has_table(backend: str) -> bool:
 
 
 def unknown_backend(backend: Any, where: str = "") -> UnknownBackendError:
-    """The error for a backend name that is neither shipped nor registered."""
+    """The error for a backend name that is neither shipped, registered nor an
+    installed module."""
     prefix = f"{where}: " if where else ""
+    why = ""
+    if isinstance(backend, str) and not is_public_name(backend):
+        why = " A backend name is a module name such as 'mylib' or 'mylib.arrays'."
+    elif isinstance(backend, str) and _reserved(backend):
+        why = (
+            f" {backend.split('.')[0]!r} is not an array library, so its functions are "
+            "not a backend."
+        )
+    elif isinstance(backend, str):
+        why = " No module of that name is installed either."
     return UnknownBackendError(
         f"{prefix}unknown backend {short(backend)}.{suggest(backend, known_backends())} "
         f"Known backends: {', '.join(known_backends())}; a new array library is added "
-        "with dispatch.register_backend(type_or_module_prefix, name)."
+        f"with dispatch.register_backend(type_or_module_prefix, name).{why}"
     )
 
 
@@ -160,8 +201,65 @@ def check_function_name(where: str, name: Any) -> str:
     return name
 
 
-def _check_backend(where: str, backend: Any) -> str:
-    """A shipped (even if not installed) or registered backend name."""
+# ---------------------------------------------------------------- implicit backends
+#
+# As in autoray, any module name can be a backend: a name that is neither shipped
+# (a table in dispatch.translations) nor registered with register_backend is an
+# *implicit* backend whose functions are the attributes of the module of that name
+# (imported when first resolved), with priority 0 and no conversion of constants.
+# Registrations accept such a name whether or not its module is installed (a
+# backend whose module is missing is simply never met); elsewhere (``like=``,
+# set_backend, supports) a name that no module answers to is a typo and gets
+# UnknownBackendError with suggestions, e.g. 'pytorch' -> 'torch'.
+
+
+def _reserved(backend: str) -> bool:
+    """Roots that are never an implicit backend: the standard library (``os``,
+    ``subprocess``: not array libraries, and their functions reach the process)
+    and dispatch itself."""
+    root = backend.split(".", 1)[0]
+    return root in sys.stdlib_module_names or root == "dispatch"
+
+
+def is_implicit(backend: Any) -> bool:
+    """Whether ``backend`` is an implicit backend name: a valid dotted module name
+    that is neither shipped, nor registered with ``register_backend``, nor reserved
+    (the standard library, dispatch itself). Says nothing about installation."""
+    return (
+        isinstance(backend, str)
+        and backend not in USER_BACKENDS
+        and not has_table(backend)
+        and is_public_name(backend)
+        and not _reserved(backend)
+    )
+
+
+def has_registrations(backend: str) -> bool:
+    """Whether a function is registered on ``backend`` (``register_function``,
+    ``compose(...).register``)."""
+    with lock:
+        return any(b == backend for b, _ in OVERRIDES)
+
+
+def module_findable(module: str) -> bool:
+    """Whether ``module`` is imported or importable, without importing it (only its
+    parent packages, as ``importlib.util.find_spec`` does)."""
+    if module in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package is missing, or a bad name
+        return False
+
+
+def check_backend(where: str, backend: Any, *, registering: bool = False) -> str:
+    """``backend`` if it names a backend; TypeError or UnknownBackendError otherwise.
+
+    Accepted: shipped and registered backends, and implicit ones that have a
+    registration or whose module can be found. With ``registering`` (the
+    ``register*`` functions) any implicit name is accepted, installed or not.
+    ``where`` (the call) opens the error message.
+    """
     if not isinstance(backend, str):
         raise TypeError(
             f"{where}: the backend must be a name such as 'numpy', got "
@@ -169,26 +267,60 @@ def _check_backend(where: str, backend: Any) -> str:
         )
     if backend in USER_BACKENDS or has_table(backend):
         return backend
+    if is_implicit(backend) and (
+        registering or has_registrations(backend) or module_findable(backend)
+    ):
+        return backend
     raise unknown_backend(backend, where)
+
+
+def _check_backend(where: str, backend: Any) -> str:
+    """The backend of a registration: any valid name, installed or not.
+
+    A name close to a known backend that no module answers to is probably a typo
+    ('numpyy'): it is accepted, as autoray accepts it, with a warning.
+    """
+    check_backend(where, backend, registering=True)
+    if is_implicit(backend) and not has_registrations(backend):
+        close = suggest(backend, shipped() | set(USER_BACKENDS))
+        if close and not module_findable(backend):
+            warnings.warn(
+                f"{where}: {backend!r} is neither a known backend nor an installed "
+                f"module.{close} The registration is kept for an implicit backend "
+                f"{backend!r}, met only once a module of that name is installed.",
+                UserWarning,
+                stacklevel=4,
+            )
+    return backend
 
 
 def table(backend: str) -> ModuleType | None:
     """The translation module of ``backend`` (imported on first use), or None.
 
+    None for a user backend and for an implicit one (whose module is then
+    imported here, once).
+
     Raises
     ------
     BackendNotInstalledError
-        The module exists but its library cannot be imported.
+        The module exists but its library cannot be imported, or the module of an
+        implicit backend cannot be imported.
+    UnknownBackendError
+        ``backend`` names nothing: not shipped, registered or installed.
     """
     try:
         return _TABLES[backend]
-    except KeyError:
+    except (KeyError, TypeError):
         pass
     with lock:
         if backend in _TABLES:
             return _TABLES[backend]
         if not has_table(backend):
             if backend in USER_BACKENDS:
+                _TABLES[backend] = None
+                return None
+            if is_implicit(backend):
+                _import_implicit(backend)
                 _TABLES[backend] = None
                 return None
             raise unknown_backend(backend)
@@ -204,12 +336,42 @@ def table(backend: str) -> ModuleType | None:
         return mod
 
 
+def _import_implicit(backend: str) -> None:
+    try:
+        importlib.import_module(backend)
+    except ImportError as err:
+        if not has_registrations(backend) and not module_findable(backend):
+            raise unknown_backend(backend) from None  # a typo, not a missing library
+        raise BackendNotInstalledError(
+            f"backend {backend!r} is the module {backend!r}, which cannot be imported "
+            f"({err}); install the library that provides it (`pip install "
+            f"{backend.split('.')[0]}`, if that is its name on the package index)."
+        ) from err
+
+
+def missing_module(err: ImportError, backend: str, name: str) -> BackendNotInstalledError:
+    """The error for ``name`` on ``backend`` whose implementation needs a module
+    that is not installed (``scipy.special.erf`` on a numpy-only install)."""
+    missing = (getattr(err, "name", None) or "").split(".")[0] or "?"
+    how = (
+        f"`pip install array-dispatch[{missing}]`"
+        if missing in shipped()
+        else f"`pip install {missing}` (if that is its name on the package index)"
+    )
+    return BackendNotInstalledError(
+        f"do({name!r}) on backend {backend!r} needs the library {missing!r}, which is "
+        f"not installed ({err}); install it with {how}."
+    )
+
+
 def loaded_tables() -> dict[str, ModuleType | None]:
     return dict(_TABLES)
 
 
 def root_module(backend: str) -> str:
     """Dotted name of the module that holds the backend's numpy-like namespace."""
+    if is_implicit(backend):
+        return backend
     mod = table(backend)
     if mod is None:
         return USER_BACKENDS[backend]["module"]
@@ -217,8 +379,12 @@ def root_module(backend: str) -> str:
 
 
 def priority(backend: str) -> int:
+    """Mixed-call precedence: numpy -1, libraries and implicit backends 0, lazy 1
+    (tables and registrations may use fractions: scipy.sparse is -0.5)."""
     if backend in USER_BACKENDS:
         return USER_BACKENDS[backend]["priority"]
+    if is_implicit(backend):
+        return 0
     mod = _TABLES.get(backend)
     if mod is None and backend not in _TABLES:
         mod = table(backend)
@@ -226,8 +392,12 @@ def priority(backend: str) -> int:
 
 
 def converts_constants(backend: str) -> bool:
+    """Whether numpy constants are converted to this backend in mixed calls
+    (never for an implicit backend: dispatch knows no ``asarray`` of it)."""
     if backend in USER_BACKENDS:
         return USER_BACKENDS[backend]["convert"]
+    if is_implicit(backend):
+        return False
     return getattr(table(backend), "CONVERT_CONSTANTS", True)
 
 
@@ -267,14 +437,20 @@ def register_function(
     Parameters
     ----------
     backend : str
-        Backend name, e.g. ``"torch"``.
+        Backend name, e.g. ``"torch"``, or any module name (``"autograd"``,
+        ``"mylib"``): a name that is neither shipped nor registered with
+        :func:`register_backend` is an implicit backend whose functions are the
+        module's attributes. Its module need not be installed: a backend that
+        is not installed is simply never met.
     name : str
         Canonical (numpy) function name, e.g. ``"linalg.qr"``.
     fn : callable, optional
         The implementation, or (with ``wrap=True``) a function that takes the
         currently resolved implementation and returns a new one.
     wrap : bool
-        Treat ``fn`` as a wrapper of the current implementation.
+        Treat ``fn`` as a wrapper of the current implementation. Resolving,
+        wrapping and storing happen under the registry's lock, so concurrent
+        wraps of one name all apply, one after the other.
 
     Examples
     --------
@@ -301,16 +477,18 @@ def register_function(
         raise TypeError(
             f"{where} needs a callable implementation, got {type(fn).__name__} {short(fn)}"
         )
-    if wrap:
-        from dispatch._resolve import resolve
-
-        fn = fn(resolve(backend, name))
-        if not callable(fn):
-            raise TypeError(
-                f"{where}: with wrap=True, fn(current implementation) must return a "
-                f"callable, got {type(fn).__name__} {short(fn)}"
-            )
     with lock:
+        # resolve, wrap and store under one (reentrant) lock: two threads wrapping
+        # the same name at once must wrap each other's result, not both the old one
+        if wrap:
+            from dispatch._resolve import resolve
+
+            fn = fn(resolve(backend, name))
+            if not callable(fn):
+                raise TypeError(
+                    f"{where}: with wrap=True, fn(current implementation) must return a "
+                    f"callable, got {type(fn).__name__} {short(fn)}"
+                )
         OVERRIDES[backend, name] = fn
         clear_caches()
     return fn
@@ -368,8 +546,8 @@ def register_translation(
     except UnknownFunctionError as err:
         detail = str(err).split(" Add one with", 1)[0]  # registering the target is no fix
         raise UnknownFunctionError(f"{where}: the target is not usable: {detail}") from None
-    except BackendNotInstalledError as err:
-        raise BackendNotInstalledError(f"{where}: {err}") from err
+    except (BackendNotInstalledError, UnknownBackendError) as err:
+        raise type(err)(f"{where}: {err}") from err
     except ImportError as err:
         raise UnknownFunctionError(
             f"{where}: the module {module!r} cannot be imported ({err})"
@@ -464,6 +642,13 @@ def register_backend(
         raise ValueError(f"{where}: module {module!r} is not a module name such as 'mylib'")
     if not isinstance(priority, (int, float)) or isinstance(priority, bool):
         raise TypeError(f"{where}: priority must be a number, got {type(priority).__name__}")
+    if not math.isfinite(priority):
+        # nan compares false with everything (every mixed call would pick the first
+        # argument's library) and inf ties with inf: only finite numbers order backends
+        raise ValueError(
+            f"{where}: priority must be a finite number (numpy is -1, libraries 0, lazy "
+            f"arrays 1), got {priority!r}"
+        )
     if resolver is not None and not callable(resolver):
         raise TypeError(f"{where}: resolver must be callable, got {type(resolver).__name__}")
     if has_table(name):

@@ -51,6 +51,8 @@ def resolve(backend: str, name: str) -> Callable:
             raise
         # the table's error knows the backend, not the call: name the function too
         raise type(err)(f"do({short(name)}): {err}") from err
+    except ImportError as err:  # an entry's module is missing (scipy on a numpy-only install)
+        raise reg.missing_module(err, backend, name) from err
     reg.store(reg.RESOLVED, (backend, name), fn, gen)
     return fn
 

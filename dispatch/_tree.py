@@ -1,4 +1,8 @@
-"""Minimal pytrees over lists, tuples and dicts, with arrays as default leaves."""
+"""Minimal pytrees over lists, tuples and dicts, with arrays as default leaves.
+
+Every walk is iterative (a tree may be deeper than Python's recursion limit) and
+refuses a tree that contains itself with a ValueError naming where.
+"""
 
 from __future__ import annotations
 
@@ -18,10 +22,27 @@ def _leafy(is_leaf: Callable[[Any], bool] | None) -> Callable[[Any], bool]:
     return is_array
 
 
+def _items(t: Any) -> list[tuple[Any, Any]]:
+    return list(t.items()) if isinstance(t, dict) else list(enumerate(t))
+
+
+def _cycle(where: str, path: str, ancestor: str, t: Any) -> ValueError:
+    return ValueError(
+        f"{where}: the tree contains itself: {path} is the {type(t).__name__} {ancestor} "
+        "again. A tree must be finite: remove the cycle, or pass an is_leaf= that "
+        "treats that object as a leaf."
+    )
+
+
 def tree_map(f: Callable, tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> Any:
     """Apply ``f`` to every leaf of a nested list/tuple/dict, keeping the structure.
 
     Objects that are neither branches nor leaves are returned unchanged.
+
+    Raises
+    ------
+    ValueError
+        The tree contains itself (a list that holds itself, at any depth).
 
     Examples
     --------
@@ -30,22 +51,48 @@ def tree_map(f: Callable, tree: Any, is_leaf: Callable[[Any], bool] | None = Non
     {'a': [array([2.]), 3]}
     """
     leaf = _leafy(is_leaf)
-
-    def go(t: Any) -> Any:
-        if leaf(t):
-            return f(t)
+    if leaf(tree):
+        return f(tree)
+    if not isinstance(tree, _BRANCHES):
+        return tree
+    # frames: [branch, its items, next item, results, path]
+    stack: list[list] = [[tree, _items(tree), 0, [], "tree"]]
+    active = {id(tree): "tree"}  # the branches on the current path
+    while True:
+        frame = stack[-1]
+        t, items, i, out, path = frame
+        if i < len(items):
+            frame[2] = i + 1
+            k, v = items[i]
+            if leaf(v):
+                out.append(f(v))
+            elif isinstance(v, _BRANCHES):
+                sub = f"{path}[{k!r}]"
+                if id(v) in active:
+                    raise _cycle("tree_map", sub, active[id(v)], v)
+                active[id(v)] = sub
+                stack.append([v, _items(v), 0, [], sub])
+            else:
+                out.append(v)
+            continue
+        stack.pop()
+        del active[id(t)]
         if isinstance(t, dict):
-            return type(t)((k, go(v)) for k, v in t.items())
-        if isinstance(t, (list, tuple)):
-            out = [go(v) for v in t]
-            return type(t)(*out) if hasattr(t, "_fields") else type(t)(out)
-        return t
-
-    return go(tree)
+            built = type(t)(zip(t.keys(), out, strict=True))
+        else:
+            built = type(t)(*out) if hasattr(t, "_fields") else type(t)(out)
+        if not stack:
+            return built
+        stack[-1][3].append(built)
 
 
 def tree_iter(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> Iterator[Any]:
     """Yield the leaves of ``tree`` depth first.
+
+    Raises
+    ------
+    ValueError
+        The tree contains itself.
 
     Examples
     --------
@@ -54,15 +101,30 @@ def tree_iter(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> Iterat
     2
     """
     leaf = _leafy(is_leaf)
-    stack = [tree]
+    if leaf(tree):
+        yield tree
+        return
+    if not isinstance(tree, _BRANCHES):
+        return
+    stack: list[list] = [[tree, _items(tree), 0, "tree"]]
+    active = {id(tree): "tree"}
     while stack:
-        t = stack.pop()
-        if leaf(t):
-            yield t
-        elif isinstance(t, dict):
-            stack.extend(reversed(list(t.values())))
-        elif isinstance(t, (list, tuple)):
-            stack.extend(reversed(t))
+        frame = stack[-1]
+        t, items, i, path = frame
+        if i < len(items):
+            frame[2] = i + 1
+            k, v = items[i]
+            if leaf(v):
+                yield v
+            elif isinstance(v, _BRANCHES):
+                sub = f"{path}[{k!r}]"
+                if id(v) in active:
+                    raise _cycle("tree_iter", sub, active[id(v)], v)
+                active[id(v)] = sub
+                stack.append([v, _items(v), 0, sub])
+            continue
+        stack.pop()
+        del active[id(t)]
 
 
 def tree_flatten(

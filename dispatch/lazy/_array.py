@@ -11,7 +11,9 @@ wins over numpy constants), which is where :func:`compute` runs it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import operator
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -73,7 +75,10 @@ class LazyArray:
         "_fn",
         "_kwargs",
         "_shape",
+        "_token",
     )
+    # set on first pickling only (see _records); never read before
+    _token: _Token | None
     # numpy defers to our reflected operators: ``ndarray + lazy`` is lazy
     __array_ufunc__ = None
 
@@ -356,6 +361,42 @@ class LazyArray:
     def __getitem__(self, key: Any) -> LazyArray:
         return _rec("getitem")(self, key)
 
+    # ---------------------------------------------------------------- copy and pickle
+    # A graph is copied and pickled node by node in topological order, never by
+    # recursion along its edges (the default protocol recurses once per node, so a
+    # chain of a few thousand nodes hit the recursion limit).
+
+    def __copy__(self) -> LazyArray:
+        """A new node with the same function, arguments, dependencies and data."""
+        n = object.__new__(LazyArray)
+        for slot in _FIELDS:
+            setattr(n, slot, getattr(self, slot))
+        return n
+
+    def __deepcopy__(self, memo: dict) -> LazyArray:
+        """Copy the whole graph below this node, sharing nodes as the original does
+        (also with other objects copied in the same ``deepcopy`` call)."""
+        for node in _graph_order(self):
+            if id(node) in memo:
+                continue
+            n = object.__new__(LazyArray)
+            memo[id(node)] = n
+            n._fn = node._fn
+            # the dependencies are in ``memo`` already: copying the arguments finds
+            # them there instead of recursing into them
+            n._args = copy.deepcopy(node._args, memo)
+            n._kwargs = copy.deepcopy(node._kwargs, memo)
+            n._shape = node._shape
+            n._dtype = node._dtype
+            n._backend = node._backend
+            n._data = node._data if node._data is _NODATA else copy.deepcopy(node._data, memo)
+            n._deps = tuple(memo[id(d)] for d in node._deps)
+            n._depth = node._depth
+        return memo[id(self)]
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild, (_records(self),))
+
     def reshape(self, *shape: Any, **kwargs: Any) -> LazyArray:
         if len(shape) == 1:
             shape = shape[0]
@@ -395,6 +436,122 @@ class LazyArray:
 
     def clip(self, a_min: Any = None, a_max: Any = None) -> LazyArray:
         return _rec("clip")(self, a_min, a_max)
+
+
+_FIELDS = ("_fn", "_args", "_kwargs", "_shape", "_dtype", "_backend", "_data", "_deps", "_depth")
+
+
+def _graph_order(root: LazyArray) -> list[LazyArray]:
+    """Every node below ``root`` (itself included), each after its dependencies;
+    iterative, so that the depth of the graph does not matter."""
+    order: list[LazyArray] = []
+    seen = {id(root)}
+    stack = [(root, iter(_children(root)))]
+    while stack:
+        node, it = stack[-1]
+        for child in it:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append((child, iter(_children(child))))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    return order
+
+
+def _children(node: LazyArray) -> tuple:
+    # deps normally hold every lazy argument; ``to(..., deps=...)`` may say less
+    found = _shapes._find_lazy(node._args, node._kwargs or {})
+    return (*node._deps, *found) if found else node._deps
+
+
+class _Token:
+    """Pickled with each node, so that nodes shared by several pickled graphs (one
+    ``pickle.dumps((y, x))``) are one node again after loading: the first graph to
+    load records its node on the token, the others find it there."""
+
+    __slots__ = ("__weakref__", "node")
+
+    def __init__(self) -> None:
+        self.node: Any = None
+
+    def __reduce__(self) -> tuple:
+        return (_Token, ())  # never the loaded node (a weak reference) itself
+
+
+class _Ref:
+    """Stands for the ``i``-th node of a pickled graph inside arguments."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __reduce__(self) -> tuple:
+        return (_Ref, (self.i,))
+
+
+def _encode(obj: Any, index: dict) -> Any:
+    if type(obj) is LazyArray:
+        return _Ref(index[id(obj)])
+    if isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields"):
+        return type(obj)(_encode(o, index) for o in obj)
+    if type(obj) is dict:
+        return {k: _encode(v, index) for k, v in obj.items()}
+    return obj
+
+
+def _decode(obj: Any, nodes: list) -> Any:
+    if type(obj) is _Ref:
+        return nodes[obj.i]
+    if isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields"):
+        return type(obj)(_decode(o, nodes) for o in obj)
+    if type(obj) is dict:
+        return {k: _decode(v, nodes) for k, v in obj.items()}
+    return obj
+
+
+def _records(root: LazyArray) -> tuple:
+    """The graph below ``root`` as a flat tuple of node records, root last."""
+    order = _graph_order(root)
+    index = {id(n): i for i, n in enumerate(order)}
+    out = []
+    for n in order:
+        token = getattr(n, "_token", None)
+        if token is None:
+            token = n._token = _Token()
+        has_data = n._data is not _NODATA
+        args, kwargs = _encode(n._args, index), _encode(n._kwargs, index)
+        data = n._data if has_data else None
+        deps = tuple(index[id(d)] for d in n._deps)
+        fields = (n._fn, args, kwargs, n._shape, n._dtype, n._backend, has_data, data, deps)
+        out.append((token, *fields, n._depth))
+    return tuple(out)
+
+
+def _rebuild(records: tuple) -> LazyArray:
+    """Unpickle a graph written by :meth:`LazyArray.__reduce__`."""
+    nodes: list[LazyArray] = []
+    for token, fn, args, kwargs, shape, dtype, backend, has_data, data, deps, depth in records:
+        known = token.node() if token.node is not None else None
+        if known is not None:  # loaded already, with another graph of the same pickle
+            nodes.append(known)
+            continue
+        n = object.__new__(LazyArray)
+        n._fn = fn
+        n._args = _decode(args, nodes)
+        n._kwargs = _decode(kwargs, nodes)
+        n._shape = shape
+        n._dtype = dtype
+        n._backend = backend
+        n._data = data if has_data else _NODATA
+        n._deps = tuple(nodes[i] for i in deps)
+        n._depth = depth
+        n._token = token
+        token.node = weakref.ref(n)
+        nodes.append(n)
+    return nodes[-1]
 
 
 def _binop(name: str, reflected: bool = False) -> Any:
@@ -565,10 +722,10 @@ def _node(fn: str, args: tuple, kwargs: dict | None, shape: Any, dtype: Any,
     return n
 
 
-_PRIORITY: dict[str, int] = {}
+_PRIORITY: dict[str, float] = {}
 
 
-def _priority(b: str) -> int:
+def _priority(b: str) -> float:
     try:
         return _PRIORITY[b]
     except KeyError:

@@ -83,3 +83,82 @@ def test_cli_failing_demo_call_is_reported_in_its_row(name):
     assert "RuntimeError: demo failure" in row
     # the steps that do not use the broken function still ran
     assert "normal [" in row
+
+
+# a numpy-only install, simulated: a finder first on sys.meta_path refuses the modules
+_BLOCK = """
+import importlib.abc, sys
+BLOCKED = {blocked!r}
+class _Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+sys.meta_path.insert(0, _Block())
+"""
+
+_MISSING_NAMES = ("scipy.special.erf", "scipy.special.gammaln", "linalg.expm", "scipy.linalg.expm")
+
+
+def test_numpy_only_install_same_error_everywhere():
+    """Names that need scipy raise BackendNotInstalledError naming the extra, as
+    names of a library that is not installed do (issue #11, section 5)."""
+    code = _BLOCK.format(blocked=("scipy", "torch")) + _ERRORS_PROBE
+    run = run_cli(code=code)
+    assert run.returncode == 0, run.stderr
+    lines = dict(line.split(" | ", 1) for line in run.stdout.splitlines() if " | " in line)
+    assert set(lines) == {*_MISSING_NAMES, "sigmoid", "torch"}, run.stdout
+    for label, message in lines.items():
+        assert not message.startswith("WRONG"), (label, message)
+        extra = "torch" if label == "torch" else "scipy"
+        assert f"pip install array-dispatch[{extra}]" in message, (label, message)
+    assert "supports None" in run.stdout
+    assert (
+        "coverage {'scipy.special.erf': {'numpy': 'missing'}, 'linalg.expm': {'numpy': "
+        "'missing'}, 'sum': {'numpy': 'native'}}" in run.stdout
+    )
+    assert "still works 2.0" in run.stdout
+
+
+_ERRORS_PROBE = f"""
+import numpy as np, dispatch
+from dispatch import do, BackendNotInstalledError
+x = np.ones(2)
+calls = {{n: (lambda n=n: do(n, x)) for n in {_MISSING_NAMES!r}}}
+calls["sigmoid"] = lambda: do("sigmoid", x)
+calls["torch"] = lambda: do("zeros", 2, like="torch")
+for label, call in calls.items():
+    try:
+        call()
+    except BackendNotInstalledError as err:
+        print(label, "|", err)
+    except Exception as err:
+        print(label, "| WRONG", type(err).__name__, err)
+    else:
+        print(label, "| WRONG no error")
+print("supports", dispatch.supports("scipy.special.erf", "numpy"))
+print("coverage", dispatch.coverage(["scipy.special.erf", "linalg.expm", "sum"], ["numpy"]))
+print("still works", do("sum", x))
+"""
+
+
+def test_cli_numpy_only_install_lists_scipy_names_as_missing():
+    names = ",".join((*_MISSING_NAMES, "sum"))
+    code = _BLOCK.format(blocked=("scipy",)) + (
+        "import sys\nfrom dispatch.__main__ import main\n"
+        f"sys.exit(main(['--backends', 'numpy,scipy', '--names', {names!r}, '--no-demo']))\n"
+    )
+    run = run_cli(code=code)
+    assert run.returncode == 0, run.stderr
+    rows = {
+        line.split()[0]: line.split()[1:]
+        for line in run.stdout.splitlines()
+        if line.startswith("  ") and len(line.split()) == 2
+    }
+    for name in _MISSING_NAMES:
+        assert rows[name] == ["."], run.stdout
+    assert rows["sum"] == ["N"]
+    assert 'scipy  not installed (pip install "array-dispatch[scipy]")' in run.stdout
+    assert "not installed: " in run.stdout
+    assert "scipy" in run.stdout.split("not installed: ")[-1]
+    assert "numpy  native 1  missing 4" in run.stdout

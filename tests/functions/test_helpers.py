@@ -223,3 +223,66 @@ def test_inputs_not_mutated(name, backend):
     x = to_backend(A, backend)
     MUTATION_CASES[name](x)
     np.testing.assert_array_equal(to_np(x), A)
+
+
+# ---------------------------------------------------------------- scalars, as autoray
+
+SCALARS = [0.5, 3, -2, True, False, 1 + 2j, np.array(3.0)] + [
+    t(v)
+    for t, v in [
+        (np.float32, 1.5),
+        (np.float64, 2.0),
+        (np.float16, 1.0),
+        (np.int8, 3),
+        (np.int64, 1),
+        (np.uint16, 4),
+        (np.bool_, True),
+        (np.complex64, 1j),
+        (np.complex128, 2 + 1j),
+    ]
+]
+NESTED = [[1.0, 2.0], [[1, 2], [3, 4]], (1, 2, 3), [], [[]], ((1.0,), (2.0,)), [(1, 2)]]
+
+
+@pytest.mark.parametrize("x", SCALARS + NESTED, ids=repr)
+@pytest.mark.parametrize("helper", ["shape", "ndim", "size"])
+def test_scalar_and_nested_helpers_match_autoray(helper, x):
+    """shape/ndim/size of Python and numpy scalars and nested lists answer as
+    autoray 0.11.0 does (issue #17, item 3), and as numpy does."""
+    autoray = pytest.importorskip("autoray")
+    got = getattr(dispatch, helper)(x)
+    assert got == getattr(autoray, helper)(x)
+    assert got == getattr(np, helper)(x)
+    assert type(got) is (tuple if helper == "shape" else int)
+
+
+@pytest.mark.parametrize("x", [s for s in SCALARS if type(s) is not bool], ids=repr)
+def test_scalar_dtype_name_matches_autoray(x):
+    autoray = pytest.importorskip("autoray")
+    assert dispatch.get_dtype_name(x) == autoray.get_dtype_name(x)
+
+
+@pytest.mark.parametrize("x", [True, False, 0.5, 3, 1j, np.bool_(True)], ids=repr)
+def test_scalar_dtype_name_is_numpys(x):
+    """numpy's name for the dtype a scalar becomes; for ``bool`` autoray 0.11.0
+    raises KeyError, so numpy's answer is the reference."""
+    assert dispatch.get_dtype_name(x) == np.asarray(x).dtype.name
+
+
+def test_dtype_name_of_a_list_is_a_clear_error():
+    with pytest.raises(TypeError, match=r"get_dtype_name\(\[1.0, 2.0\]\).*asarray"):
+        dispatch.get_dtype_name([1.0, 2.0])
+
+
+def test_shape_of_a_list_of_arrays(backend):
+    x = to_backend(A, backend)
+    assert dispatch.shape([x, x]) == (2, *A.shape)
+    assert dispatch.ndim([x, x]) == A.ndim + 1
+    assert dispatch.size((x, x, x)) == 3 * A.size
+
+
+def test_shape_of_a_list_that_contains_itself():
+    a: list = [1.0]
+    a[0] = a
+    with pytest.raises(ValueError, match="contains itself"):
+        dispatch.shape(a)

@@ -17,6 +17,7 @@ returns the right value.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,13 @@ def arr(b: str, a: np.ndarray = X) -> Any:
 
 def other(b: str, a: np.ndarray = X) -> Any:
     return to_backend(a, partner(b))  # type: ignore[arg-type]
+
+
+def _quiet(fn: Callable, *args: Any) -> Any:
+    """``fn(*args)`` without the warning a registration on a misspelt backend gives."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return fn(*args)
 
 
 def typo(b: str) -> str:
@@ -296,6 +304,17 @@ row("get_lib_fn misspelt name", lambda b, t: dispatch.get_lib_fn(b, "sumn"),
     UnknownFunctionError, ("do('sumn')", "'{b}'", "Did you mean 'sum'"), name="sumn")
 row("get_lib_fn private name", lambda b, t: dispatch.get_lib_fn(b, "__class__"),
     UnknownFunctionError, ("do('__class__')", "'{b}'", "private"), name="__class__")
+row("supports with a non-string name", lambda b, t: dispatch.supports(3, b), TypeError,
+    ("supports(3, '{b}')", "must be a string"))
+row("set_backend to an uninstalled library", lambda b, t: dispatch.set_backend("cupy"),
+    BackendNotInstalledError, ("set_backend('cupy')", "pip install array-dispatch[cupy]"),
+    only=cupy_missing)
+row("backend_like an uninstalled library",
+    lambda b, t: dispatch.backend_like("cupy").__enter__(), BackendNotInstalledError,
+    ("backend_like('cupy')", "pip install array-dispatch[cupy]"), only=cupy_missing)
+row("namespace attribute that does not exist",
+    lambda b, t: dispatch.get_namespace(arr(b)).sumn, UnknownFunctionError,
+    ("has no attribute 'sumn'", "'{b}'", "Did you mean 'sum'"))
 row("supports misspelt backend", lambda b, t: dispatch.supports("sum", typo(b)),
     UnknownBackendError, ("supports('sum'", "Did you mean '{b}'"))
 row("convert to a misspelt backend", lambda b, t: dispatch.convert(arr(b), typo(b)),
@@ -318,9 +337,15 @@ row("register_function: non-string name",
 row("register_function: non-string backend",
     lambda b, t: dispatch.register_function(None, "probe", _probe), TypeError,
     ("register_function(None", "backend"))
-row("register_function: misspelt backend",
-    lambda b, t: dispatch.register_function(typo(b), "probe", _probe), UnknownBackendError,
-    ("register_function(", "Did you mean '{b}'", "register_backend"))
+# any module name is a backend in registrations (autoray's rule; a misspelt one is
+# kept with a warning: tests/dispatch/test_registry.py), but not the standard
+# library and not a name that cannot name a module
+row("register_function: standard library module as backend",
+    lambda b, t: dispatch.register_function("os", "probe", _probe), UnknownBackendError,
+    ("register_function('os'", "not an array library", "register_backend"))
+row("register_function: backend that is no module name",
+    lambda b, t: dispatch.register_function(f"{b} x", "probe", _probe), UnknownBackendError,
+    ("register_function(", "module name such as", "register_backend"))
 for _name in ["", "_probe", "__call__", "linalg._probe", "a..b", "probe ", "pro-be", "1probe"]:
     row(f"register_function: bad name {_name!r}",
         lambda b, t, n=_name: dispatch.register_function(b, n, _probe), ValueError,
@@ -371,8 +396,8 @@ row("register_translation: bad name",
     lambda b, t: dispatch.register_translation(b, "_probe", "sum"), ValueError,
     ("register_translation('{b}', '_probe', 'sum')", "not a valid function name"))
 row("register_translation: misspelt backend",
-    lambda b, t: dispatch.register_translation(typo(b), "probe", "sum"), UnknownBackendError,
-    ("register_translation(", "Did you mean '{b}'"))
+    lambda b, t: _quiet(dispatch.register_translation, typo(b), "probe", "sum"),
+    UnknownBackendError, ("register_translation(", "Did you mean '{b}'"))
 row("register_translation: uninstalled library",
     lambda b, t: dispatch.register_translation("cupy", "probe", "sum"),
     BackendNotInstalledError, ("register_translation('cupy', 'probe', 'sum')", "pip install"),
@@ -395,6 +420,10 @@ row("register_backend: non-string module",
 row("register_backend: bad module name",
     lambda b, t: dispatch.register_backend(Box, "mylib", module="my lib"), ValueError,
     ("register_backend(", "'my lib'"))
+for _p in [float("nan"), float("inf"), -float("inf")]:
+    row(f"register_backend: priority {_p!r}",
+        lambda b, t, p=_p: dispatch.register_backend(Box, "mylib", priority=p), ValueError,
+        ("register_backend(", "priority must be a finite number", repr(_p)))
 row("register_backend: priority not a number",
     lambda b, t: dispatch.register_backend(Box, "mylib", priority="high"), TypeError,
     ("register_backend(", "priority"))
