@@ -121,24 +121,44 @@ def to_numpy(x: Any) -> Any:
     return do("to_numpy", x)
 
 
-def from_numpy(x: Any, like: Any = "numpy") -> Any:
-    """Convert a numpy array to the backend of ``like``.
+def from_numpy(
+    x: Any, dtype: Any = None, device: Any = None, backend: str | None = None, *, like: Any = None
+) -> Any:
+    """Convert a numpy array to another library, optionally to a dtype and device.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+    dtype, device : optional
+        Target dtype (a name such as ``"float32"`` or a native dtype) and device.
+    backend : str, optional
+        Target library (autoray's name for the argument).
+    like : str or array, optional
+        Target library as a name or an example array; ``backend`` wins. Default numpy.
 
     >>> import numpy as np
     >>> from_numpy(np.ones(2), like="numpy")
     array([1., 1.])
+    >>> from_numpy(np.ones(2), "float32").dtype
+    dtype('float32')
     """
-    return do("from_numpy", x, like=like)
+    target = backend if backend is not None else ("numpy" if like is None else like)
+    y = do("from_numpy", x, like=target)
+    if dtype is not None:
+        y = astype(y, dtype)
+    if device is not None:
+        y = to_device(y, device)
+    return y
 
 
-def astype(x: Any, dtype: Any, **kwargs: Any) -> Any:
-    """Cast ``x`` to ``dtype`` (a name such as ``"float32"`` or a native dtype).
+def astype(x: Any, dtype_name: Any, **kwargs: Any) -> Any:
+    """Cast ``x`` to ``dtype_name`` (a name such as ``"float32"`` or a native dtype).
 
     >>> import numpy as np
     >>> astype(np.arange(2), "float32")
     array([0., 1.], dtype=float32)
     """
-    return do("astype", x, dtype, **kwargs)
+    return do("astype", x, dtype_name, **kwargs)
 
 
 def get_dtype_name(x: Any) -> str:
@@ -237,13 +257,25 @@ def convert(x: Any, backend: str) -> Any:
     return do("from_numpy", to_numpy(x), like=target)
 
 
-def set_backend(backend: Any) -> None:
-    """Set the global default backend for calls that carry no array.
+def set_backend(like: Any, set_globally: bool | str = "auto") -> None:
+    """Set the default backend for calls that carry no array.
+
+    Parameters
+    ----------
+    like : str or array
+        A backend name or an example array.
+    set_globally : bool or "auto"
+        True or ``"auto"``: for every thread; False: for the current thread (and
+        asyncio task) only, as :func:`backend_like` does within a block.
 
     >>> set_backend("numpy")
     """
-    b = like_backend(backend)
-    GLOBAL_DEFAULT[0] = _usable_backend(b, f"set_backend({short(b)})")
+    b = like_backend(like)
+    name = _usable_backend(b, f"set_backend({short(b)})")
+    if set_globally is False:
+        DEFAULT.set(name)
+    else:
+        GLOBAL_DEFAULT[0] = name
 
 
 def _usable_backend(backend: str, where: str) -> str:
@@ -258,27 +290,44 @@ def _usable_backend(backend: str, where: str) -> str:
     return backend
 
 
-def get_backend() -> str:
-    """The backend used for calls that carry no array (context, else global).
+def get_backend(get_globally: bool | str = "auto") -> str:
+    """The backend used for calls that carry no array.
+
+    ``get_globally``: ``"auto"`` gives the one in force here (the thread's or
+    block's, else the global one), True the global one, False the thread's
+    (None if it has none).
 
     >>> get_backend()
     'numpy'
     """
+    if get_globally is True:
+        return GLOBAL_DEFAULT[0]
+    if get_globally is False:
+        return DEFAULT.get()  # type: ignore[return-value]
     return default_backend()
 
 
 @contextlib.contextmanager
-def backend_like(backend: Any) -> Iterator[str]:
-    """Within the block, calls that carry no array use ``backend``.
+def backend_like(like: Any, set_globally: bool | str = "auto") -> Iterator[str]:
+    """Within the block, calls that carry no array use the backend of ``like``.
 
-    Local to the current thread (and asyncio task).
+    Local to the current thread (and asyncio task); with ``set_globally=True``,
+    the global default is set for the block instead.
 
     >>> with backend_like("numpy"):
     ...     do("zeros", 2)
     array([0., 0.])
     """
-    b = like_backend(backend)
+    b = like_backend(like)
     name = _usable_backend(b, f"backend_like({short(b)})")
+    if set_globally is True:
+        old = GLOBAL_DEFAULT[0]
+        GLOBAL_DEFAULT[0] = name
+        try:
+            yield name
+        finally:
+            GLOBAL_DEFAULT[0] = old
+        return
     token = DEFAULT.set(name)
     try:
         yield name

@@ -84,7 +84,7 @@ def _if_array(backend: str, cls: type) -> str | None:
     return backend if check is None or check(cls) else None
 
 
-def infer_backend(x: Any) -> str:
+def infer_backend(array: Any) -> str:
     """Return the backend name of one object.
 
     Python scalars and other objects that no library owns give the current
@@ -99,7 +99,7 @@ def infer_backend(x: Any) -> str:
     >>> infer_backend(1.5)
     'numpy'
     """
-    return backend_of_type(type(x)) or default_backend()
+    return backend_of_type(type(array)) or default_backend()
 
 
 def default_backend() -> str:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import numbers
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from dispatch import _registry as reg
 from dispatch._do import do
-from dispatch._errors import DispatchError, UnknownFunctionError
+from dispatch._errors import DispatchError, UnknownFunctionError, short
 from dispatch._infer import like_backend
 from dispatch._resolve import known_names, resolve
+from dispatch.translations._api import CREATION
 
 # dtype names: a namespace answers them with the backend's own dtype object
 # (``to_backend_dtype``), whatever its module spells them (torch.float32,
@@ -102,25 +105,29 @@ class Namespace:
     take effect on the next attribute access.
     """
 
-    __slots__ = ("_backend", "_prefix")
+    __slots__ = ("_backend", "_inject", "_prefix")
 
-    def __init__(self, backend: str, prefix: str = ""):
+    def __init__(self, backend: str, prefix: str = "", inject: tuple = ()):
         self._backend = backend
         self._prefix = prefix
+        self._inject = inject  # (keyword, value) defaults of the creation routines
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         full = self._prefix + name
         if full in _prefixes(self._backend):
-            return Namespace(self._backend, full + ".")
+            return Namespace(self._backend, full + ".", self._inject)
         try:
-            return resolve(self._backend, full)
+            fn = resolve(self._backend, full)
         except UnknownFunctionError as err:
             value = self._value(full)
             if value is _MISSING:
                 raise UnknownFunctionError(f"{self!r} has no attribute {name!r}: {err}") from None
             return value
+        if self._inject and full in CREATION:
+            return _with_defaults(fn, self._inject)
+        return fn
 
     def _value(self, full: str) -> Any:
         """What ``full`` names when it is not a function: a dtype, a constant, a
@@ -138,7 +145,7 @@ class Namespace:
         native = _attribute(root, full)
         if isinstance(native, ModuleType):
             if native.__name__.split(".")[0] == root.split(".")[0]:
-                return Namespace(self._backend, full + ".")
+                return Namespace(self._backend, full + ".", self._inject)
             return _MISSING
         if full in _INFO:
             owner = getattr(native, "__module__", None) or "numpy"
@@ -168,8 +175,21 @@ class Namespace:
         )
 
 
-def get_namespace(like: Any) -> Namespace:
+def get_namespace(
+    like: Any = None, device: Any = None, dtype: Any = None, submodule: str | None = None
+) -> Any:
     """A numpy-like namespace for the backend of ``like`` (a name or an array).
+
+    Parameters
+    ----------
+    like : str or array, optional
+        The backend, or an example array. None gives a namespace whose functions
+        dispatch on their arguments at each call (as ``dispatch.numpy``).
+    device, dtype : optional
+        Defaults passed to the creation routines (``zeros``, ``eye``, ``arange``...)
+        where a call gives none.
+    submodule : str, optional
+        A sub-namespace such as ``"linalg"``.
 
     Examples
     --------
@@ -181,9 +201,30 @@ def get_namespace(like: Any) -> Namespace:
     np.float64(1.0)
     >>> xp.pi, xp.finfo(xp.float32).eps
     (3.141592653589793, np.float32(1.1920929e-07))
+    >>> get_namespace("numpy", dtype="float32").zeros(2).dtype
+    dtype('float32')
     """
-    backend = like_backend(like)
-    return Namespace(reg.check_backend(f"get_namespace({backend!r})", backend))
+    prefix = f"{submodule}." if submodule else ""
+    if like is None:
+        return DoNamespace(prefix)
+    backend = reg.check_backend(f"get_namespace({short(like)})", like_backend(like))
+    if isinstance(dtype, str):  # a name: the library's own dtype object
+        dtype = resolve(backend, "to_backend_dtype")(dtype)
+    inject = tuple((k, v) for k, v in (("dtype", dtype), ("device", device)) if v is not None)
+    return Namespace(backend, prefix, inject)
+
+
+def _with_defaults(fn: Callable, inject: tuple) -> Callable:
+    """``fn`` taking the namespace's default dtype and device where a call gives none."""
+
+    @functools.wraps(fn)
+    def creating(*args: Any, **kwargs: Any) -> Any:
+        for k, v in inject:
+            if kwargs.get(k) is None:
+                kwargs[k] = v
+        return fn(*args, **kwargs)
+
+    return creating
 
 
 class DoNamespace:

@@ -260,6 +260,8 @@ def check_backend(where: str, backend: Any, *, registering: bool = False) -> str
     ``register*`` functions) any implicit name is accepted, installed or not.
     ``where`` (the call) opens the error message.
     """
+    if isinstance(backend, str) and backend in BACKEND_ALIASES:
+        backend = BACKEND_ALIASES[backend]
     if not isinstance(backend, str):
         raise TypeError(
             f"{where}: the backend must be a name such as 'numpy', got "
@@ -274,13 +276,24 @@ def check_backend(where: str, backend: Any, *, registering: bool = False) -> str
     raise unknown_backend(backend, where)
 
 
+# another name of a backend, for registrations and like= (autoray's "autoray.lazy")
+BACKEND_ALIASES: dict[str, str] = {}
+
+
+def alias_backend(alias: str, backend: str) -> None:
+    """Make ``alias`` another name of ``backend`` in registrations and ``like=``."""
+    with lock:
+        BACKEND_ALIASES[alias] = backend
+        clear_caches()
+
+
 def _check_backend(where: str, backend: Any) -> str:
     """The backend of a registration: any valid name, installed or not.
 
     A name close to a known backend that no module answers to is probably a typo
     ('numpyy'): it is accepted, as autoray accepts it, with a warning.
     """
-    check_backend(where, backend, registering=True)
+    backend = check_backend(where, backend, registering=True)
     if is_implicit(backend) and not has_registrations(backend):
         close = suggest(backend, shipped() | set(USER_BACKENDS))
         if close and not module_findable(backend):
@@ -427,8 +440,17 @@ def composed() -> dict[str, Callable]:
 
 
 def register_function(
-    backend: str, name: str, fn: Callable | None = None, wrap: bool = False
-) -> Callable:
+    backend: str,
+    name: str,
+    fn: Callable | None = None,
+    wrap: bool = False,
+    *,
+    module: str | None = None,
+    alias: str | None = None,
+    wrapper: Callable | None = None,
+    inject_dtype: bool | None = None,
+    inject_device: bool | None = None,
+) -> Any:
     """Register ``fn`` as the implementation of ``name`` on ``backend``.
 
     Takes precedence over the backend's table and composed fallbacks, and takes
@@ -451,6 +473,22 @@ def register_function(
         Treat ``fn`` as a wrapper of the current implementation. Resolving,
         wrapping and storing happen under the registry's lock, so concurrent
         wraps of one name all apply, one after the other.
+    module, alias : str, optional
+        Instead of ``fn``: the library has the function as ``alias`` (default:
+        the last part of ``name``) in ``module`` (default: where ``name`` points
+        in the library). The runtime twin of a table ``alias(...)`` entry, with
+        autoray's keywords.
+    wrapper : callable, optional
+        ``wrapper(current implementation)`` becomes the implementation (as
+        ``wrap=True``), applied after ``module``/``alias``.
+    inject_dtype, inject_device : bool, optional
+        autoray marks creation routines this way; here which names are creation
+        routines (that take dtype and device from a ``like=`` array) is a fact of
+        the vocabulary. Accepted for those names; a warning for any other.
+
+    When ``module``, ``alias`` or ``wrapper`` name a library that is not
+    installed, nothing is registered (its arrays are never met) and None is
+    returned.
 
     Examples
     --------
@@ -463,8 +501,12 @@ def register_function(
     >>> unregister_function("numpy", "my_double")
     """
     where = f"register_function({short(backend)}, {short(name)}, ...)"
-    _check_backend(where, backend)
+    backend = _check_backend(where, backend)
     check_function_name(where, name)
+    if (module, alias, wrapper, inject_dtype, inject_device) != (None,) * 5:
+        return _register_located(
+            where, backend, name, fn, wrap, module, alias, wrapper, inject_dtype, inject_device
+        )
     if fn is None:
 
         def decorator(f: Callable) -> Callable:
@@ -492,6 +534,67 @@ def register_function(
         OVERRIDES[backend, name] = fn
         clear_caches()
     return fn
+
+
+def root_name(backend: str) -> str:
+    """The top-level module a backend's functions come from, without importing it."""
+    if backend in USER_BACKENDS:
+        return USER_BACKENDS[backend]["module"]
+    return backend
+
+
+def _register_located(
+    where: str,
+    backend: str,
+    name: str,
+    fn: Callable | None,
+    wrap: bool,
+    module: str | None,
+    alias: str | None,
+    wrapper: Callable | None,
+    inject_dtype: bool | None,
+    inject_device: bool | None,
+) -> Any:
+    """``register_function`` with autoray's keywords: where the library has ``name``."""
+    import warnings
+
+    from dispatch.translations._api import CREATION
+
+    if fn is not None and not wrap and (module, alias, wrapper) != (None, None, None):
+        raise ValueError(
+            f"{where}: module=, alias= and wrapper= say where the library has the function; "
+            "they have no effect beside an implementation fn: pass one or the other"
+        )
+    if (inject_dtype or inject_device) and name not in CREATION:
+        warnings.warn(
+            f"{where}: {name!r} is not a creation routine of the vocabulary, so no dtype or "
+            "device is taken from like= arrays for it; pass them in the call",
+            UserWarning,
+            stacklevel=3,
+        )
+    if not module_findable((module or root_name(backend)).split(".")[0]):
+        return None  # a library that is not installed: its arrays are never met
+    try:
+        if module is not None or alias is not None:
+            parts = name.split(".")
+            target = alias if alias is not None else parts[-1]
+            if module is None:
+                target = ".".join([*parts[:-1], target])
+            register_translation(backend, name, target, module=module)
+        if wrapper is True:  # decorator form: the wrapper comes next
+
+            def take(w: Callable) -> Callable:
+                register_function(backend, name, w, wrap=True)
+                return w
+
+            return take
+        if wrapper is not None:
+            return register_function(backend, name, wrapper, wrap=True)
+        if fn is not None:
+            return register_function(backend, name, fn, wrap=wrap)
+    except BackendNotInstalledError:
+        return None  # a library that is not installed: its arrays are never met
+    return None
 
 
 def register_translation(
@@ -526,7 +629,7 @@ def register_translation(
     from dispatch.spec import alias
 
     where = f"register_translation({short(backend)}, {short(name)}, {short(target)})"
-    _check_backend(where, backend)
+    backend = _check_backend(where, backend)
     check_function_name(where, name)
     if not isinstance(target, str):
         raise TypeError(
@@ -562,6 +665,7 @@ def unregister_function(backend: str, name: str) -> None:
             f"unregister_function({short(backend)}, {short(name)}): backend and name are "
             f"strings, got {type(backend).__name__} and {type(name).__name__}"
         )
+    backend = BACKEND_ALIASES.get(backend, backend)
     with lock:
         OVERRIDES.pop((backend, name), None)
         clear_caches()
@@ -580,7 +684,7 @@ def register_composed(name: str, fn: Callable) -> Callable:
 
 
 def register_backend(
-    cls_or_prefix: type | str,
+    cls: type | str,
     name: str,
     *,
     module: str | None = None,
@@ -592,7 +696,7 @@ def register_backend(
 
     Parameters
     ----------
-    cls_or_prefix : type or str
+    cls : type or str
         The array class, or a module prefix (``"mylib"`` matches every class
         defined in ``mylib`` and its submodules).
     name : str
@@ -620,15 +724,15 @@ def register_backend(
     >>> infer_backend(np.zeros(2).view(MyArray))
     'numpy'
     """
-    where = f"register_backend({short(cls_or_prefix)}, {short(name)})"
-    if not isinstance(cls_or_prefix, (type, str)):
+    where = f"register_backend({short(cls)}, {short(name)})"
+    if not isinstance(cls, (type, str)):
         raise TypeError(
-            f"{where} needs a type or a module prefix, got {type(cls_or_prefix).__name__}"
+            f"{where} needs a type or a module prefix, got {type(cls).__name__}"
         )
-    if isinstance(cls_or_prefix, str) and not all(
-        p.isidentifier() for p in cls_or_prefix.split(".")
+    if isinstance(cls, str) and not all(
+        p.isidentifier() for p in cls.split(".")
     ):
-        raise ValueError(f"{where}: {cls_or_prefix!r} is not a module prefix such as 'mylib'")
+        raise ValueError(f"{where}: {cls!r} is not a module prefix such as 'mylib'")
     if not isinstance(name, str):
         raise TypeError(f"{where}: the backend name must be a string, got {type(name).__name__}")
     if not is_public_name(name):
@@ -664,5 +768,5 @@ def register_backend(
                 "convert": convert_constants,
                 "resolver": resolver,
             }
-        USER_TYPES[cls_or_prefix] = name
+        USER_TYPES[cls] = name
         clear_caches()

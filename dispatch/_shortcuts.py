@@ -37,7 +37,7 @@ class DoFunc:
 
     Parameters
     ----------
-    name : str
+    fn : str
         A ``do`` name such as ``"sqrt"`` or ``"linalg.qr"``.
 
     Examples
@@ -52,8 +52,8 @@ class DoFunc:
 
     __slots__ = ("fn",)
 
-    def __init__(self, name: str):
-        self.fn = name
+    def __init__(self, fn: str):
+        self.fn = fn
 
     def __call__(self, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         return do(self.fn, *args, like=like, **kwargs)

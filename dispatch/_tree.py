@@ -157,7 +157,14 @@ class _Leaf:
 _LEAF = _Leaf()
 
 
-def tree_unflatten(leaves: list, ref: Any) -> Any:
-    """Put ``leaves`` back into the structure ``ref`` from :func:`tree_flatten`."""
-    it = iter(leaves)
-    return tree_map(lambda _: next(it), ref, is_leaf=lambda t: t is _LEAF)
+def tree_unflatten(
+    objs: Any, tree: Any, is_leaf: Callable[[Any], bool] | None = None
+) -> Any:
+    """Put the leaves ``objs`` back into the structure of ``tree``.
+
+    ``tree`` is the reference tree of :func:`tree_flatten` (``get_ref=True``), or
+    any tree whose leaves ``is_leaf`` picks out (then replaced in order).
+    """
+    it = iter(objs)
+    leaf = (lambda t: t is _LEAF) if is_leaf is None else is_leaf
+    return tree_map(lambda _: next(it), tree, is_leaf=leaf)

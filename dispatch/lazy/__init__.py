@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dispatch._registry import alias_backend as _alias_backend
 from dispatch._registry import register_backend as _register_backend
 from dispatch.lazy import core
 from dispatch.lazy._array import LazyArray, Variable, array, shared_intermediates
@@ -152,6 +153,7 @@ def _resolve(name: str) -> Any:
 def _register() -> None:
     _register_backend(LazyArray, "lazy", module="dispatch.lazy._ops", priority=1, resolver=_resolve)
     _register_backend(LinearTracer, "linear", module="dispatch.lazy._linear_ops", priority=2)
+    _alias_backend("autoray.lazy", "lazy")  # the lazy backend's name in autoray's clients
 
 
 _register()

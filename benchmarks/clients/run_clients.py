@@ -1,0 +1,208 @@
+"""Run the test suites of libraries built on autoray, on autoray and on dispatch.
+
+Each client's own tests run twice in one run of this script, on the same
+machine: once as published (on autoray 0.11.0), once with ``import autoray``
+answered by ``dispatch`` (the pytest plugin ``autoray_swap`` beside this file
+maps ``autoray`` and every ``autoray.X`` to ``dispatch`` and ``dispatch.X``;
+nothing in dispatch is patched). The table gives the passes per test module.
+
+The clients' tests come from their source distributions on the package index
+(``pip download --no-binary``), unpacked into ``--cache``; the installed client
+library must be the same version (``pip install -e ".[clients]"``).
+
+Usage::
+
+    python benchmarks/clients/run_clients.py                 # the full selection
+    python benchmarks/clients/run_clients.py --subset        # the CI subset (minutes)
+    python benchmarks/clients/run_clients.py --markdown out.md
+
+Exit status 1 when a client passes fewer than ``--min-ratio`` (default 0.99) of
+its native passes with the swap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# client -> (pinned version, test selection, CI subset, extra pytest arguments)
+CLIENTS: dict[str, dict] = {
+    "cotengra": {
+        "version": "0.8.3",
+        "select": ["tests"],
+        "subset": [
+            "tests/test_backends.py",
+            "tests/test_interface.py",
+            "tests/test_compute.py::test_lazy_sharing",
+            "tests/test_compute.py::test_exponent_stripping",
+            "tests/test_tree.py",
+        ],
+        "args": [],
+    },
+    "quimb": {
+        "version": "1.15.0",
+        "select": ["tests/test_tensor"],
+        "subset": [
+            "tests/test_tensor/test_decomp.py",
+            "tests/test_tensor/test_tensor_arbgeom.py",
+            "tests/test_tensor/test_optimizers.py",
+        ],
+        "args": [],
+    },
+}
+
+
+def fetch(client: str, version: str, cache: Path) -> Path:
+    """The unpacked source distribution of ``client==version`` (downloaded once)."""
+    root = cache / f"{client}-{version}"
+    if (root / "tests").is_dir():
+        return root
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-q",
+                "-d",
+                tmp,
+                f"{client}=={version}",
+            ],
+            check=True,
+        )
+        (sdist,) = Path(tmp).glob("*.tar.gz")
+        with tarfile.open(sdist) as tar:
+            tar.extractall(cache, filter="data")
+    return root
+
+
+def run_suite(
+    root: Path, selection: list[str], swap: bool, args: list[str], timeout: float
+) -> tuple[dict[str, collections.Counter], float]:
+    """Outcome counts per test module, and the wall time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "report.xml"
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            f"--junitxml={xml}",
+            "-o",
+            "junit_family=xunit1",
+            *args,
+            *selection,
+        ]
+        env = dict(os.environ)
+        if swap:
+            cmd[3:3] = ["-p", "autoray_swap"]
+            env["PYTHONPATH"] = os.pathsep.join([str(HERE), *filter(None, [env.get("PYTHONPATH")])])
+        start = time.perf_counter()
+        subprocess.run(
+            cmd,
+            cwd=root,
+            env=env,
+            timeout=timeout,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+        wall = time.perf_counter() - start
+        return _counts(xml), wall
+
+
+def _counts(xml: Path) -> dict[str, collections.Counter]:
+    out: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    if not xml.exists():
+        return out
+    for case in ET.parse(xml).iter("testcase"):
+        module = case.get("file") or case.get("classname", "?").replace(".", "/") + ".py"
+        module = module.split("::")[0]
+        kinds = {child.tag for child in case}
+        if "failure" in kinds:
+            outcome = "failed"
+        elif "error" in kinds:
+            outcome = "error"
+        elif "skipped" in kinds:
+            outcome = "skipped"
+        else:
+            outcome = "passed"
+        out[module][outcome] += 1
+    return out
+
+
+def table(results: dict[str, tuple]) -> tuple[str, dict[str, float]]:
+    """Markdown table of passes per module, native and swapped; ratio per client."""
+    lines = [
+        "| client | test module | passed on autoray | passed on dispatch "
+        "| failed+errors on dispatch |",
+        "|---|---|---:|---:|---:|",
+    ]
+    ratios = {}
+    for client, (native, swapped, t_native, t_swap) in results.items():
+        modules = sorted(set(native) | set(swapped))
+        n_tot = s_tot = 0
+        for m in modules:
+            n = native.get(m, collections.Counter())["passed"]
+            s = swapped.get(m, collections.Counter())
+            n_tot += n
+            s_tot += s["passed"]
+            lines.append(f"| {client} | `{m}` | {n} | {s['passed']} | {s['failed'] + s['error']} |")
+        ratio = s_tot / n_tot if n_tot else 0.0
+        ratios[client] = ratio
+        lines.append(
+            f"| **{client}** | all ({t_native:.0f} s / {t_swap:.0f} s) | **{n_tot}** | "
+            f"**{s_tot}** | {ratio:.2%} of native passes |"
+        )
+    return "\n".join(lines), ratios
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--clients", default=",".join(CLIENTS), help="comma-separated names")
+    p.add_argument("--subset", action="store_true", help="the short CI selection")
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "dispatch-clients")
+    p.add_argument("--markdown", type=Path, help="also write the table to this file")
+    p.add_argument("--min-ratio", type=float, default=0.99)
+    p.add_argument("--timeout", type=float, default=5400.0, help="seconds per suite run")
+    opts = p.parse_args(argv)
+
+    results = {}
+    for client in opts.clients.split(","):
+        spec = CLIENTS[client]
+        root = fetch(client, spec["version"], opts.cache)
+        selection = spec["subset"] if opts.subset else spec["select"]
+        native, t_native = run_suite(root, selection, False, spec["args"], opts.timeout)
+        swapped, t_swap = run_suite(root, selection, True, spec["args"], opts.timeout)
+        results[client] = (native, swapped, t_native, t_swap)
+    text, ratios = table(results)
+    print(text)
+    if opts.markdown:
+        opts.markdown.write_text(text + "\n")
+    bad = {c: r for c, r in ratios.items() if r < opts.min_ratio}
+    for c, r in bad.items():
+        print(f"{c}: {r:.2%} of native passes with dispatch, below {opts.min_ratio:.0%}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
