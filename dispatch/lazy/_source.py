@@ -5,8 +5,8 @@ Every node becomes one line ``x3 = do('sin', x2)``; a subscript becomes
 written as literals (their ``repr``, where it reads back exactly); anything else
 (arrays of any library, dtypes, numpy scalars, bytes, ``nan``, a complex with a
 signed zero) is a named constant injected into the namespace the code runs in.
-Only a keyword that is a Python identifier becomes ``name=`` in the source; any
-other goes through ``**{'key': value}``, so no argument can inject code.
+Only a keyword that is an ASCII Python identifier becomes ``name=`` in the source;
+any other goes through ``**{'key': value}``, so no argument can inject code.
 """
 
 from __future__ import annotations
@@ -100,9 +100,11 @@ class _Writer:
         args = [repr(node._fn)] + [self.fmt(a, names) for a in node._args]
         odd = {}
         for k, v in (node._kwargs or {}).items():
-            if type(k) is str and k.isidentifier() and not keyword.iskeyword(k):
+            if type(k) is str and k.isascii() and k.isidentifier() and not keyword.iskeyword(k):
                 args.append(f"{k}={self.fmt(v, names)}")
-            else:  # not a name: never pasted into the source, passed as a constant key
+            else:
+                # not a name (or a non-ASCII one, which Python's parser NFKC-normalises:
+                # 'ﬀ' would arrive as 'ff'): never pasted, passed as a constant key
                 odd[k] = v
         if odd:
             args.append("**{" + ", ".join(

@@ -70,6 +70,8 @@ _EVIL = [
     '"""',
     "\n",
     "match",
+    "\ufb00",  # 'ﬀ': an identifier that Python's parser reads as 'ff'
+    "\u212b",  # 'Å' (angstrom sign), NFKC-normalised to another letter
 ]
 
 keys = st.one_of(
