@@ -148,8 +148,9 @@ class _Policy:
     data: ``SUBMODULES`` (the modules below the root a name may walk into; ``"a.*"``
     also allows every module below ``a``; absent: all), ``CAPABILITY_MODULES`` (module
     prefix -> reason: nothing on the way to an object, nor the module that defines
-    it, may lie there; the longest prefix wins and a reason of None allows), ``REFUSED`` (dotted path of an object -> reason; refusing a
-    class refuses its instances), ``IN_PLACE_SUFFIX`` (a name ending so writes into
+    it, may lie there; the longest prefix wins and a reason of None allows),
+    ``REFUSED`` (dotted path of an object -> reason; refusing a class refuses its
+    instances), ``IN_PLACE_SUFFIX`` (a name ending so writes into
     its input) and ``GUARDED`` (dotted path of a function -> keyword values that
     ``do`` pins)."""
 
@@ -161,8 +162,6 @@ class _Policy:
         self.paths: dict[str, str] = dict(getattr(tbl, "REFUSED", {}))
         self.suffix: str | None = getattr(tbl, "IN_PLACE_SUFFIX", None)
         self.guarded_paths: dict[str, dict[str, Any]] = dict(getattr(tbl, "GUARDED", {}))
-        self._objects: dict[str, tuple[Any, str]] = {}
-        self._guarded: dict[str, tuple[Any, dict[str, Any]]] = {}
 
     def submodule_allowed(self, dotted: str) -> bool:
         """Whether names may be taken from the module ``dotted``."""
@@ -199,28 +198,26 @@ class _Policy:
         return None
 
     def object_reason(self, obj: Any) -> str | None:
-        for ref, reason in self._loaded(self.paths, self._objects):
+        for ref, reason in self._loaded(self.paths):
             if obj is ref or (isinstance(ref, type) and isinstance(obj, ref)):
                 return reason
         return None
 
     def guard(self, obj: Any) -> dict[str, Any] | None:
         return next(
-            (kw for ref, kw in self._loaded(self.guarded_paths, self._guarded) if obj is ref), None
+            (kw for ref, kw in self._loaded(self.guarded_paths) if obj is ref), None
         )
 
     @staticmethod
-    def _loaded(paths: dict[str, Any], found: dict[str, tuple[Any, Any]]) -> Any:
-        """``(object, value)`` for the entries whose module is imported. Nothing is
-        imported here (a numpy call must not import scipy): an entry whose module is
+    def _loaded(paths: dict[str, Any]) -> Any:
+        """``(object, value)`` for the entries whose module is imported, looked up anew
+        each time (torch._dynamo replaces ``torch.manual_seed`` when it loads). Nothing
+        is imported here (a numpy call must not import scipy): an entry whose module is
         not loaded yet cannot be the object a walk just reached through it."""
         for path, value in paths.items():
-            if path not in found:
-                obj = _find(path)
-                if obj is None:
-                    continue
-                found[path] = (obj, value)
-            yield found[path]
+            obj = _find(path)
+            if obj is not None:
+                yield obj, value
 
 
 _POLICIES: dict[str, _Policy] = {}
@@ -276,24 +273,24 @@ def _walk(
     """
     roots = _allowed_roots(backend)
     pol = _policy(backend)
-    public = public or getattr(obj, "__name__", "")
+    path: str = public or str(getattr(obj, "__name__", ""))
     container_ok = True  # the module a name starts from: the root or a MODULES remap
     for part in parts:
         if not part or part.startswith("_"):
             raise _unknown(backend, name, f"{part!r} is a private or empty name component")
         if not isinstance(obj, ModuleType):
             if inspect.getattr_static(obj, part, _MISSING) is _MISSING:  # runs no code
-                raise _unknown(backend, name, f"{public} has no attribute {part!r}")
+                raise _unknown(backend, name, f"{path} has no attribute {part!r}")
             raise _refuse(
                 backend,
                 name,
                 f"it reaches the attribute {part!r} of the {type(obj).__name__} object "
-                f"{public.rsplit('.', 1)[-1]!r}, and dispatch walks only through modules"
+                f"{path.rsplit('.', 1)[-1]!r}, and dispatch walks only through modules"
                 + _in_place_hint(pol, obj, part),
             )
-        public = f"{public}.{part}"
+        path = f"{path}.{part}"
         sub = f"{obj.__name__}.{part}"
-        reason = pol.passage_reason(public) or pol.passage_reason(sub)
+        reason = pol.passage_reason(path) or pol.passage_reason(sub)
         if reason is not None:
             raise _refuse(backend, name, reason)  # before importing it: importing runs code
         try:
@@ -308,16 +305,16 @@ def _walk(
                 raise _unknown(backend, name, f"{new.__name__!r} is outside the library")
             if new.__name__ != sub and not reg.is_public_name(new.__name__):
                 raise _refuse(
-                    backend, name, f"{public!r} is an alias of the private module {new.__name__!r}"
+                    backend, name, f"{path!r} is an alias of the private module {new.__name__!r}"
                 )
             reason = pol.passage_reason(new.__name__)
             if reason is not None:
                 raise _refuse(backend, name, reason)
-            container_ok = pol.submodule_allowed(public)
-            if not container_ok and not pol.on_the_way(public):
-                raise _refuse(backend, name, _not_listed(backend, public))
+            container_ok = pol.submodule_allowed(path)
+            if not container_ok and not pol.on_the_way(path):
+                raise _refuse(backend, name, _not_listed(backend, path))
         elif not container_ok:
-            raise _refuse(backend, name, _not_listed(backend, public.rsplit(".", 1)[0]))
+            raise _refuse(backend, name, _not_listed(backend, path.rsplit(".", 1)[0]))
         obj = new
     if isinstance(obj, ModuleType):
         raise _unknown(backend, name, f"{name!r} is a module, not a function")
@@ -338,7 +335,7 @@ def _walk(
     reason = pol.object_reason(obj)
     bound = getattr(obj, "__self__", None)
     if reason is None and bound is not None and not isinstance(bound, ModuleType):
-        reason = f"it is a method bound to the {type(bound).__name__} object behind {public!r}"
+        reason = f"it is a method bound to the {type(bound).__name__} object behind {path!r}"
     if reason is None and isinstance(owner, str):
         reason = pol.module_reason(owner)
     if reason is None and pol.suffix and parts and _ends_in_place(parts[-1], pol.suffix):
@@ -397,8 +394,9 @@ def _pinned(fn: Callable, pins: dict[str, Any], backend: str, name: str) -> Call
     @functools.wraps(fn)
     def pinned(*args: Any, **kwargs: Any) -> Any:
         if var_positional and len(args) > len(positional):
-            raise _refuse(backend, name, f"pass its options by keyword ({', '.join(pins)} are pinned)")
-        given = dict(zip(positional, args))
+            pinned_names = ", ".join(pins)
+            raise _refuse(backend, name, f"pass its options by keyword ({pinned_names} are pinned)")
+        given = dict(zip(positional, args, strict=False))
         for key, safe in pins.items():
             value = given.get(key, kwargs.get(key, safe))
             if not same(value, safe):

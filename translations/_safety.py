@@ -48,9 +48,15 @@ SCIPY_SUBMODULES = (
 SCIPY_REFUSED = {
     "scipy._lib._testutils.PytestTester": PYTEST,
     **dict.fromkeys(
-        ("scipy.fft.register_backend", "scipy.fft.set_global_backend", "scipy.fft.set_backend",
-         "scipy.fft.skip_backend", "scipy.fft.set_workers", "scipy.special.seterr",
-         "scipy.cluster.hierarchy.set_link_color_palette"),
+        (
+            "scipy.fft.register_backend",
+            "scipy.fft.set_global_backend",
+            "scipy.fft.set_backend",
+            "scipy.fft.skip_backend",
+            "scipy.fft.set_workers",
+            "scipy.special.seterr",
+            "scipy.cluster.hierarchy.set_link_color_palette",
+        ),
         GLOBAL,
     ),
 }

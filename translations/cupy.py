@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 import cupy
-from dispatch.translations import _safety
 import numpy as np
 
 from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.translations import _safety
 
 TYPES = ("cupy", "cupyx")
 MODULES = {"": "cupy", "scipy": "cupyx.scipy"}

@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as ss
 import scipy.sparse.linalg as ssl
-from dispatch.translations import _safety
 import scipy.special as sc
 
 from dispatch.spec import unsupported
+from dispatch.translations import _safety
 
 TYPES = ("scipy.sparse",)
 MODULES = {"": "scipy.sparse"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import builtins
 import importlib
-import inspect
 import os
 import pickle
 import re
@@ -22,9 +21,8 @@ import pytest
 from conftest import _usable
 
 import dispatch
-from dispatch import RefusedNameError, UnknownFunctionError, do
+from dispatch import RefusedNameError, UnknownFunctionError, _resolve, do
 from dispatch import _registry as reg
-from dispatch import _resolve
 from dispatch.spec import Alias, _Native
 
 WALKED = ["numpy", "scipy", "torch", "jax", "tensorflow", "dask", "sparse"]
@@ -80,21 +78,49 @@ def _dangerous() -> dict[int, str]:
         found[id(obj)] = path
 
     for path in (
-        "os.system", "os.popen", "os.remove", "os.execv", "subprocess.run", "subprocess.Popen",
-        "subprocess.call", "subprocess.check_output", "builtins.exec", "builtins.eval",
-        "builtins.open", "builtins.compile", "builtins.__import__", "builtins.setattr",
-        "builtins.delattr", "pickle.load", "pickle.loads", "importlib.import_module",
-        "ctypes.CDLL", "shutil.rmtree", "urllib.request.urlopen",
-        "numpy.ctypeslib.load_library", "numpy.set_printoptions", "numpy.seterr",
-        "numpy.lib.stride_tricks.as_strided", "numpy.put", "numpy.copyto",
-        "numpy.fill_diagonal", "numpy.random.shuffle", "numpy.random.seed",
+        "os.system",
+        "os.popen",
+        "os.remove",
+        "os.execv",
+        "subprocess.run",
+        "subprocess.Popen",
+        "subprocess.call",
+        "subprocess.check_output",
+        "builtins.exec",
+        "builtins.eval",
+        "builtins.open",
+        "builtins.compile",
+        "builtins.__import__",
+        "builtins.setattr",
+        "builtins.delattr",
+        "pickle.load",
+        "pickle.loads",
+        "importlib.import_module",
+        "ctypes.CDLL",
+        "shutil.rmtree",
+        "urllib.request.urlopen",
+        "numpy.ctypeslib.load_library",
+        "numpy.set_printoptions",
+        "numpy.seterr",
+        "numpy.lib.stride_tricks.as_strided",
+        "numpy.put",
+        "numpy.copyto",
+        "numpy.fill_diagonal",
+        "numpy.random.shuffle",
+        "numpy.random.seed",
     ):
         add(path)
     if "torch" in sys.modules:
         for path in (
-            "torch.ops.load_library", "torch.hub.load", "torch.utils.cpp_extension.load_inline",
-            "torch.utils.collect_env.run", "torch.set_default_dtype", "torch.manual_seed",
-            "torch.use_deterministic_algorithms", "torch.jit.load", "torch.serialization.load",
+            "torch.ops.load_library",
+            "torch.hub.load",
+            "torch.utils.cpp_extension.load_inline",
+            "torch.utils.collect_env.run",
+            "torch.set_default_dtype",
+            "torch.manual_seed",
+            "torch.use_deterministic_algorithms",
+            "torch.jit.load",
+            "torch.serialization.load",
         ):
             add(path)
     if "dask" in sys.modules:
@@ -154,9 +180,10 @@ def test_walk_every_reachable_name(backend, monkeypatch):
         if not isinstance(owner, str):
             owner = type(fn).__module__
         if owner == "builtins":
-            if not isinstance(fn, types.BuiltinFunctionType) or getattr(
-                builtins, fn.__name__, None
-            ) is fn:
+            if (
+                not isinstance(fn, types.BuiltinFunctionType)
+                or getattr(builtins, fn.__name__, None) is fn
+            ):
                 problems.append(f"{path}: a Python builtin {fn!r}")
         elif owner.split(".")[0] not in roots:
             problems.append(f"{path}: defined in {owner}, outside the library")
@@ -173,7 +200,8 @@ def test_walk_every_reachable_name(backend, monkeypatch):
     print(f"{backend}: {len(paths)} paths, {served} served, {refused} refused, {elapsed:.1f} s")
     assert not problems, "\n".join(problems[:40])
     # the walk really exercised the resolver both ways
-    assert served > 100 and refused > 100, (served, refused)
+    assert served > 100, served
+    assert refused > 100, refused
     assert elapsed < 60
 
 
@@ -251,7 +279,7 @@ def _examples(tmp: Path) -> list[tuple[str, str, tuple, dict, str]]:
             ("torch", "set_num_threads", (1,), {}, "global configuration"),
             ("torch", "set_grad_enabled", (False,), {}, "global configuration"),
             ("torch", "use_deterministic_algorithms", (True,), {}, "global configuration"),
-            ("torch", "manual_seed", (3,), {}, "global configuration"),
+            ("torch", "manual_seed", (3,), {}, "global"),  # torch._dynamo rewraps it
             ("torch", "random.manual_seed", (3,), {}, "global random state"),
             ("torch", "jit.load", (str(tmp / "m.pt"),), {}, "TorchScript"),
             ("torch", "serialization.load", (str(tmp / "m.pt"),), {}, "unpickling"),
@@ -360,12 +388,11 @@ def test_numpy_load_keeps_allow_pickle_false(tmp_path):
     good = tmp_path / "good.npy"
     np.save(good, np.arange(3.0))
     np.testing.assert_array_equal(do("load", str(good), like="numpy"), np.arange(3.0))
-    np.testing.assert_array_equal(
-        do("load", str(good), None, False, like="numpy"), np.arange(3.0)
-    )
+    np.testing.assert_array_equal(do("load", str(good), None, False, like="numpy"), np.arange(3.0))
     with pytest.raises(ValueError, match="allow_pickle"):  # numpy's own refusal
         do("load", str(f), like="numpy")
-    for args, kwargs in [((), {"allow_pickle": True}), ((None, True), {}), ((), {"allow_pickle": 1})]:
+    bad = [((), {"allow_pickle": True}), ((None, True), {}), ((), {"allow_pickle": 1})]
+    for args, kwargs in bad:
         with pytest.raises(RefusedNameError, match="allow_pickle=False"):
             do("load", str(f), *args, like="numpy", **kwargs)
     assert not marker.exists()
@@ -402,7 +429,7 @@ def test_torch_load_keeps_weights_only(tmp_path, monkeypatch):
     with pytest.raises(pickle.UnpicklingError):
         do("load", str(evil), like="torch")
     for kwargs in ({"weights_only": False}, {"pickle_module": pickle}):
-        with pytest.raises(RefusedNameError, match="weights_only=True|pickle_module=None"):
+        with pytest.raises(RefusedNameError, match=r"weights_only=True|pickle_module=None"):
             do("load", str(evil), like="torch", **kwargs)
     with pytest.raises(RefusedNameError):
         do("load", str(evil), None, pickle, like="torch")
@@ -439,7 +466,7 @@ def test_numpy_in_place_names_are_refused():
             do(name, *args, like="numpy")
         msg = str(info.value)
         assert "do never mutates its inputs" in msg or "walks only through modules" in msg, msg
-        for a, b in zip(arrays, [a for a in args if isinstance(a, np.ndarray)]):
+        for a, b in zip(arrays, [a for a in args if isinstance(a, np.ndarray)], strict=True):
             np.testing.assert_array_equal(a, b)
     # the pure alternative the message names does the same job
     x = np.arange(6.0)
@@ -457,8 +484,12 @@ def test_torch_in_place_names_are_refused():
     import torch
 
     names = []
-    for prefix, mod in [("", torch), ("nn.functional.", torch.nn.functional),
-                        ("special.", torch.special), ("linalg.", torch.linalg)]:
+    for prefix, mod in [
+        ("", torch),
+        ("nn.functional.", torch.nn.functional),
+        ("special.", torch.special),
+        ("linalg.", torch.linalg),
+    ]:
         names += [prefix + n for n in _public(mod) if n.endswith("_") and not n.endswith("__")]
     assert len(names) > 50
     for name in names:

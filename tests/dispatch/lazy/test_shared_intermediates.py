@@ -28,11 +28,12 @@ def test_signed_zero_int_float_bool_and_nan_are_distinct_constants():
         nan1 = do("add", y, float("nan"))
         nan2 = do("add", y, float("nan"))  # another nan object, the same bits: shared
         again = do("copysign", y, -0.0)
-    assert pos is not neg and again is neg
+    assert pos is not neg
+    assert again is neg
     np.testing.assert_array_equal(pos.compute(), np.copysign(Y, 0.0))
     np.testing.assert_array_equal(neg.compute(), np.copysign(Y, -0.0))
     assert len({id(b) for b in by_type}) == 3
-    for lz, c in zip(by_type, (1, 1.0, True)):
+    for lz, c in zip(by_type, (1, 1.0, True), strict=True):
         ref = np.array([1, 2, 3]) + c
         assert lz.dtype == ref.dtype
         np.testing.assert_array_equal(lz.compute(), ref)
@@ -95,7 +96,8 @@ def test_a_block_is_local_to_its_thread():
     t.join()
     assert seen["a"] is not seen["b"]
     assert seen["c"] is seen["d"]
-    assert first is second and first is not seen["c"]  # each thread its own cache
+    assert first is second
+    assert first is not seen["c"]  # each thread its own cache
     assert all(v is not seen["a"] and v is not seen["c"] for v in cache.values())
     assert all(v is not first for v in seen["mine"].values())
     np.testing.assert_array_equal(first.compute(), np.cos(np.arange(3.0)))

@@ -40,13 +40,13 @@ def _same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if type(a) is float:
-        return a == b and math.copysign(1, a) == math.copysign(1, b) or (
+        return (a == b and math.copysign(1, a) == math.copysign(1, b)) or (
             math.isnan(a) and math.isnan(b)
         )
     if type(a) is complex:
         return _same(a.real, b.real) and _same(a.imag, b.imag)
     if type(a) in (list, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if type(a) is dict:
         return set(a) == set(b) and all(_same(a[k], b[k]) for k in a)
     return a == b
@@ -85,8 +85,21 @@ scalars = st.one_of(
     st.booleans(),
     st.integers(),
     st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from([0.0, -0.0, math.inf, -math.inf, math.nan, complex(-0.0, -0.0),
-                     complex(math.nan, 1), complex(1, -0.0), cmath.inf, 1e308, 5e-324]),
+    st.sampled_from(
+        [
+            0.0,
+            -0.0,
+            math.inf,
+            -math.inf,
+            math.nan,
+            complex(-0.0, -0.0),
+            complex(math.nan, 1),
+            complex(1, -0.0),
+            cmath.inf,
+            1e308,
+            5e-324,
+        ]
+    ),
     st.complex_numbers(allow_nan=True, allow_infinity=True),
     st.text(max_size=10),
     st.binary(max_size=10),
@@ -117,13 +130,15 @@ def test_any_keyword_and_constant_round_trips(kwargs):
     params["v0"] = x
     SEEN.clear()
     exec(source, params)
-    assert len(SEEN) == 1 and _same(SEEN[0], kwargs), (source, SEEN, kwargs)
+    assert len(SEEN) == 1, (source, SEEN)
+    assert _same(SEEN[0], kwargs), (source, SEEN, kwargs)
     np.testing.assert_array_equal(params["out"], expected)
     # Function: the compiled code, numpy-bound and through do
     fn = lazy.Function(v, out)
     SEEN.clear()
     np.testing.assert_array_equal(fn(x), expected)
-    assert len(SEEN) == 1 and _same(SEEN[0], kwargs), (fn.get_source(), SEEN, kwargs)
+    assert len(SEEN) == 1, (fn.get_source(), SEEN)
+    assert _same(SEEN[0], kwargs), (fn.get_source(), SEEN, kwargs)
     SEEN.clear()
     np.testing.assert_array_equal(fn._generic_call()(x), expected)
     assert _same(SEEN[0], kwargs)
@@ -136,7 +151,8 @@ def test_a_keyword_that_is_code_is_only_a_string():
     kwargs = {_EVIL[0]: 1, "ok": -0.0, "z": complex(-0.0, 1.0), "nan": math.nan}
     out = do("source_probe", v, **kwargs)
     source = lazy.get_source(out)
-    assert "**{" in source and "ok=-0.0" in source
+    assert "**{" in source
+    assert "ok=-0.0" in source
     fn = lazy.Function(v, out)
     SEEN.clear()
     np.testing.assert_array_equal(fn(np.ones(3)), np.full(3, 3.0))
