@@ -512,3 +512,16 @@ def test_in_place_rule_matches_the_docs():
     for doc in ("README.md", "docs/vocabulary.md"):
         body = (Path(__file__).parents[2] / doc).read_text()
         assert "safety.md" in body, doc
+
+
+def test_lazy_graphs_follow_the_same_rules():
+    """A lazy array records through numpy's resolution: a refused name fails when it
+    is recorded, before any graph holds it."""
+    from dispatch import lazy
+
+    for x in (lazy.array(np.zeros(3)), lazy.Variable((3,))):
+        for name, args in [("put", ([0], 1.0)), ("add.at", ([0], 1.0)), ("copyto", (1.0,))]:
+            with pytest.raises(RefusedNameError, match="do never mutates its inputs"):
+                do(name, x, *args)
+        with pytest.raises(RefusedNameError, match="global configuration"):
+            do("set_printoptions", x)
