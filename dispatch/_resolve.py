@@ -162,6 +162,11 @@ class _Policy:
         self.paths: dict[str, str] = dict(getattr(tbl, "REFUSED", {}))
         self.suffix: str | None = getattr(tbl, "IN_PLACE_SUFFIX", None)
         self.guarded_paths: dict[str, dict[str, Any]] = dict(getattr(tbl, "GUARDED", {}))
+        self._pending = set(self.paths) | set(self.guarded_paths)
+        self._keep: list[Any] = []
+        self._by_id: dict[int, str] = {}
+        self._classes: list[tuple[type, str]] = []
+        self._pins: dict[int, dict[str, Any]] = {}
 
     def submodule_allowed(self, dotted: str) -> bool:
         """Whether names may be taken from the module ``dotted``."""
@@ -198,26 +203,44 @@ class _Policy:
         return None
 
     def object_reason(self, obj: Any) -> str | None:
-        for ref, reason in self._loaded(self.paths):
-            if obj is ref or (isinstance(ref, type) and isinstance(obj, ref)):
+        self._load()
+        # a wrapper of a refused function is refused too (torch._dynamo rewraps
+        # torch.manual_seed with functools.wraps when it loads)
+        inner = obj
+        for _ in range(8):
+            reason = self._by_id.get(id(inner))
+            if reason is not None:
+                return reason
+            inner = getattr(inner, "__wrapped__", None)
+            if inner is None:
+                break
+        for cls, reason in self._classes:  # refusing a class refuses its instances
+            if isinstance(obj, cls):
                 return reason
         return None
 
     def guard(self, obj: Any) -> dict[str, Any] | None:
-        return next(
-            (kw for ref, kw in self._loaded(self.guarded_paths) if obj is ref), None
-        )
+        self._load()
+        return self._pins.get(id(obj))
 
-    @staticmethod
-    def _loaded(paths: dict[str, Any]) -> Any:
-        """``(object, value)`` for the entries whose module is imported, looked up anew
-        each time (torch._dynamo replaces ``torch.manual_seed`` when it loads). Nothing
-        is imported here (a numpy call must not import scipy): an entry whose module is
-        not loaded yet cannot be the object a walk just reached through it."""
-        for path, value in paths.items():
+    def _load(self) -> None:
+        """Look up the entries whose module is imported by now. Nothing is imported
+        here (a numpy call must not import scipy): an entry whose module is not
+        loaded yet cannot be the object a walk just reached through it."""
+        if not self._pending:
+            return
+        for path in list(self._pending):
             obj = _find(path)
-            if obj is not None:
-                yield obj, value
+            if obj is None:
+                continue
+            self._pending.discard(path)
+            self._keep.append(obj)  # keeps the id valid
+            if path in self.guarded_paths:
+                self._pins[id(obj)] = self.guarded_paths[path]
+            else:
+                self._by_id[id(obj)] = self.paths[path]
+                if isinstance(obj, type):
+                    self._classes.append((obj, self.paths[path]))
 
 
 _POLICIES: dict[str, _Policy] = {}

@@ -152,7 +152,7 @@ def test_walk_every_reachable_name(backend, monkeypatch):
         pytest.skip(f"{backend} is not installed")
     # refusals only: skip the suggestions an UnknownFunctionError message computes
     monkeypatch.setattr(_resolve, "_unknown", lambda b, n, d: UnknownFunctionError(d))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     paths = reachable_paths(backend)
     pol = _resolve._policy(backend)
     roots = _resolve._allowed_roots(backend)
@@ -197,12 +197,16 @@ def test_walk_every_reachable_name(backend, monkeypatch):
         if type(fn).__name__ == "PytestTester":
             problems.append(f"{path}: the test runner")
     elapsed = time.perf_counter() - start
-    print(f"{backend}: {len(paths)} paths, {served} served, {refused} refused, {elapsed:.1f} s")
+    used = time.process_time() - cpu  # CPU seconds: a loaded machine stretches wall time
+    print(
+        f"{backend}: {len(paths)} paths, {served} served, {refused} refused, "
+        f"{elapsed:.1f} s ({used:.1f} s CPU)"
+    )
     assert not problems, "\n".join(problems[:40])
     # the walk really exercised the resolver both ways
     assert served > 100, served
     assert refused > 100, refused
-    assert elapsed < 60
+    assert used < 30, used
 
 
 # ------------------------------------------------------------------ refused examples
@@ -279,7 +283,7 @@ def _examples(tmp: Path) -> list[tuple[str, str, tuple, dict, str]]:
             ("torch", "set_num_threads", (1,), {}, "global configuration"),
             ("torch", "set_grad_enabled", (False,), {}, "global configuration"),
             ("torch", "use_deterministic_algorithms", (True,), {}, "global configuration"),
-            ("torch", "manual_seed", (3,), {}, "global"),  # torch._dynamo rewraps it
+            ("torch", "manual_seed", (3,), {}, "global configuration"),
             ("torch", "random.manual_seed", (3,), {}, "global random state"),
             ("torch", "jit.load", (str(tmp / "m.pt"),), {}, "TorchScript"),
             ("torch", "serialization.load", (str(tmp / "m.pt"),), {}, "unpickling"),
