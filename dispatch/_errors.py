@@ -9,6 +9,7 @@ __all__ = [
     "BackendNotInstalledError",
     "DispatchError",
     "MixedBackendError",
+    "RefusedNameError",
     "UnknownBackendError",
     "UnknownFunctionError",
     "UnsupportedError",
@@ -21,6 +22,13 @@ class DispatchError(Exception):
 
 class UnknownFunctionError(DispatchError, AttributeError):
     """No translation, composed fallback or public library function has this name."""
+
+
+class RefusedNameError(UnknownFunctionError):
+    """The name reaches something that is not an array function of the library: a
+    method of an object, machinery beyond array computing (processes, native code,
+    unpickling, downloads, global configuration) or a function that writes into its
+    input. The message says which; docs/safety.md states the rule."""
 
 
 class UnsupportedError(DispatchError, NotImplementedError):

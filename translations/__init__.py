@@ -23,6 +23,10 @@ name). Each module defines, in this order:
 ``creation_kwargs(like)`` (optional)
     Keyword arguments (dtype, device) that creation functions take from an
     example array passed as ``like=``; default ``{"dtype": like.dtype}``.
+``SUBMODULES``, ``CAPABILITY_MODULES``, ``REFUSED``, ``IN_PLACE_SUFFIX``, ``GUARDED`` (optional)
+    What a name may reach (docs/safety.md): the array modules below the roots, the
+    modules and objects refused with their reason, the suffix of in-place names, and
+    keyword values ``do`` pins (``allow_pickle=False``). Shared facts: ``_safety.py``.
 ``GATHERS`` (optional, lazy libraries: dask)
     ``{name: reason}`` for the names whose call computes (pulls values to the
     client) instead of returning lazy arrays; every other name stays lazy.

@@ -22,9 +22,25 @@ import numpy as np
 from dispatch.translations._adapters import default_rng as _default_rng
 
 from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.translations import _safety
 
 TYPES = ("cupy", "cupyx")
 MODULES = {"": "cupy", "scipy": "cupyx.scipy"}
+# what a name may reach (docs/safety.md)
+SUBMODULES = (
+    "cupy.linalg", "cupy.fft", "cupy.random", "cupy.lib", "cupy.lib.stride_tricks",
+    "cupyx.scipy", *(f"cupyx.scipy.{m}" for m in _safety.SCIPY_SUBMODULES),
+)
+CAPABILITY_MODULES = {
+    "cupy.cuda": "device configuration and native-code loading (cuda.Module, RawKernel)",
+    "cupy.testing": "test machinery",
+    "cupy._core.raw": "native-code compilation (RawKernel, RawModule)",
+}
+REFUSED = dict.fromkeys(
+    ("cupy.RawKernel", "cupy.RawModule", "cupy.ElementwiseKernel", "cupy.ReductionKernel"),
+    "native-code compilation",
+)
+GUARDED = {"cupy.load": {"allow_pickle": False}}
 
 try:  # cupyx.scipy.linalg is imported lazily by cupy; solve_triangular lives there
     import cupyx.scipy.linalg as _csl

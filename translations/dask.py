@@ -24,6 +24,7 @@ import sys
 from typing import Any
 
 import dask.array as da
+from dispatch.translations import _safety
 import numpy as np
 import scipy.special as sc
 from dask.array import Array
@@ -35,6 +36,32 @@ from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("dask",)
 MODULES = {"": "dask.array"}
+# what a name may reach (docs/safety.md): dask.array's public modules (its
+# implementation modules hold dask's internals, which write into chunks in place)
+SUBMODULES = (
+    "dask.array.linalg", "dask.array.fft", "dask.array.random", "dask.array.ma",
+    "dask.array.overlap", "dask.array.lib", "dask.array.lib.stride_tricks",
+)
+CAPABILITY_MODULES = {
+    "dask.config": _safety.GLOBAL,
+    "dask.utils": "dask's general utilities (temporary files, locks, imports)",
+    "dask.backends": "backend registration (" + _safety.GLOBAL + ")",
+    "dask.array.backends": "backend registration (" + _safety.GLOBAL + ")",
+    "dask.array.chunk_types": "chunk type registration (" + _safety.GLOBAL + ")",
+    "dask.array.tiledb_io": "storage I/O",
+    "dask._compatibility": "module imports by name",
+}
+REFUSED = {
+    "dask.array.from_npy_stack": "it unpickles the stack's info file",
+    **dict.fromkeys(
+        ("dask.array.from_zarr", "dask.array.to_zarr", "dask.array.to_hdf5",
+         "dask.array.from_tiledb", "dask.array.to_tiledb"),
+        "storage I/O that can reach URLs (a download)",
+    ),
+    "dask.array.register_chunk_type": "chunk type registration (" + _safety.GLOBAL + ")",
+    "dask.array.store": _safety.in_place("it writes into its targets: compute the array"),
+    "dask.array.ma.set_fill_value": _safety.in_place("use ma.masked_array(..., fill_value=)"),
+}
 CONVERT_CONSTANTS = False  # dask functions take numpy arrays as they are
 
 

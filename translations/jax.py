@@ -24,6 +24,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from dispatch.translations import _safety
 import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
@@ -52,6 +53,10 @@ from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("jax", "jaxlib")
 MODULES = {"": "jax.numpy", "scipy": "jax.scipy"}
+# what a name may reach (docs/safety.md)
+SUBMODULES = ("jax.numpy.linalg", "jax.numpy.fft", "jax.scipy.*")
+REFUSED = {"jax.numpy.set_printoptions": _safety.GLOBAL}
+GUARDED = {"jax.numpy.load": {"allow_pickle": False}}
 # jax.numpy takes numpy arrays as they are, and inside jit a numpy array stays a
 # compile-time constant instead of becoming a device buffer
 CONVERT_CONSTANTS = False

@@ -4,6 +4,7 @@ constants in calls that another library decides (PRIORITY -1)."""
 from __future__ import annotations
 
 import numpy as np
+from dispatch.translations import _safety
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.counting import _bincount_fixed_numpy
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
@@ -13,6 +14,63 @@ from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("numpy",)
 MODULES = {"scipy": "scipy"}
+# what a name may reach (docs/safety.md): numpy's and scipy's array modules, never
+# native-code loading, processes, unpickling, downloads, global configuration or a
+# function that writes into its input
+SUBMODULES = (
+    "numpy.linalg", "numpy.fft", "numpy.random", "numpy.lib", "numpy.lib.stride_tricks",
+    "numpy.lib.scimath", "numpy.emath", "numpy.polynomial.*", "numpy.strings", "numpy.char",
+    "numpy.rec", "numpy.dtypes", "numpy.exceptions", "scipy",
+    *(f"scipy.{m}" for m in _safety.SCIPY_SUBMODULES),
+)
+CAPABILITY_MODULES = {
+    "numpy.ctypeslib": "native-code loading (ctypes)",
+    "numpy.f2py": "a Fortran compiler driver (it runs processes and loads native code)",
+    "numpy.testing": "test machinery (it builds and imports C extensions)",
+    "numpy._pytesttester": _safety.PYTEST,
+    "numpy.lib.format": "the .npy format internals (read_array can unpickle)",
+    "numpy.lib.npyio": "file and URL access (DataSource downloads)",
+    "numpy.lib._datasource": "file and URL access (DataSource downloads)",
+    "numpy.random.mtrand": "numpy's legacy global random state: use do('random.seed', s, "
+    "like='numpy') and the random.* names, or random.default_rng",
+    **_safety.SCIPY_CAPABILITY,
+}
+REFUSED = {
+    **dict.fromkeys(
+        ("numpy.set_printoptions", "numpy.seterr", "numpy.seterrcall", "numpy.setbufsize"),
+        _safety.GLOBAL,
+    ),
+    "numpy._pytesttester.PytestTester": _safety.PYTEST,
+    **dict.fromkeys(
+        ("numpy.random.set_bit_generator", "numpy.random.get_bit_generator"),
+        "numpy's legacy global random state: use random.default_rng",
+    ),
+    **_safety.SCIPY_REFUSED,
+    "numpy.lib.add_docstring": "it rewrites the docstrings of numpy's own objects",
+    "numpy.lib.add_newdoc": "it rewrites the docstrings of numpy's own objects",
+    "numpy.lib.stride_tricks.as_strided": "raw memory access (strides past the buffer read "
+    "and write any memory): use lib.stride_tricks.sliding_window_view",
+    **dict.fromkeys(
+        ("numpy.loadtxt", "numpy.genfromtxt", "numpy.fromregex"),
+        "it opens URLs as well as files (a download): read the file and pass the array",
+    ),
+    "numpy.ufunc.at": _safety.in_place(
+        "do('scatter_nd_scalar', x, indices, values, mode='add') returns a new array"
+    ),
+    "numpy.put": _safety.in_place("do('scatter_nd_scalar', x, indices, values) on the "
+                                  "flattened array returns a new one"),
+    "numpy.place": _safety.in_place("do('where', mask, values, x) returns a new array"),
+    "numpy.putmask": _safety.in_place("do('where', mask, values, x) returns a new array"),
+    "numpy.copyto": _safety.in_place("do('where', mask, src, dst) or do('asarray', src)"),
+    "numpy.fill_diagonal": _safety.in_place(
+        "do('where', do('eye', n, dtype=bool), value, x) returns a new array"
+    ),
+    "numpy.random.shuffle": _safety.in_place(
+        "do('random.permutation', x) returns a shuffled copy"
+    ),
+    "numpy.put_along_axis": _safety.in_place("do('scatter', ...) returns a new array"),
+}
+GUARDED = {"numpy.load": {"allow_pickle": False}}
 PRIORITY = -1
 CONVERT_CONSTANTS = False
 
@@ -100,6 +158,9 @@ TABLE = {
     "random.uniform": _uniform,
     "random.integers": _integers,
     "random.randint": _integers,
+    # numpy's own are methods of its legacy global RandomState (docs/safety.md)
+    "random.rand": lambda *shape: _RNG[0].random(shape or None),
+    "random.randn": lambda *shape: _RNG[0].standard_normal(shape or None),
     "random.permutation": _permutation,
     "random.random": _random,
     "random.choice": _choice,

@@ -29,9 +29,14 @@ import scipy.sparse.linalg as ssl
 import scipy.special as sc
 
 from dispatch.spec import unsupported
+from dispatch.translations import _safety
 
 TYPES = ("scipy.sparse",)
 MODULES = {"": "scipy.sparse"}
+# what a name may reach (docs/safety.md)
+SUBMODULES = ("scipy.sparse.linalg", "scipy.sparse.csgraph")
+CAPABILITY_MODULES = _safety.SCIPY_CAPABILITY
+REFUSED = _safety.SCIPY_REFUSED
 CONVERT_CONSTANTS = False  # scipy.sparse mixes with dense numpy operands itself
 # host matrices used with numpy operands: scipy decides over numpy arrays, and an
 # array library (torch, dask...) decides over scipy.sparse matrices, as over numpy

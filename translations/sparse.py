@@ -44,6 +44,9 @@ from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("sparse",)
 MODULES = {"": "sparse"}
+# what a name may reach (docs/safety.md): pydata sparse's root namespace only (the
+# numba_backend package is its implementation)
+SUBMODULES = ()
 
 
 def _names(words: str) -> list[str]:

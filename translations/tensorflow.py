@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations import _safety
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import first_output as _first
@@ -60,6 +61,11 @@ from dispatch.spec import NATIVE, alias, unsupported
 
 TYPES = ("tensorflow",)
 MODULES = {"": "tensorflow.experimental.numpy"}
+# what a name may reach (docs/safety.md)
+SUBMODULES = ("tensorflow.experimental.numpy.random",)
+REFUSED = {
+    "tensorflow.experimental.numpy.experimental_enable_numpy_behavior": _safety.GLOBAL,
+}
 # every adapter here converts numpy arrays itself (``_t``/``_to``), and tnp and tf
 # functions accept them, so the engine need not wrap mixed calls
 CONVERT_CONSTANTS = False

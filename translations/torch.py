@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations import _safety
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import first_output as _first
@@ -66,6 +67,78 @@ from torch import Tensor
 from dispatch.spec import alias
 
 TYPES = ("torch",)
+# what a name may reach (docs/safety.md): torch's array modules, never processes,
+# native-code loading, unpickling, downloads, device or global configuration, nor an
+# in-place function (torch spells them with a trailing underscore)
+SUBMODULES = (
+    "torch.linalg", "torch.fft", "torch.special", "torch.nn", "torch.nn.functional",
+    "torch.distributions", "torch.sparse", "torch.masked", "torch.nested", "torch.func",
+    "torch.autograd", "torch.autograd.functional", "torch.signal", "torch.signal.windows",
+    "torch.functional", "torch.utils.dlpack",
+)
+_DEVICES = "device and backend configuration"
+CAPABILITY_MODULES = {
+    "torch.utils": "utilities outside array computing: shell commands (collect_env), C++ "
+    "extension builds (cpp_extension), data loading",
+    "torch.utils.dlpack": None,  # from_dlpack and to_dlpack: array interchange
+    "torch.hub": "model downloads",
+    "torch.ops": "native operator libraries (ops.load_library loads native code)",
+    "torch.classes": "native operator libraries (classes.load_library loads native code)",
+    "torch.library": "operator registration (it changes torch's dispatcher for the process)",
+    "torch.serialization": "unpickling (do('load', f, like='torch') pins weights_only=True)",
+    "torch.package": "packages that unpickle and run code",
+    "torch.jit": "TorchScript compilation and loading",
+    "torch.export": "program export and loading",
+    "torch.onnx": "model export",
+    "torch.fx": "graph tracing and code generation",
+    "torch.distributed": "processes and networking",
+    "torch.multiprocessing": "processes",
+    **dict.fromkeys(
+        ("torch.cuda", "torch.xpu", "torch.mps", "torch.mtia", "torch.accelerator", "torch.cpu",
+         "torch.backends", "torch.amp"),
+        _DEVICES,
+    ),
+    "torch.compiler": "compiler configuration",
+    "torch.profiler": "profiling",
+    "torch.autograd.profiler": "profiling",
+    "torch.autograd.grad_mode": _safety.GLOBAL,
+    "torch.autograd.anomaly_mode": _safety.GLOBAL,
+    "torch._tensor_str": _safety.GLOBAL,
+    "torch.overrides": "the dispatch of torch functions",
+    "torch.testing": "test machinery",
+    "torch.random": "torch's global random state: use do('random.seed', s, like='torch')",
+    "torch.optim": "optimizers (they update their parameters in place)",
+    "torch.nn.init": _safety.in_place("create the tensor with do('random.normal', ...)"),
+    "torch.nn.utils": "model utilities that update modules and gradients in place",
+    "torch.ao": "quantization workflows (they rewrite models)",
+    "torch.quantization": "quantization workflows (they rewrite models)",
+    "torch._utils_internal": "torch's internal helpers",
+    "torch._jit_internal": "TorchScript compilation and loading",
+    "torch._C._profiler": "profiling",
+    "torch.futures": "asynchronous execution",
+    "torch.monitor": "runtime monitoring",
+}
+# every module-level setter of torch changes the whole process
+REFUSED = {
+    **{f"torch.{n}": _safety.GLOBAL for n in dir(torch) if n.startswith("set_")},
+    **dict.fromkeys(
+        ("torch.manual_seed", "torch.seed", "torch.use_deterministic_algorithms",
+         "torch.autocast_increment_nesting", "torch.autocast_decrement_nesting",
+         "torch.clear_autocast_cache", "torch.prepare_multiprocessing_environment"),
+        _safety.GLOBAL,
+    ),
+    **dict.fromkeys(
+        ("torch.CompilationUnit", "torch.import_ir_module", "torch.import_ir_module_from_buffer"),
+        "TorchScript compilation and loading",
+    ),
+    **dict.fromkeys(
+        ("torch.PyTorchFileReader", "torch.PyTorchFileWriter", "torch.FileCheck"),
+        "file access for TorchScript archives",
+    ),
+    "torch.distributions.register_kl": "registration (" + _safety.GLOBAL + ")",
+}
+IN_PLACE_SUFFIX = "_"
+GUARDED = {"torch.load": {"weights_only": True, "pickle_module": None}}
 
 # ---------------------------------------------------------------- dtypes and devices
 

@@ -11,8 +11,10 @@ wins over numpy constants), which is where :func:`compute` runs it.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import operator
+import struct
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -28,8 +30,11 @@ _WEAK = (int, float, complex, bool)
 _INERT = frozenset(
     {int, float, complex, bool, str, type(None), slice, type(Ellipsis), np.dtype, type}
 )
-# contexts of shared_intermediates: a stack of dicts, the innermost in use
-_SHARED: list[dict] = []
+# contexts of shared_intermediates: a stack of dicts, the innermost in use. A context
+# variable: a block in one thread (or asyncio task) shares nothing with another
+_SHARED: contextvars.ContextVar[tuple[dict, ...]] = contextvars.ContextVar(
+    "dispatch_lazy_shared", default=()
+)
 
 
 class LazyArray:
@@ -762,8 +767,9 @@ def _wrap(a: Any, deps: list) -> Any:
             return a
         return t(out)
     if _is_foreign_array(a):
-        if _SHARED:
-            cache = _SHARED[-1]
+        shared = _SHARED.get()
+        if shared:
+            cache = shared[-1]
             key = ("<leaf>", id(a))
             hit = cache.get(key)
             if hit is not None and hit._data is a:
@@ -797,10 +803,12 @@ def record(name: str, args: tuple, kwargs: dict) -> Any:
         # nothing lazy (creation with like=<lazy>): compute now, keep as a constant
         return _constant(name, args, kwargs)
     deps = tuple(dict.fromkeys(found)) if len(found) > 1 else tuple(found)
-    if _SHARED:
+    shared = _SHARED.get()
+    key = None
+    if shared:
         key = _share_key(name, args, kwargs)
         if key is not None:
-            hit = _SHARED[-1].get(key)
+            hit = shared[-1].get(key)
             if hit is not None:
                 return hit
     try:
@@ -819,8 +827,8 @@ def record(name: str, args: tuple, kwargs: dict) -> Any:
         )
     else:
         out = _node(name, args, kwargs or None, res[0], res[1], backend, deps, depth)
-    if _SHARED and key is not None:
-        _SHARED[-1][key] = out
+    if key is not None:
+        shared[-1][key] = out
     return out
 
 
@@ -862,21 +870,30 @@ def _share_key(name: str, args: tuple, kwargs: dict) -> Any:
 
 
 def _hk(obj: Any) -> Any:
+    """A key equal only for arguments that give the same call: by type, and floats by
+    their bits (``0.0 == -0.0``, ``1 == 1.0 == True`` and ``nan != nan`` in Python)."""
     t = type(obj)
     if t is LazyArray:
         return ("L", id(obj))
+    if t is float:
+        return ("f", struct.pack("<d", obj))
+    if t is complex:
+        return ("c", struct.pack("<dd", obj.real, obj.imag))
+    if isinstance(obj, np.generic):
+        return ("g", obj.dtype.str, obj.tobytes())
     if t is tuple or t is list:
         return (t.__name__, *(_hk(o) for o in obj))
     if t is dict:
-        return ("d", *sorted((k, _hk(v)) for k, v in obj.items()))
+        return ("d", *sorted((_hk(k), _hk(v)) for k, v in obj.items()))
     if t is slice:
-        return ("s", obj.start, obj.stop, obj.step)
+        return ("s", _hk(obj.start), _hk(obj.stop), _hk(obj.step))
     return (t, obj)
 
 
 def sharing_cache() -> dict | None:
     """The cache of the innermost active :func:`shared_intermediates` block, or None."""
-    return _SHARED[-1] if _SHARED else None
+    shared = _SHARED.get()
+    return shared[-1] if shared else None
 
 
 @contextlib.contextmanager
@@ -900,11 +917,11 @@ def shared_intermediates(cache: dict | None = None) -> Iterator[dict]:
     True
     """
     cache = {} if cache is None else cache
-    _SHARED.append(cache)
+    token = _SHARED.set((*_SHARED.get(), cache))
     try:
         yield cache
     finally:
-        _SHARED.pop()
+        _SHARED.reset(token)
 
 
 # ---------------------------------------------------------------- fast recorders
@@ -934,7 +951,7 @@ def _unary_recorder(name: str) -> Any:
     dts: dict = {}
 
     def rec(x: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(x) is LazyArray and not args and not kwargs and not _SHARED:
+        if type(x) is LazyArray and not args and not kwargs and not _SHARED.get():
             d = x._dtype
             try:
                 dt = dts[d]
@@ -952,7 +969,7 @@ def _binary_recorder(name: str) -> Any:
     dts: dict = {}
 
     def rec(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and not _SHARED:
+        if not args and not kwargs and not _SHARED.get():
             ta = type(a)
             tb = type(b)
             if ta is LazyArray:

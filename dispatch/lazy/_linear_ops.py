@@ -5,15 +5,18 @@ ones included, resolves to a function that raises
 :class:`~dispatch.lazy.NonLinearError` naming the operation when called.
 """
 
+from types import ModuleType as _ModuleType
 from typing import Any as _Any
 
 from dispatch.lazy import _linear as _linear
 
 
-class _Namespace:
-    __slots__ = ("_prefix",)
+class _Namespace(_ModuleType):
+    """``linalg``, ``scipy.special``...: a module, as the resolver walks only through
+    modules (docs/safety.md), named as the submodule it stands for."""
 
     def __init__(self, prefix: str):
+        super().__init__(f"{__name__}.{prefix}")
         self._prefix = prefix
 
     def __getattr__(self, attr: str) -> _Any:

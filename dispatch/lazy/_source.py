@@ -2,12 +2,17 @@
 
 Every node becomes one line ``x3 = do('sin', x2)``; a subscript becomes
 ``x4 = x3[1:, None]``. Python scalars, strings, slices and tuples of them are
-written as literals; anything else (arrays of any library, dtypes, numpy
-scalars) is a named constant injected into the namespace the code runs in.
+written as literals (their ``repr``, where it reads back exactly); anything else
+(arrays of any library, dtypes, numpy scalars, bytes, ``nan``, a complex with a
+signed zero) is a named constant injected into the namespace the code runs in.
+Only a keyword that is an ASCII Python identifier becomes ``name=`` in the source;
+any other goes through ``**{'key': value}``, so no argument can inject code.
 """
 
 from __future__ import annotations
 
+import ast
+import keyword
 import math
 import re
 from collections.abc import Callable
@@ -44,12 +49,16 @@ class _Writer:
         t = type(a)
         if t is LazyArray:
             return names[a]
+        if t is int and not -_BIG < a < _BIG:
+            return self.const(a)  # str() of a huge int raises (sys.set_int_max_str_digits)
         if t in _LITERALS:
             return repr(a)
         if t is float:
             return repr(a) if math.isfinite(a) else self.const(a)
         if t is complex:
-            return repr(a) if math.isfinite(a.real) and math.isfinite(a.imag) else self.const(a)
+            # repr loses signed zeros: (-0+1j) reads back as 0+1j, -1j as -0-1j
+            text = repr(a)
+            return text if _reads_back(text, a) else self.const(a)
         if t is tuple:
             inner = ", ".join(self.fmt(e, names) for e in a)
             return f"({inner},)" if len(a) == 1 else f"({inner})"
@@ -89,8 +98,33 @@ class _Writer:
             x, key = node._args
             return f"{target} = {self.fmt(x, names)}[{self.subscript(key, names)}]"
         args = [repr(node._fn)] + [self.fmt(a, names) for a in node._args]
-        args += [f"{k}={self.fmt(v, names)}" for k, v in (node._kwargs or {}).items()]
+        odd = {}
+        for k, v in (node._kwargs or {}).items():
+            if type(k) is str and k.isascii() and k.isidentifier() and not keyword.iskeyword(k):
+                args.append(f"{k}={self.fmt(v, names)}")
+            else:
+                # not a name (or a non-ASCII one, which Python's parser NFKC-normalises:
+                # 'ﬀ' would arrive as 'ff'): never pasted, passed as a constant key
+                odd[k] = v
+        if odd:
+            args.append("**{" + ", ".join(
+                f"{self.fmt(k, names)}: {self.fmt(v, names)}" for k, v in odd.items()) + "}")
         return f"{target} = do({', '.join(args)})"
+
+
+_BIG = 10**600
+
+
+def _reads_back(text: str, value: complex) -> bool:
+    """Whether the literal ``text`` evaluates to ``value`` bit for bit."""
+    try:
+        back = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return type(back) is complex and all(
+        x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
+        for x, y in ((back.real, value.real), (back.imag, value.imag))
+    )
 
 
 def get_source(lz: Any, params: dict | None = None) -> str:

@@ -196,6 +196,29 @@ for _name in [
 ]:
     row(f"leaving the package {_name!r}", lambda b, t, n=_name: do(n, shell(t), like=b),
         UnknownFunctionError, (f"do({_name!r})", "'{b}'"), name=_name)
+# ---------------------------------------------------------------- beyond array computing
+# (docs/safety.md: methods of objects, capability modules, global setters, in-place names)
+
+for _lib, _name, _args, _why in [
+    ("numpy", "sctypeDict.update", lambda t: ({"evil": np.float16},), "walks only through modules"),
+    ("numpy", "typecodes.clear", lambda t: (), "walks only through modules"),
+    ("numpy", "ctypeslib.load_library", lambda t: ("libc", str(t)), "native-code"),
+    ("numpy", "set_printoptions", lambda t: (), "global configuration"),
+    ("numpy", "put", lambda t: (np.zeros(3), [0], 1.0), "do never mutates its inputs"),
+    ("numpy", "add.at", lambda t: (np.zeros(3), [0], 1.0), "do never mutates its inputs"),
+    ("torch", "utils.collect_env.run", lambda t: (shell(t),), "shell commands"),
+    ("torch", "ops.load_library", lambda t: (str(t / "x.so"),), "native"),
+    ("torch", "set_default_dtype", lambda t: (), "global configuration"),
+    ("torch", "exp_", lambda t: (to_backend(np.ones(2), "torch"),), "call 'exp' instead"),
+    ("jax", "set_printoptions", lambda t: (), "global configuration"),
+    ("dask", "from_npy_stack", lambda t: (str(t),), "unpickles"),
+    ("dask", "core.config.set", lambda t: (), "SUBMODULES"),
+    ("tensorflow", "experimental_enable_numpy_behavior", lambda t: (), "global configuration"),
+]:
+    row(f"beyond array computing {_name!r}",
+        lambda b, t, n=_name, a=_args: do(n, *a(t), like=b), dispatch.RefusedNameError,
+        (f"do({_name!r})", "'{b}'", "is refused", _why, "docs/safety.md"), name=_name,
+        only=lambda b, lib=_lib: b == lib)
 row("library name as prefix", lambda b, t: do(f"{b}.sum", arr(b)), UnknownFunctionError,
     ("do('{b}.sum')", "'{b}'"), only=lambda b: b != "torch")  # torch.torch is torch itself
 
