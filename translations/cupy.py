@@ -19,10 +19,10 @@ from typing import Any
 
 import cupy
 import numpy as np
+from dispatch.translations import _safety
 from dispatch.translations._adapters import default_rng as _default_rng
 
 from dispatch.spec import NATIVE, alias, unsupported
-from dispatch.translations import _safety
 
 TYPES = ("cupy", "cupyx")
 MODULES = {"": "cupy", "scipy": "cupyx.scipy"}

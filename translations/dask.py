@@ -24,10 +24,10 @@ import sys
 from typing import Any
 
 import dask.array as da
-from dispatch.translations import _safety
 import numpy as np
 import scipy.special as sc
 from dask.array import Array
+from dispatch.translations import _safety
 from dispatch.translations._adapters import host_from_dlpack, ravel_order
 from dispatch.translations._composed.bound import fill_entries, host_entries
 

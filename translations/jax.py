@@ -24,8 +24,8 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from dispatch.translations import _safety
 import numpy as np
+from dispatch.translations import _safety
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order

@@ -27,9 +27,9 @@ import numpy as np
 import scipy.sparse as ss
 import scipy.sparse.linalg as ssl
 import scipy.special as sc
+from dispatch.translations import _safety
 
 from dispatch.spec import unsupported
-from dispatch.translations import _safety
 
 TYPES = ("scipy.sparse",)
 MODULES = {"": "scipy.sparse"}
