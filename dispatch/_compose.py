@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,14 @@ class Composed:
         # (autoray's name for it, which its clients call)
         self._default_fn = fn
         self.name = name
+        try:
+            params = inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            params = {}
+        # parameters the resolution fills in, as autoray's compose does
+        wants = frozenset({"backend", "namespace"} & set(params))
+        if wants:
+            fn._dispatch_wants = wants  # type: ignore[attr-defined]
         functools.update_wrapper(self, fn)
         reg.register_composed(name, fn)
 

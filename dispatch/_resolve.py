@@ -103,8 +103,24 @@ def _resolve(backend: str, name: str) -> Callable:
         if not isinstance(spec, _Native):
             return spec
     elif (fallback := reg.composed().get(name)) is not None:
-        return fallback
+        return _given_backend(fallback, backend)
     return _native(backend, name)
+
+
+def _given_backend(fallback: Callable, backend: str) -> Callable:
+    """A composed function whose signature asks for ``backend`` (or ``namespace``)
+    gets it from the resolution, as autoray's ``compose`` supplies it."""
+    wants = getattr(fallback, "_dispatch_wants", None)
+    if not wants:
+        return fallback
+    supplied: dict[str, Any] = {}
+    if "backend" in wants:
+        supplied["backend"] = backend
+    if "namespace" in wants:
+        from dispatch._namespace import get_namespace
+
+        supplied["namespace"] = get_namespace(backend)
+    return functools.wraps(fallback)(functools.partial(fallback, **supplied))
 
 
 def _from_alias(backend: str, name: str, spec: Alias) -> Callable:

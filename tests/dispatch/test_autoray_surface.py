@@ -194,3 +194,20 @@ def test_composed_default_fn_is_the_generic_implementation():
         assert twice._default_fn(np.ones(1))[0] == 2.0
     finally:
         dispatch.unregister_function("numpy", "surface_twice")
+
+
+def test_compose_supplies_backend_and_namespace():
+    torch = pytest.importorskip("torch")
+
+    @dispatch.compose(name="surface_which")
+    def which(x, backend=None):
+        return backend
+
+    @dispatch.compose(name="surface_nsum")
+    def nsum(x, namespace=None):
+        return namespace.sum(x)
+
+    assert which(np.ones(1)) == "numpy"
+    assert which(torch.ones(1)) == "torch"
+    assert float(nsum(torch.arange(4.0))) == 6.0
+    assert which(np.ones(1), backend="given") == "given"  # an explicit value wins
