@@ -212,6 +212,10 @@ def _converting_keys(impl: Callable, pconvs: tuple, kconvs: tuple) -> Callable:
     return keys
 
 
+# the usual values of parameters: never numpy arrays, checked without a lookup
+_PLAIN = frozenset({int, float, bool, str, tuple, list, type(None)})
+
+
 def _is_numpy_array(t: type) -> bool:
     return backend_of_type(t) == "numpy"
 
@@ -302,14 +306,23 @@ def _converting_any(
     positions, keywords = _non_array_parameters(name) if name else ((), ())
 
     if not convert:
+        pos = tuple(sorted(positions))
+        first = pos[0] if pos else 1 << 30
 
         def params(*args: Any, **kwargs: Any) -> Any:
-            if positions and any(
-                _is_numpy_array(type(args[i])) for i in positions if i < len(args)
-            ):
-                args = tuple(p(a) if i in positions else a for i, a in enumerate(args))
-            for k in kwargs.keys() & keywords:
-                kwargs[k] = p(kwargs[k])
+            # the common case (no numpy array where a parameter is) costs a few checks
+            if len(args) > first:
+                for i in pos:
+                    if (
+                        i < len(args)
+                        and type(args[i]) not in _PLAIN
+                        and _is_numpy_array(type(args[i]))
+                    ):
+                        args = (*args[:i], _python_value(args[i]), *args[i + 1 :])
+            if kwargs:
+                for k, v in kwargs.items():
+                    if k in keywords and type(v) not in _PLAIN and _is_numpy_array(type(v)):
+                        kwargs[k] = _python_value(v)
             return impl(*args, **kwargs)
 
         params.__wrapped__ = impl  # type: ignore[attr-defined]
