@@ -25,6 +25,7 @@ from dispatch._infer import (
     foreign,
     like_backend,
 )
+from dispatch._resolve import _resolve as _resolve_uncached
 from dispatch._resolve import resolve
 from dispatch.translations._api import (
     ARRAY_OPERANDS,
@@ -130,6 +131,7 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     name followed by its value's type.
     """
     _check_name(name)
+    _non_array_parameters(name)  # may load numpy's table: before the generation is read
     gen = reg.generation
     types = tuple(t for t in key if type(t) is not str) if kwargs else key
     backend = decide(types, name)
@@ -247,9 +249,11 @@ def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
     keywords = NON_ARRAY_PARAMETERS - ARRAY_OPERANDS.get(name, frozenset())
     positions: set[int] = set()
     try:
-        params = list(inspect.signature(resolve("numpy", name)).parameters.values())
+        # uncached: finding the reference's signature must leave no cache entry behind
+        params = list(inspect.signature(_resolve_uncached("numpy", name)).parameters.values())
     except Exception:  # no reference, or one without a signature (ufuncs): keywords only
-        params = []
+        # not cached for names numpy lacks: unknown names must not grow memory
+        return frozenset(), keywords
     for i, p in enumerate(params):
         if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             break
@@ -471,6 +475,7 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     from dispatch._infer import check_backend_name
 
     _check_name(name)
+    _non_array_parameters(name)  # may load numpy's table: before the generation is read
     gen = reg.generation
     impl = resolve(check_backend_name(backend, name), name)
     # the arrays of the sequence arguments (``stack``'s list) are converted as well
