@@ -19,6 +19,7 @@ from dispatch._infer import (
     backend_of_type,
     current_precision,
     decide,
+    decide_owner,
     deep_type_set,
     deep_types,
     default_backend,
@@ -134,7 +135,7 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     _non_array_parameters(name)  # may load numpy's table: before the generation is read
     gen = reg.generation
     types = tuple(t for t in key if type(t) is not str) if kwargs else key
-    backend = decide(types, name)
+    backend = decide(types, name) or decide_owner(types)
     if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
         entry = _sequence_entry(name)
     elif backend is None:
@@ -396,7 +397,7 @@ def _ordered_types(values: tuple) -> list[type]:
 
 def _elements_entry(name: str, types: list[type]) -> Callable:
     """The callable for a sequence call whose arrays have these types."""
-    backend = decide(types, name)
+    backend = decide(types, name) or decide_owner(types)
     if backend is None:
         _refuse_foreign(name, types)
         return _default_entry(name)

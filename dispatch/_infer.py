@@ -277,6 +277,18 @@ def decide(types: Iterable[type], name: str | None = None) -> str | None:
     return best
 
 
+def decide_owner(types: Iterable[type]) -> str | None:
+    """When no array decides: the one library that owns non-array arguments.
+
+    A library's other objects (a ``tf.Module``, a ``torch.device``, a
+    ``torch.Size``) never outweigh an array, numpy's included, but a call that
+    holds nothing else goes to their library rather than the default backend.
+    Two libraries' objects decide nothing.
+    """
+    owners = {o for t in types if (o := _owner(t)) is not None}
+    return owners.pop() if len(owners) == 1 else None
+
+
 def infer_backend_multi(*args: Any) -> str:
     """Return the backend deciding a call with these arguments.
 
@@ -289,7 +301,8 @@ def infer_backend_multi(*args: Any) -> str:
     >>> infer_backend_multi(np.ones(2), 3.0)
     'numpy'
     """
-    return decide(deep_types(args)) or default_backend()
+    types = deep_types(args)
+    return decide(types) or decide_owner(types) or default_backend()
 
 
 def deep_types(values: tuple) -> list[type]:
