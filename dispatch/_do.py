@@ -7,23 +7,34 @@ the default backend, errors) happens once per combination of argument types in
 
 from __future__ import annotations
 
-import itertools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from dispatch import _registry as reg
-from dispatch._errors import DispatchError, MixedBackendError, short
+from dispatch._errors import DispatchError, MixedBackendError, UnknownBackendError, short
 from dispatch._infer import (
+    _SCALARS,
     SEQUENCES,
-    _element_types,
     backend_of_type,
     current_precision,
     decide,
+    decide_owner,
+    deep_type_set,
+    deep_types,
     default_backend,
+    foreign,
     like_backend,
 )
+from dispatch._resolve import _resolve as _resolve_uncached
 from dispatch._resolve import resolve
-from dispatch.translations._api import CREATION, FLOAT_CREATION, SEQUENCE_ARGS
+from dispatch.translations._api import (
+    ARRAY_OPERANDS,
+    CREATION,
+    FLOAT_CREATION,
+    NON_ARRAY_PARAMETERS,
+    SEQUENCE_ARGS,
+)
 
 _C1 = reg.CALLS1
 _C2 = reg.CALLS2
@@ -92,9 +103,11 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
             except Exception as err:
                 _annotate(err, name, args, kwargs, like)
                 raise
+        # keyword names are part of the key: ``f(a, b, c)`` and ``f(a, b, y=c)`` differ,
+        # and a name (a str) never equals a type, so no two conventions share a key
         key = (name, *map(type, args))
-        for v in kwargs.values():
-            key += (type(v),)
+        for k, v in kwargs.items():
+            key += (k, type(v))
         try:
             fn = _CALLS.get(key)
         except TypeError:  # an unhashable name (a list...): _miss says what is wrong
@@ -106,25 +119,31 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except Exception as err:
+        if like is not None:
+            _mixed_with_like(err, name, like, (*args, *kwargs.values()))
         _annotate(err, name, args, kwargs, like)
         raise
 
 
-def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
+def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     """Build and cache the callable for one combination of argument types.
 
-    ``types``: positional argument types, then (with ``kwargs``) keyword ones.
+    ``key``: positional argument types, then (with ``kwargs``) each keyword's
+    name followed by its value's type.
     """
     _check_name(name)
+    _non_array_parameters(name)  # may load numpy's table: before the generation is read
     gen = reg.generation
-    backend = decide(types, name)
+    types = tuple(t for t in key if type(t) is not str) if kwargs else key
+    backend = decide(types, name) or decide_owner(types)
     if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
         entry = _sequence_entry(name)
     elif backend is None:
+        _refuse_foreign(name, types)
         entry = _default_entry(name)
     else:
-        entry = _entry(name, backend, types, positions=not kwargs)
-    reg.store_call(name, types, kwargs, entry, gen)
+        entry = _entry(name, backend, key, kwargs)
+    reg.store_call(name, key, kwargs, entry, gen)
     return entry
 
 
@@ -151,17 +170,99 @@ def _converter(backend: str, t: type) -> Callable:
     return resolve(backend, "asarray")
 
 
-def _entry(name: str, backend: str, types: Any, positions: bool) -> Callable:
-    """The resolved implementation, wrapped to convert constants where needed."""
+def _entry(name: str, backend: str, key: tuple, kwargs: bool) -> Callable:
+    """The resolved implementation, wrapped to convert constants where needed.
+
+    ``key``: the positional argument types, then (with ``kwargs``) each keyword
+    name followed by its value's type. A numpy array in a parameter that is
+    not an array operand (``axes``, ``shape``...) becomes a Python value rather
+    than the backend's array, on every backend.
+    """
     impl = resolve(backend, name)
-    if not reg.converts_constants(backend) or not any(_constant(t, backend) for t in types):
+    convert = reg.converts_constants(backend)
+    npos = next((i for i, t in enumerate(key) if type(t) is str), len(key))
+    positions, keywords = _non_array_parameters(name)
+
+    def conv(t: type, param: bool) -> Callable | None:
+        if param and _is_numpy_array(t):
+            return _python_value
+        if convert and _constant(t, backend):
+            return _converter(backend, t)
+        return None
+
+    pconvs = tuple((i, c) for i, t in enumerate(key[:npos]) if (c := conv(t, i in positions)))
+    kw = key[npos:]
+    kconvs = tuple(
+        (k, c) for k, t in zip(kw[::2], kw[1::2], strict=True) if (c := conv(t, k in keywords))
+    )
+    if not pconvs and not kconvs:
         return impl
-    if positions:  # positional-only call: the constants' positions are known
-        convs = tuple(
-            (i, _converter(backend, t)) for i, t in enumerate(types) if _constant(t, backend)
-        )
-        return _converting_positions(impl, convs)
-    return _converting_any(impl, backend, deep=False)
+    if not kwargs:  # positional-only call: the constants' positions are known
+        return _converting_positions(impl, pconvs)
+    return _converting_keys(impl, pconvs, kconvs)
+
+
+def _converting_keys(impl: Callable, pconvs: tuple, kconvs: tuple) -> Callable:
+    def keys(*args: Any, **kwargs: Any) -> Any:
+        args_ = list(args)
+        for i, conv in pconvs:
+            args_[i] = conv(args_[i])
+        for k, conv in kconvs:
+            kwargs[k] = conv(kwargs[k])
+        return impl(*args_, **kwargs)
+
+    keys.__wrapped__ = impl  # type: ignore[attr-defined]
+    return keys
+
+
+# the usual values of parameters: never numpy arrays, checked without a lookup
+_PLAIN = frozenset({int, float, bool, str, tuple, list, type(None)})
+
+
+def _is_numpy_array(t: type) -> bool:
+    return backend_of_type(t) == "numpy"
+
+
+def _python_value(a: Any) -> Any:
+    """A numpy array given as a parameter (axes, a shape): nested tuples of Python
+    numbers, or one Python number for a 0-d array."""
+    v = a.tolist()
+    return _tuples(v) if isinstance(v, list) else v
+
+
+def _tuples(v: list) -> tuple:
+    return tuple(_tuples(e) if isinstance(e, list) else e for e in v)
+
+
+_NON_ARRAY: dict[str, tuple[frozenset[int], frozenset[str]]] = {}
+
+
+def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
+    """Positions and keyword names of ``name``'s parameters that are not array operands.
+
+    The names are the vocabulary's facts (``NON_ARRAY_PARAMETERS``); their
+    positions come from the signature of the reference implementation (numpy's).
+    """
+    try:
+        return _NON_ARRAY[name]
+    except KeyError:
+        pass
+    keywords = NON_ARRAY_PARAMETERS - ARRAY_OPERANDS.get(name, frozenset())
+    positions: set[int] = set()
+    try:
+        # uncached: finding the reference's signature must leave no cache entry behind
+        params = list(inspect.signature(_resolve_uncached("numpy", name)).parameters.values())
+    except Exception:  # no reference, or one without a signature (ufuncs): keywords only
+        # not cached for names numpy lacks: unknown names must not grow memory
+        return frozenset(), keywords
+    for i, p in enumerate(params):
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
+        if p.name in keywords:
+            positions.add(i)
+    found = (frozenset(positions), keywords)
+    _NON_ARRAY[name] = found
+    return found
 
 
 def _converting_positions(impl: Callable, convs: tuple) -> Callable:
@@ -185,21 +286,58 @@ def _converting_positions(impl: Callable, convs: tuple) -> Callable:
     return positions
 
 
-def _converting_any(impl: Callable, backend: str, deep: bool) -> Callable:
-    """Convert every constant argument (and, with ``deep``, sequence element)."""
+def _converting_any(
+    impl: Callable, backend: str, deep: bool, name: str = "", convert: bool = True
+) -> Callable:
+    """Convert every constant argument (and, with ``deep``, sequence element).
+
+    A numpy array in a parameter of ``name`` that is not an array operand
+    becomes a Python value instead. Without ``convert`` (a backend that takes
+    numpy constants as they are) only that is done.
+    """
 
     def c(a: Any) -> Any:
         t = type(a)
         if deep and (t is list or t is tuple):
             return t(c(e) for e in a)
-        if _constant(t, backend) and reg.priority(backend_of_type(t)) < prio:  # type: ignore[arg-type]
+        if convert and _constant(t, backend) and reg.priority(backend_of_type(t)) < prio:  # type: ignore[arg-type]
             return _converter(backend, t)(a)
         return a
 
+    def p(a: Any) -> Any:
+        return _python_value(a) if _is_numpy_array(type(a)) else c(a)
+
     prio = reg.priority(backend)
+    positions, keywords = _non_array_parameters(name) if name else ((), ())
+
+    if not convert:
+        pos = tuple(sorted(positions))
+        first = pos[0] if pos else 1 << 30
+
+        def params(*args: Any, **kwargs: Any) -> Any:
+            # the common case (no numpy array where a parameter is) costs a few checks
+            if len(args) > first:
+                for i in pos:
+                    if (
+                        i < len(args)
+                        and type(args[i]) not in _PLAIN
+                        and _is_numpy_array(type(args[i]))
+                    ):
+                        args = (*args[:i], _python_value(args[i]), *args[i + 1 :])
+            if kwargs:
+                for k, v in kwargs.items():
+                    if k in keywords and type(v) not in _PLAIN and _is_numpy_array(type(v)):
+                        kwargs[k] = _python_value(v)
+            return impl(*args, **kwargs)
+
+        params.__wrapped__ = impl  # type: ignore[attr-defined]
+        return params
 
     def converting(*args: Any, **kwargs: Any) -> Any:
-        return impl(*[c(a) for a in args], **{k: c(v) for k, v in kwargs.items()})
+        return impl(
+            *[p(a) if i in positions else c(a) for i, a in enumerate(args)],
+            **{k: p(v) if k in keywords else c(v) for k, v in kwargs.items()},
+        )
 
     converting.__wrapped__ = impl  # type: ignore[attr-defined]
     return converting
@@ -259,50 +397,27 @@ def _ordered_types(values: tuple) -> list[type]:
 
 def _elements_entry(name: str, types: list[type]) -> Callable:
     """The callable for a sequence call whose arrays have these types."""
-    backend = decide(types, name)
+    backend = decide(types, name) or decide_owner(types)
     if backend is None:
+        _refuse_foreign(name, types)
         return _default_entry(name)
     impl = resolve(backend, name)
-    need = reg.converts_constants(backend) and any(_constant(t, backend) for t in types)
-    return _converting_any(impl, backend, deep=True) if need else impl
-
-
-_NESTED_SCAN = 256  # elements of nested sequences looked at per call, at most
-
-
-def _deep_types(values: tuple) -> list[type]:
-    """Types of ``values`` and of the elements of nested lists and tuples.
-
-    Breadth first, and at most ``_NESTED_SCAN`` objects: arrays in nested
-    sequences (``block``'s blocks) sit near the top, long nested sequences hold
-    numbers.
-    """
-    out: dict[type, None] = {}  # ordered: error messages name the first library first
-    level = list(values)
-    seen = 0
-    while level and seen < _NESTED_SCAN:
-        below: list = []
-        for v in level:
-            out[type(v)] = None
-            if isinstance(v, SEQUENCES):
-                below.extend(itertools.islice(v, _NESTED_SCAN))
-            seen += 1
-            if seen >= _NESTED_SCAN:
-                break
-        level = below
-    return list(out)
+    convert = reg.converts_constants(backend) and any(_constant(t, backend) for t in types)
+    if convert or (any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))):
+        return _converting_any(impl, backend, deep=True, name=name, convert=convert)
+    return impl
 
 
 def _nested_entry(name: str) -> Callable:
     """Dispatch on the types inside nested sequence arguments, per call."""
 
     def by_nested(*args: Any, **kwargs: Any) -> Any:
-        types = _deep_types((*args, *kwargs.values()))
-        key = (by_nested, frozenset(types))
+        values = (*args, *kwargs.values())
+        key = (by_nested, deep_type_set(values))
         fn = _CALLS.get(key)
         if fn is None:
             gen = reg.generation
-            fn = _elements_entry(name, types)
+            fn = _elements_entry(name, deep_types(values))
             reg.store(_CALLS, key, fn, gen)
         return fn(*args, **kwargs)
 
@@ -335,11 +450,15 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     try:
         if type(like) is str:
             backend = like
+        elif isinstance(like, str):  # a str subclass: the name it spells
+            backend = str(like)
         else:
             backend = like_backend(like, name)
             if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
                 kwargs["like"] = like  # a generic backend (lazy) records the example itself
-            elif name in CREATION:
+            elif name in CREATION and not isinstance(like, _SCALARS):
+                # an example array lends its dtype and device (a Python number: none,
+                # like autoray's 'builtins')
                 inject = getattr(reg.table(backend), "creation_kwargs", None)
                 extra = inject(like) if inject else {"dtype": like.dtype}
                 for k, v in extra.items():
@@ -357,11 +476,63 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     from dispatch._infer import check_backend_name
 
     _check_name(name)
+    _non_array_parameters(name)  # may load numpy's table: before the generation is read
     gen = reg.generation
     impl = resolve(check_backend_name(backend, name), name)
-    fn = _converting_any(impl, backend, deep=False) if reg.converts_constants(backend) else impl
+    # the arrays of the sequence arguments (``stack``'s list) are converted as well
+    deep = name in SEQUENCE_ARGS
+    if reg.converts_constants(backend):
+        fn = _converting_any(impl, backend, deep, name)
+    elif reg.priority(backend) >= 0 and any(_non_array_parameters(name)):
+        # numpy arrays given as axes or shapes become Python values (numpy's own
+        # backend, of the lowest priority, takes them as they are)
+        fn = _converting_any(impl, backend, deep, name, convert=False)
+    else:
+        fn = impl
     reg.store(_CALLS, key, fn, gen)
     return fn
+
+
+def _mixed_with_like(err: Exception, name: str, like: Any, values: tuple) -> None:
+    """A call with ``like=`` failed: if it mixed libraries, say that (failure path only).
+
+    ``like=`` chooses the backend but converts only numpy constants; an array of
+    another library is as much an error as it is without ``like=``.
+    """
+    try:
+        backend = like_backend(like)
+        if reg.priority(backend) < 0:
+            return  # numpy named: other libraries' arrays reach it through __array__
+        others = [
+            b
+            for b in dict.fromkeys(map(backend_of_type, deep_types(values)))
+            if b is not None and b != backend and reg.priority(b) >= 0
+        ]
+    except Exception:
+        return
+    if others:
+        raise MixedBackendError(
+            f"do({name!r}, like={short(like)}): arrays of {others[0]!r} were passed to a "
+            f"call on {backend!r}; like= converts numpy constants only, convert the others "
+            f"first, e.g. dispatch.convert(x, {backend!r})"
+        ) from err
+
+
+def _refuse_foreign(name: str, types: Any) -> None:
+    """No argument decides and one is an object no library owns: refuse (miss path).
+
+    Running the default backend (numpy) on it would treat it as an opaque object
+    (``do("sum", obj)`` returned ``obj``).
+    """
+    for t in types:
+        if foreign(t):
+            raise UnknownBackendError(
+                f"do({name!r}): no backend owns an argument of type "
+                f"{t.__module__}.{t.__qualname__}; it is not an array of a known library "
+                "(no dtype and shape, no __array_function__), so numpy is not run on it. "
+                "Pass like='numpy' (or another backend) to choose one, or register the "
+                "type with dispatch.register_backend(type, name)"
+            )
 
 
 def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: Any) -> None:
@@ -374,12 +545,7 @@ def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: An
         if like is not None:
             backend = like_backend(like)
         else:
-            values = (*args, *kwargs.values())
-            types = [type(a) for a in values]
-            for a in values:
-                if isinstance(a, SEQUENCES):
-                    types.extend(_element_types(a))
-            backend = decide(types) or default_backend()
+            backend = decide(deep_types((*args, *kwargs.values()))) or default_backend()
     except MixedBackendError:
         return  # the error is about this call's own arguments, and says so
     except Exception:

@@ -9,13 +9,16 @@ imported (an object of a library can only exist once it is imported).
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from dispatch import _registry as reg
 from dispatch._errors import MixedBackendError, UnknownBackendError, short
 
 _NONE = frozenset({"builtins", "typing", "abc", "functools", "collections"})
+# Python's standard library: its objects (Fraction, Decimal, datetime...) are values
+_STDLIB = frozenset(sys.stdlib_module_names) - {"__future__"}
 SEQUENCES = (list, tuple)
 
 # the default backend for calls that carry no array; a context var so that
@@ -67,39 +70,179 @@ def _find(cls: type) -> str | None:
     root = module.split(".", 1)[0]
     if root in _NONE or not root:
         return None
+    owner = _table_owner(module)
+    if owner is not None:
+        return _if_array(owner, cls)
+    # a subclass, defined elsewhere, of a library's array (quimb's ``qarray`` of
+    # ``numpy.ndarray``) is an array of that library
+    for base in cls.__mro__[1:-1]:
+        found = backend_of_type(base)
+        if found is not None:
+            return found
+    return _unregistered(cls, root)
+
+
+def _table_owner(module: str) -> str | None:
+    """The shipped table whose library defines ``module``, if any."""
+    root = module.split(".", 1)[0]
     if reg.has_table(root):
-        return _if_array(root, cls)
+        return root
     for backend in reg.known_backends():
         if backend in reg.USER_BACKENDS or not reg.library_loaded(backend):
             continue
         for prefix in getattr(reg.table(backend), "TYPES", ()):
             if _match(module, prefix):
-                return _if_array(backend, cls)
+                return backend
     return None
 
 
+def is_array_like(cls: type) -> bool:
+    """Whether instances of ``cls`` look like arrays: a ``dtype`` and a ``shape`` or
+    ``ndim`` on the class.
+
+    Shapes (``torch.Size``, ``tf.TensorShape``), dtypes, devices, generators and
+    ``finfo`` objects of a library lack them: they are parameters of a call, never
+    the arrays that choose its backend.
+    """
+    try:
+        return hasattr(cls, "dtype") and (hasattr(cls, "shape") or hasattr(cls, "ndim"))
+    except Exception:  # a class whose attribute lookup itself fails is no array
+        return False
+
+
 def _if_array(backend: str, cls: type) -> str | None:
-    """Apply the table's optional ``is_array_type`` filter (dtypes, scalars...)."""
+    """Apply the table's optional ``is_array_type`` filter (dtypes, scalars...) and
+    the general rule of :func:`is_array_like`."""
     check = getattr(reg.table(backend), "is_array_type", None)
-    return backend if check is None or check(cls) else None
+    if check is not None and not check(cls):
+        return None
+    return backend if is_array_like(cls) else None
+
+
+def _unregistered(cls: type, root: str) -> str | None:
+    """autoray's module rule for an array type that nobody registered.
+
+    An object that takes part in numpy's own dispatch protocols goes to numpy,
+    which hands it back to its library; any other array-like type is an array of
+    the backend named after its top-level module (``mylib.Array`` -> ``'mylib'``),
+    whose functions are numpy's names in that module (``mylib.linalg.norm``).
+    Anything else decides nothing (and :func:`foreign` tells a call about it).
+    """
+    if root in _STDLIB or not is_array_like(cls):
+        return None
+    if hasattr(cls, "__array_function__") or hasattr(cls, "__array_ufunc__"):
+        return "numpy"
+    if not reg.is_public_name(root):
+        return None
+    implicit_backend(root)
+    return root
+
+
+def implicit_backend(name: str) -> None:
+    """Make ``name`` a backend whose functions are the attributes of the module of
+    that name (priority 0, numpy constants left alone), unless it is known already.
+
+    The state is that of ``register_backend(name, name)`` without the type
+    registration and without clearing any cache: nothing cached can depend on a
+    backend that did not exist.
+    """
+    if name in reg.USER_BACKENDS or reg.has_table(name):
+        return
+    with reg.lock:
+        reg.USER_BACKENDS.setdefault(
+            name,
+            {"module": name, "priority": 0, "convert": False, "resolver": None, "implicit": True},
+        )
+
+
+# objects of these types are values, not arrays, whatever their module
+_VALUES = (
+    int,
+    float,
+    complex,
+    str,
+    bytes,
+    bytearray,
+    list,
+    tuple,
+    dict,
+    set,
+    frozenset,
+    type,
+    range,
+    slice,
+)
+
+
+def foreign(cls: type) -> bool:
+    """Whether ``cls`` is neither an array nor a value dispatch knows.
+
+    Python's own values (builtins and the standard library, their subclasses),
+    dispatch's objects and the non-array objects of known libraries (numpy
+    scalars, dtypes, shapes) are constants. An object of any other type that
+    does not decide a backend is something numpy does not know: a call that
+    would run the default backend on it is refused.
+    """
+    if backend_of_type(cls) is not None:
+        return False
+    module = getattr(cls, "__module__", None) or ""
+    root = module.split(".", 1)[0]
+    if root in _NONE or root in _STDLIB or root == "dispatch" or not root:
+        return False
+    if issubclass(cls, _VALUES) or callable_type(cls):
+        return False
+    return _table_owner(module) is None
+
+
+def callable_type(cls: type) -> bool:
+    """Functions and other callables are arguments (``gradient``'s ``f``, ``vectorize``)."""
+    return any("__call__" in vars(k) for k in cls.__mro__[:-1]) and not is_array_like(cls)
 
 
 def infer_backend(array: Any) -> str:
     """Return the backend name of one object.
 
-    Python scalars and other objects that no library owns give the current
-    default backend (``"numpy"`` unless changed with :func:`set_backend` or
-    :func:`backend_like`).
+    An array gives its library (a subclass of a library's array, its base's
+    library). A library's other objects give that library as well: numpy
+    scalars ``'numpy'``, ``torch.Size`` and torch dtypes ``'torch'`` (they
+    decide no call, see :func:`infer_backend_multi`). Python scalars and other
+    objects that no library owns give the current default backend
+    (``"numpy"`` unless changed with :func:`set_backend` or
+    :func:`backend_like`), a name that ``like=`` accepts.
 
     Examples
     --------
     >>> import numpy as np
     >>> infer_backend(np.ones(3))
     'numpy'
+    >>> infer_backend(np.float32(1.5))
+    'numpy'
     >>> infer_backend(1.5)
     'numpy'
     """
-    return backend_of_type(type(array)) or default_backend()
+    t = type(array)
+    try:
+        b = reg.TYPE_BACKEND[t]
+    except KeyError:
+        b = backend_of_type(t)
+    return b or _owner(t) or default_backend()
+
+
+def _owner(cls: type) -> str | None:
+    """The library that defines ``cls`` (also when its objects are not arrays)."""
+    try:
+        return _OWNER[cls]
+    except KeyError:
+        pass
+    module = getattr(cls, "__module__", None) or ""
+    root = module.split(".", 1)[0]
+    found = None if root in _NONE or not root else _table_owner(module)
+    gen = reg.generation
+    reg.store(_OWNER, cls, found, gen)
+    return found
+
+
+_OWNER: dict[type, str | None] = {}
 
 
 def default_backend() -> str:
@@ -134,6 +277,18 @@ def decide(types: Iterable[type], name: str | None = None) -> str | None:
     return best
 
 
+def decide_owner(types: Iterable[type]) -> str | None:
+    """When no array decides: the one library that owns non-array arguments.
+
+    A library's other objects (a ``tf.Module``, a ``torch.device``, a
+    ``torch.Size``) never outweigh an array, numpy's included, but a call that
+    holds nothing else goes to their library rather than the default backend.
+    Two libraries' objects decide nothing.
+    """
+    owners = {o for t in types if (o := _owner(t)) is not None}
+    return owners.pop() if len(owners) == 1 else None
+
+
 def infer_backend_multi(*args: Any) -> str:
     """Return the backend deciding a call with these arguments.
 
@@ -146,21 +301,52 @@ def infer_backend_multi(*args: Any) -> str:
     >>> infer_backend_multi(np.ones(2), 3.0)
     'numpy'
     """
-    types = []
-    for a in args:
-        types.append(type(a))
-        if isinstance(a, SEQUENCES):
-            types.extend(_element_types(a))
-    return decide(types) or default_backend()
+    types = deep_types(args)
+    return decide(types) or decide_owner(types) or default_backend()
 
 
-def _element_types(seq: Any, depth: int = 3) -> list[type]:
-    out = []
-    for e in seq:
-        out.append(type(e))
-        if depth > 1 and isinstance(e, SEQUENCES):
-            out.extend(_element_types(e, depth - 1))
-    return out
+def deep_types(values: tuple) -> list[type]:
+    """Types of ``values`` and of the elements of nested lists and tuples, all of them,
+    in order (error messages name the first library first); see :func:`deep_type_set`.
+    """
+    out: dict[type, None] = {}
+    for seq in _sequences(values):
+        out.update(dict.fromkeys(map(type, seq)))
+    return list(out)
+
+
+def deep_type_set(values: tuple) -> frozenset[type]:
+    """The set of :func:`deep_types`, faster: the per-call key of nested sequences.
+
+    Every element is looked at (an array may sit anywhere), at C speed: one
+    ``set(map(type, seq))`` per sequence, and a Python loop only over the
+    sequences that hold sequences.
+    """
+    out: set[type] = set()
+    for _ in _sequences(values, out):  # the generator fills ``out``
+        pass
+    return frozenset(out)
+
+
+def _sequences(values: tuple, types: set | None = None) -> Iterator[Any]:
+    """``values`` and every list or tuple nested in it, breadth first, each sequence
+    object once (a list that contains itself ends); with ``types``, the types of
+    every element seen are added to it."""
+    seen: set[int] = set()
+    level = [values]
+    while level:
+        below: list = []
+        for seq in level:
+            yield seq
+            ts = set(map(type, seq))
+            if types is not None:
+                types |= ts
+            if any(issubclass(t, SEQUENCES) for t in ts):
+                for e in seq:
+                    if isinstance(e, SEQUENCES) and id(e) not in seen:
+                        seen.add(id(e))
+                        below.append(e)
+        level = below
 
 
 def check_backend_name(name: str, fn: str | None = None, where: str = "") -> str:
@@ -181,19 +367,33 @@ def check_backend_name(name: str, fn: str | None = None, where: str = "") -> str
     raise reg.unknown_backend(name, where)
 
 
+_SCALARS = (int, float, complex)
+
+
 def like_backend(like: Any, fn: str | None = None) -> str:
     """Backend named by ``like=``: a backend name or an example array.
 
-    ``fn``, the function of the ``do`` call, only goes into error messages.
+    A Python number (autoray's backend ``'builtins'``) or a numpy scalar names
+    numpy. ``fn``, the function of the ``do`` call, only goes into error messages.
     """
     if isinstance(like, str):
         return like
-    b = backend_of_type(type(like))
-    if b is None:
-        call = f"do({fn!r}, like=...): " if fn is not None else ""
+    t = type(like)
+    b = backend_of_type(t)
+    if b is not None:
+        return b
+    if issubclass(t, _SCALARS) or (_owner(t) == "numpy" and is_array_like(t)):
+        return "numpy"  # numbers and numpy scalars
+    call = f"do({fn!r}, like=...): " if fn is not None else ""
+    owner = _owner(t)
+    if owner is not None:  # a library's dtype, shape or device: not an example array
         raise UnknownBackendError(
-            f"{call}like={short(like)} (type {type(like).__name__!r}): no backend owns "
-            "that type; pass a backend name such as like='torch' or an array of a "
-            "known library, or register the type with dispatch.register_backend(type, name)"
+            f"{call}like={short(like)} (type {t.__name__!r}) is not an array of {owner!r} "
+            f"but one of its parameters; pass like={owner!r} (and dtype=/device= for a "
+            "creation routine) or an example array"
         )
-    return b
+    raise UnknownBackendError(
+        f"{call}like={short(like)} (type {t.__name__!r}): no backend owns "
+        "that type; pass a backend name such as like='torch' or an array of a "
+        "known library, or register the type with dispatch.register_backend(type, name)"
+    )

@@ -1,7 +1,9 @@
 """Per-function facts that hold for every library.
 
 ``CREATION``: names that take ``dtype`` (and ``device``) from an example array
-passed as ``like=``. ``SEQUENCE_ARGS``: names whose list or tuple arguments hold
+passed as ``like=``. ``NON_ARRAY_PARAMETERS``: parameters that are never array
+operands (numpy arrays there become Python values, not the backend's arrays).
+``SEQUENCE_ARGS``: names whose list or tuple arguments hold
 arrays that take part in choosing the backend. ``NAMES``: the canonical
 vocabulary, used for suggestions and the coverage matrix.
 """
@@ -68,6 +70,54 @@ SEQUENCE_ARGS = frozenset(
         "scipy.linalg.lu_solve",
     }
 )
+
+# parameters (numpy's names) that are never array operands: an axis, a shape, a count,
+# an offset, a mode. A numpy array passed there is a list of ints, not data: it
+# becomes nested tuples of Python numbers (a Python number if 0-d) on every backend,
+# never the backend's array (torch's ``permute`` takes no tensor of axes)
+NON_ARRAY_PARAMETERS = frozenset(
+    {
+        "axis",
+        "axes",
+        "axis1",
+        "axis2",
+        "axisa",
+        "axisb",
+        "axisc",
+        "source",
+        "destination",
+        "shape",
+        "newshape",
+        "reps",
+        "indices_or_sections",
+        "shift",
+        "k",
+        "n",
+        "N",
+        "M",
+        "num",
+        "offset",
+        "s",
+        "pad_width",
+        "size",
+        "minlength",
+        "decimals",
+        "ind",
+        "ord",
+        "ddof",
+        "correction",
+        "side",
+        "mode",
+        "kind",
+        "order",
+    }
+)
+
+# names for which one of those parameter names is an array operand after all
+ARRAY_OPERANDS = {
+    "random.gamma": frozenset({"shape"}),
+    "random.binomial": frozenset({"n"}),
+}
 
 ELEMENTWISE_UNARY = (
     "abs absolute negative positive sign sqrt cbrt square exp exp2 expm1 log log2 log10 "

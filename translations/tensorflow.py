@@ -786,10 +786,10 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, **kw: Any) -> Any:
     return tf.fill(_shape_arg(shape), _to(fill_value, dt))
 
 
-def _full_like(a: Any, fill_value: Any, dtype: Any = None, **kw: Any) -> Any:
+def _full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, **kw: Any) -> Any:
     a = _t(a)
     dt = _dt(dtype) or a.dtype
-    return tf.fill(tf.shape(a), _to(fill_value, dt))
+    return tf.fill(tf.shape(a) if shape is None else _shape_arg(shape), _to(fill_value, dt))
 
 
 def _shape_arg(shape: Any) -> Any:

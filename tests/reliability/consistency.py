@@ -72,6 +72,8 @@ def _unwrap(fn: Any) -> Any:
         "first",
         "positions",
         "converting",
+        "keys",
+        "params",
     ):
         fn = fn.__wrapped__
     return fn
@@ -133,8 +135,8 @@ def check_entry(key: tuple) -> None:
             name, types = k[1], ()
             assert same_impl(_unwrap(fn), _resolve(k[2], name)), key
             return
-        else:
-            name, types = k[0], k[1:]
+        else:  # keyword names (strings) sit among the types of a call with keywords
+            name, types = k[0], tuple(t for t in k[1:] if not isinstance(t, str))
     backend = decide(types)
     assert backend is not None, key
     assert same_impl(_unwrap(fn), _resolve(backend, name)), key

@@ -1,0 +1,373 @@
+"""Which objects are arrays and which backend they choose (issues 11 section 4/5, 17).
+
+Nested sequences are scanned whole; a library's shapes, dtypes and devices are
+parameters, not arrays; subclasses of a library's array dispatch like it; array
+types nobody registered follow autoray's module rule; anything else no library
+owns is refused rather than handed to numpy; Python numbers as ``like=`` mean numpy.
+"""
+
+from __future__ import annotations
+
+import sys
+import timeit
+import types
+
+import numpy as np
+import pytest
+from conftest import ARRAY_BACKENDS, _usable, to_backend, to_np
+
+import dispatch
+from dispatch import (
+    MixedBackendError,
+    UnknownBackendError,
+    do,
+    get_namespace,
+    infer_backend,
+    infer_backend_multi,
+)
+from dispatch import _registry as reg
+from dispatch._infer import deep_type_set, deep_types, is_array_like
+
+NON_NUMPY = [b for b in ARRAY_BACKENDS if b != "numpy"]
+
+
+@pytest.fixture(params=NON_NUMPY)
+def lib(request):
+    lib_module = {"dask": "dask.array"}.get(request.param, request.param)
+    if not _usable(lib_module):
+        pytest.skip(f"{request.param} is not installed")
+    return request.param
+
+
+def _arr(backend: str, x=None):
+    return to_backend(np.arange(4.0) if x is None else x, backend)
+
+
+# ---------------------------------------------------------------- nested sequences
+
+
+@pytest.mark.parametrize("position", [0, 255, 256, 300, 599])
+@pytest.mark.parametrize("name", ["stack", "concatenate"])
+def test_library_array_anywhere_in_a_sequence_decides(name, position, lib):
+    """The whole sequence is looked at: an array at any position chooses the backend."""
+    parts = [np.arange(2.0)] * 600
+    parts[position] = _arr(lib, np.arange(2.0))
+    out = do(name, parts)
+    assert infer_backend(out) == lib
+    np.testing.assert_allclose(to_np(out), getattr(np, name)([np.arange(2.0)] * 600))
+
+
+@pytest.mark.parametrize("position", [0, 256, 300, 599])
+def test_library_array_anywhere_in_a_nested_sequence_decides(position, lib):
+    """``block``'s nested lists: every level and every element is looked at."""
+    rows = [[np.ones(2), np.ones(2)] for _ in range(600)]
+    rows[position] = [np.ones(2), _arr(lib, np.ones(2))]
+    assert infer_backend_multi(rows) == lib
+    assert dispatch._infer.decide(deep_types((rows,))) == lib
+    assert type(rows[position][1]) in deep_type_set((rows,))
+
+
+def test_nested_torch_array_at_position_300_chooses_torch():
+    """The issue's example: block's nested list, the tensor beyond the old 256 limit."""
+    if not _usable("torch"):
+        pytest.skip("torch is not installed")
+    import torch
+
+    rows = [[1.0, 2.0]] * 300 + [torch.tensor([3.0, 4.0])]
+    out = do("asarray", [rows[0], rows[-1]])
+    assert isinstance(out, torch.Tensor)
+    types_ = deep_types(([rows],))
+    assert torch.Tensor in types_
+    assert dispatch._infer.decide(types_) == "torch"
+
+
+def test_self_containing_list_ends():
+    x = [1.0]
+    x.append(x)
+    assert set(deep_types((x,))) == {list, float}
+
+
+@pytest.mark.overhead
+def test_long_numeric_nested_list_scan_is_cheap():
+    """Timing, loose: the per-call scan of every element of a long nested list of
+    numbers costs about what numpy's own conversion of that list costs."""
+    rows = [[float(j) for j in range(1000)] for _ in range(300)]
+    scan = min(timeit.repeat(lambda: deep_type_set((rows,)), number=3, repeat=5)) / 3
+    conv = min(timeit.repeat(lambda: np.asarray(rows), number=3, repeat=5)) / 3
+    assert scan < 2 * conv, (scan, conv)
+
+
+# ---------------------------------------------------------------- shapes, dtypes, devices
+
+
+def _parameters_of(backend: str) -> list:
+    """Objects of the library that are parameters (shapes, dtypes, devices)."""
+    if backend == "torch":
+        import torch
+
+        return [torch.Size([2, 2]), torch.float64, torch.device("cpu"), torch.finfo(torch.float32)]
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        return [tf.TensorShape([2, 2]), tf.float64]
+    if backend == "jax":
+        import jax
+
+        return [jax.devices()[0]]
+    return []
+
+
+def test_shapes_dtypes_devices_are_not_arrays(lib):
+    x = np.arange(4.0)
+    for p in _parameters_of(lib):
+        assert dispatch._infer.backend_of_type(type(p)) is None, p
+        assert not is_array_like(type(p))
+        assert infer_backend(p) == lib  # the library owns it, as autoray says
+        assert infer_backend_multi(x, p) == "numpy"  # an array, even numpy's, outweighs it
+        assert infer_backend_multi(p, 1.0) == lib  # alone, it names its library
+
+
+def test_torch_size_keeps_numpy_numpy():
+    if not _usable("torch"):
+        pytest.skip("torch is not installed")
+    import torch
+
+    t = torch.ones(2, 2)
+    out = do("reshape", np.arange(4.0), t.shape)
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_array_equal(out, np.arange(4.0).reshape(2, 2))
+    # with nothing else in the call, the library of the shape serves it (as autoray)
+    out = do("zeros", t.shape)
+    assert isinstance(out, torch.Tensor)
+    assert tuple(out.shape) == (2, 2)
+    if _usable("jax"):
+        import jax.numpy as jnp
+
+        out = do("reshape", jnp.arange(4.0), t.shape)  # was MixedBackendError
+        assert infer_backend(out) == "jax"
+        np.testing.assert_array_equal(np.asarray(out), np.arange(4.0).reshape(2, 2))
+
+
+def test_torch_dtype_as_argument_decides_nothing():
+    if not _usable("torch"):
+        pytest.skip("torch is not installed")
+    import torch
+
+    out = do("ones", 3, dtype=np.float32)
+    assert isinstance(out, np.ndarray)
+    out = do("astype", torch.ones(2), torch.float64)
+    assert out.dtype == torch.float64
+
+
+# ---------------------------------------------------------------- like= and sequences
+
+
+@pytest.mark.parametrize("name", ["stack", "concatenate", "vstack", "hstack"])
+def test_like_converts_numpy_arrays_inside_lists(name, lib):
+    out = do(name, [np.arange(3.0), np.arange(3.0) + 1], like=lib)
+    assert infer_backend(out) == lib
+    np.testing.assert_allclose(to_np(out), getattr(np, name)([np.arange(3.0), np.arange(3.0) + 1]))
+
+
+@pytest.mark.parametrize("like", [0.0, 0.5, 1, True, 2j, np.float32(1.0), np.int64(3)])
+def test_python_and_numpy_scalars_as_like_mean_numpy(like):
+    """autoray serves them with numpy (backend 'builtins')."""
+    z = do("zeros", (2,), like=like)
+    e = do("eye", 2, like=like)
+    assert isinstance(z, np.ndarray)
+    assert isinstance(e, np.ndarray)
+    np.testing.assert_array_equal(z, np.zeros(2))
+    np.testing.assert_array_equal(e, np.eye(2))
+    # a Python number lends no dtype (numpy's default), a numpy scalar its own
+    want = like.dtype if isinstance(like, np.generic) else np.zeros(2).dtype
+    assert z.dtype == want
+    np.testing.assert_array_equal(do("sum", [1.0, 2.0], like=like), 3.0)
+
+
+def test_like_a_library_dtype_is_a_typed_error(lib):
+    for p in _parameters_of(lib):
+        with pytest.raises(UnknownBackendError, match="not an array of"):
+            do("zeros", (2,), like=p)
+
+
+@pytest.mark.parametrize("name", ["add", "stack"])
+def test_two_libraries_with_like_raise_mixed_backend_error(name):
+    """like= converts numpy constants only: another library's array gives the typed
+    error naming it (or, where the library took it itself, the right answer)."""
+    libs = [b for b in ("torch", "jax", "tensorflow") if _usable(b)]
+    if len(libs) < 2:
+        pytest.skip("needs two libraries")
+    ref = np.stack([np.arange(4.0)] * 2) if name == "stack" else np.arange(4.0) * 2
+    raised = 0
+    for a in libs:
+        for b in libs:
+            if a == b:
+                continue
+            x, y = _arr(a), _arr(b)
+            args = ([x, y],) if name == "stack" else (x, y)
+            for like in (a, x):
+                try:
+                    out = do(name, *args, like=like)
+                except MixedBackendError as err:
+                    message = str(err)
+                    raised += 1
+                else:
+                    np.testing.assert_allclose(to_np(out), ref)
+                    continue
+                assert repr(b) in message
+                assert f"like={a!r}" in message or "like=" in message
+    assert raised  # at least the pairs whose library refuses the other's array
+
+
+def test_str_subclass_name():
+    class S(str):
+        pass
+
+    x = np.arange(4.0)
+    for _ in range(2):
+        assert do(S("sum"), x) == 6.0
+        assert do(S("sum"), x, axis=0) == 6.0
+        np.testing.assert_array_equal(do(S("linalg.norm"), x), np.linalg.norm(x))
+        assert do(S("zeros"), 2, like=S("numpy")).shape == (2,)
+
+
+# ---------------------------------------------------------------- scalars
+
+
+def test_infer_backend_of_scalars_matches_autoray_where_it_can():
+    """numpy scalars are numpy's (as autoray says); Python numbers give the default
+    backend, a name like= accepts (autoray says 'builtins', see migrating.md)."""
+    for s in (np.float64(1.0), np.int32(2), np.bool_(True), np.complex64(1j)):
+        assert infer_backend(s) == "numpy"
+    for s in (1.0, 2, True, 1j):
+        assert infer_backend(s) == "numpy"
+    if _usable("torch"):
+        with dispatch.backend_like("torch"):
+            assert infer_backend(1.0) == "torch"  # the default backend
+            assert infer_backend(np.float64(1.0)) == "numpy"  # owned by numpy
+            assert infer_backend(np.ones(2)) == "numpy"
+
+
+# ---------------------------------------------------------------- subclasses
+
+
+def _foreign_module_subclass(base: type, module: str) -> type:
+    return type("QArray", (base,), {"__module__": module})
+
+
+def test_numpy_subclass_from_another_module_is_numpy():
+    """quimb's qarray: a numpy.ndarray subclass defined in quimb."""
+    Q = _foreign_module_subclass(np.ndarray, "quimbish.tensor")
+    q = np.arange(6.0).reshape(2, 3).view(Q)
+    assert infer_backend(q) == "numpy"
+    np.testing.assert_array_equal(get_namespace(q).sum(q), 15.0)
+    assert get_namespace(q) is get_namespace(np.ones(2)) or repr(get_namespace(q)) == repr(
+        get_namespace(np.ones(2))
+    )
+    np.testing.assert_array_equal(do("sum", q, axis=0), np.arange(6.0).reshape(2, 3).sum(0))
+    np.testing.assert_allclose(do("linalg.norm", q), np.linalg.norm(np.arange(6.0)))
+    if _usable("torch"):
+        import torch
+
+        out = do("add", q, torch.ones(2, 3, dtype=torch.float64))
+        assert isinstance(out, torch.Tensor)  # still a numpy constant to torch
+
+
+def test_library_subclass_from_another_module_is_that_library(lib):
+    base = type(_arr(lib))
+    try:
+        Sub = _foreign_module_subclass(base, "userlib.arrays")
+    except TypeError:
+        pytest.skip(f"{base.__name__} cannot be subclassed")
+    assert dispatch._infer.backend_of_type(Sub) == lib
+
+
+# ---------------------------------------------------------------- unregistered types
+
+
+@pytest.fixture
+def mylib():
+    """A library nobody registered: its array type and numpy-named functions."""
+    mod = types.ModuleType("mylib_unreg")
+    linalg = types.ModuleType("mylib_unreg.linalg")
+
+    class Array:
+        def __init__(self, data):
+            self.data = np.asarray(data, dtype=float)
+
+        @property
+        def dtype(self):
+            return self.data.dtype
+
+        @property
+        def shape(self):
+            return self.data.shape
+
+    Array.__module__ = "mylib_unreg.core"
+    def sum_(a, axis=None):
+        return Array(a.data.sum(axis=axis))
+
+    def norm(a):
+        return float(np.linalg.norm(a.data))
+
+    sum_.__module__ = "mylib_unreg.core"  # the library's own functions
+    norm.__module__ = "mylib_unreg.linalg"
+    mod.Array, mod.sum, mod.linalg, linalg.norm = Array, sum_, linalg, norm
+    sys.modules["mylib_unreg"] = mod
+    sys.modules["mylib_unreg.linalg"] = linalg
+    yield mod
+    del sys.modules["mylib_unreg"], sys.modules["mylib_unreg.linalg"]
+    reg.USER_BACKENDS.pop("mylib_unreg", None)
+    reg.clear_caches()
+
+
+def test_unregistered_array_type_uses_its_module(mylib):
+    a = mylib.Array([[3.0, 4.0], [0.0, 0.0]])
+    assert infer_backend(a) == "mylib_unreg"
+    for _ in range(2):
+        out = do("sum", a, axis=0)
+        assert isinstance(out, mylib.Array)
+        np.testing.assert_array_equal(out.data, [3.0, 4.0])
+        assert do("linalg.norm", a) == 5.0
+    with pytest.raises(dispatch.UnknownFunctionError):
+        do("cumsum", a)  # mylib has none: an error, never numpy on the object
+
+
+def test_unregistered_array_with_numpy_protocol_goes_to_numpy():
+    class Wrapped:
+        def __init__(self, data):
+            self.data = np.asarray(data)
+
+        dtype = property(lambda self: self.data.dtype)
+        shape = property(lambda self: self.data.shape)
+
+        def __array_function__(self, func, types, args, kwargs):
+            args = [a.data if isinstance(a, Wrapped) else a for a in args]
+            return func(*args, **kwargs)
+
+    Wrapped.__module__ = "protolib"
+    w = Wrapped([1.0, 2.0, 3.0])
+    assert infer_backend(w) == "numpy"
+    assert do("sum", w) == 6.0
+
+
+@pytest.mark.parametrize("name", ["sum", "linalg.norm", "abs", "mean", "transpose"])
+def test_objects_no_library_owns_are_refused(name):
+    class Opaque:
+        pass
+
+    obj = Opaque()
+    for _ in range(2):
+        with pytest.raises(UnknownBackendError, match="no backend owns"):
+            do(name, obj)
+    with pytest.raises(UnknownBackendError):
+        do(name, [obj, obj])
+
+
+def test_values_stay_constants():
+    """Python values, the standard library's, and callables decide nothing, as before."""
+    from fractions import Fraction
+
+    assert do("sum", [Fraction(1, 2), Fraction(1, 3)]) == Fraction(5, 6)
+    assert do("abs", -2.0) == 2.0
+    assert do("zeros", 2, dtype=None).shape == (2,)
