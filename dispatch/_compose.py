@@ -40,7 +40,7 @@ class Composed:
         self._default_fn = fn
         self.name = name
         try:
-            params = inspect.signature(fn).parameters
+            params: Any = inspect.signature(fn).parameters
         except (TypeError, ValueError):
             params = {}
         # parameters the resolution fills in, as autoray's compose does

@@ -235,6 +235,8 @@ def _tuples(v: list) -> tuple:
 
 
 _NON_ARRAY: dict[str, tuple[frozenset[int], frozenset[str]]] = {}
+# the reference implementations whose parameter names are the vocabulary's (numpy's)
+_REFERENCE_ROOTS = frozenset({"numpy", "scipy"})
 
 
 def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
@@ -251,10 +253,19 @@ def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
     positions: set[int] = set()
     try:
         # uncached: finding the reference's signature must leave no cache entry behind
-        params = list(inspect.signature(_resolve_uncached("numpy", name)).parameters.values())
+        ref = _resolve_uncached("numpy", name)
+        params = list(inspect.signature(ref).parameters.values())
     except Exception:  # no reference, or one without a signature (ufuncs): keywords only
         # not cached for names numpy lacks: unknown names must not grow memory
         return frozenset(), keywords
+    owner = getattr(ref, "__module__", None) or ""
+    if owner.split(".")[0] not in _REFERENCE_ROOTS:
+        # not numpy's own function (a composed fallback, a registration): the parameter
+        # names of the vocabulary's facts say nothing about its parameters (its ``k``
+        # may well be an array)
+        found: tuple[frozenset[int], frozenset[str]] = (frozenset(), frozenset())
+        _NON_ARRAY[name] = found
+        return found
     for i, p in enumerate(params):
         if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             break

@@ -14,12 +14,12 @@ import inspect
 import numpy as np
 import pytest
 from conftest import _usable, to_backend, to_np
+from dispatch.translations._api import NAMES, NON_ARRAY_PARAMETERS
 
 from dispatch import _registry as reg
 from dispatch import do
 from dispatch._do import _non_array_parameters
 from dispatch._resolve import resolve
-from dispatch.translations._api import NAMES, NON_ARRAY_PARAMETERS
 
 
 class P:
