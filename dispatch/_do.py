@@ -32,6 +32,7 @@ from dispatch.translations._api import (
     ARRAY_OPERANDS,
     CREATION,
     FLOAT_CREATION,
+    NAMES,
     NON_ARRAY_PARAMETERS,
     SEQUENCE_ARGS,
 )
@@ -235,18 +236,22 @@ def _tuples(v: list) -> tuple:
 
 
 _NON_ARRAY: dict[str, tuple[frozenset[int], frozenset[str]]] = {}
+_NO_PARAMETERS: tuple[frozenset[int], frozenset[str]] = (frozenset(), frozenset())
 
 
 def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
     """Positions and keyword names of ``name``'s parameters that are not array operands.
 
-    The names are the vocabulary's facts (``NON_ARRAY_PARAMETERS``); their
-    positions come from the signature of the reference implementation (numpy's).
+    The names are the vocabulary's facts (``NON_ARRAY_PARAMETERS``), for the
+    vocabulary's names only; their positions come from the signature of the
+    reference implementation (numpy's).
     """
     try:
         return _NON_ARRAY[name]
     except KeyError:
         pass
+    if name not in NAMES:  # outside the vocabulary parameter names mean anything (``k``)
+        return _NO_PARAMETERS
     keywords = NON_ARRAY_PARAMETERS - ARRAY_OPERANDS.get(name, frozenset())
     positions: set[int] = set()
     try:
