@@ -32,6 +32,7 @@ from dispatch.translations._api import (
     ARRAY_OPERANDS,
     CREATION,
     FLOAT_CREATION,
+    NAMES,
     NON_ARRAY_PARAMETERS,
     SEQUENCE_ARGS,
 )
@@ -235,20 +236,22 @@ def _tuples(v: list) -> tuple:
 
 
 _NON_ARRAY: dict[str, tuple[frozenset[int], frozenset[str]]] = {}
-# the reference implementations whose parameter names are the vocabulary's (numpy's)
-_REFERENCE_ROOTS = frozenset({"numpy", "scipy"})
+_NO_PARAMETERS: tuple[frozenset[int], frozenset[str]] = (frozenset(), frozenset())
 
 
 def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
     """Positions and keyword names of ``name``'s parameters that are not array operands.
 
-    The names are the vocabulary's facts (``NON_ARRAY_PARAMETERS``); their
-    positions come from the signature of the reference implementation (numpy's).
+    The names are the vocabulary's facts (``NON_ARRAY_PARAMETERS``), for the
+    vocabulary's names only; their positions come from the signature of the
+    reference implementation (numpy's).
     """
     try:
         return _NON_ARRAY[name]
     except KeyError:
         pass
+    if name not in NAMES:  # outside the vocabulary parameter names mean anything (``k``)
+        return _NO_PARAMETERS
     keywords = NON_ARRAY_PARAMETERS - ARRAY_OPERANDS.get(name, frozenset())
     positions: set[int] = set()
     try:
@@ -258,14 +261,6 @@ def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:
     except Exception:  # no reference, or one without a signature (ufuncs): keywords only
         # not cached for names numpy lacks: unknown names must not grow memory
         return frozenset(), keywords
-    owner = getattr(ref, "__module__", None) or ""
-    if owner.split(".")[0] not in _REFERENCE_ROOTS:
-        # not numpy's own function (a composed fallback, a registration): the parameter
-        # names of the vocabulary's facts say nothing about its parameters (its ``k``
-        # may well be an array)
-        found: tuple[frozenset[int], frozenset[str]] = (frozenset(), frozenset())
-        _NON_ARRAY[name] = found
-        return found
     for i, p in enumerate(params):
         if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             break

@@ -71,7 +71,8 @@ SEQUENCE_ARGS = frozenset(
     }
 )
 
-# parameters (numpy's names) that are never array operands: an axis, a shape, a count,
+# parameters (numpy's names) of the vocabulary's functions (``NAMES``; other names
+# may use these words for anything) that are never array operands: an axis, a shape, a count,
 # an offset, a mode. A numpy array passed there is a list of ints, not data: it
 # becomes nested tuples of Python numbers (a Python number if 0-d) on every backend,
 # never the backend's array (torch's ``permute`` takes no tensor of axes)

@@ -304,6 +304,7 @@ def mylib():
             return self.data.shape
 
     Array.__module__ = "mylib_unreg.core"
+
     def sum_(a, axis=None):
         return Array(a.data.sum(axis=axis))
 
