@@ -29,6 +29,7 @@ import scipy.special as sc
 from dask.array import Array
 from dispatch.translations._adapters import host_from_dlpack, ravel_order
 from dispatch.translations._composed.bound import fill_entries, host_entries
+from dispatch.translations._composed.reductions import masked
 
 from dispatch._tree import tree_flatten, tree_unflatten
 from dispatch.spec import NATIVE, alias, unsupported
@@ -67,9 +68,25 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fal
     return da.average(a, axis=axis, weights=weights, returned=returned, keepdims=keepdims)
 
 
+def _masking(name: str, fn: Any = None) -> Any:
+    """``fn`` (dask's ``name`` by default) with numpy's ``where=``."""
+    fn = getattr(da, name) if fn is None else fn
+
+    def reduce(a: Any, *args: Any, where: Any = None, **kwargs: Any) -> Array:
+        # dask's reductions take no mask: numpy's result from the masked input
+        if where is not None:
+            return masked(name, a, *args, where=where, **kwargs)
+        return fn(a, *args, **kwargs)
+
+    reduce.__name__ = reduce.__qualname__ = f"_{name}"
+    return reduce
+
+
 def _nan_extreme(fn: Any, fold: Any) -> Any:
     def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
-                initial: Any = None, where: None = None) -> Array:
+                initial: Any = None, where: Any = None) -> Array:
+        if where is not None:
+            return masked(fn.__name__, a, axis, out, keepdims, initial=initial, where=where)
         # dask's nanmax/nanmin take no ``initial``: numpy folds it in with fmax/fmin
         r = fn(a, axis=axis, keepdims=keepdims)
         return r if initial is None else fold(r, initial)
@@ -160,6 +177,8 @@ def _empty_reduction(name: str) -> Any:
     fn = getattr(np, name)
 
     def reduce(a: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Array:
+        if kwargs.get("where") is not None:  # dask's reductions take no mask
+            return masked(name, a, axis=axis, keepdims=keepdims, **kwargs)
         a = da.asarray(a)
         if 0 in a.shape:
             # dask's blocks fail on empty arrays even where numpy's result is a
@@ -1143,12 +1162,17 @@ TABLE = {
     "choose": _choose,
     "average": _average,
     "nanmax": _nan_extreme(da.nanmax, np.fmax),
+    # dask's own (lazy, beating the composed ones), with numpy's where=
+    **{
+        n: _masking(n)
+        for n in "sum prod mean var std all any nansum nanprod nanmean nanvar nanstd".split()
+    },
     "nanmin": _nan_extreme(da.nanmin, np.fmin),
     # issue 5 (H8): dask's own (lazy) beat the composed fallbacks of translations/_composed/
     **{
         n: NATIVE
         for n in (
-            "nanargmax nanargmin nanprod nanvar nanstd compress ediff1d digitize"
+            "nanargmax nanargmin compress ediff1d digitize"
         ).split()
     },
     "conjugate": "conj",

@@ -37,6 +37,7 @@ import scipy.special as sc
 import sparse
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed.bound import fill_entries, host_entries
+from dispatch.translations._composed.reductions import masked
 from sparse import COO, SparseArray
 
 from dispatch.spec import NATIVE, alias, unsupported
@@ -312,8 +313,20 @@ def _reduction(name: str) -> Any:
     fn = getattr(sparse, name)
 
     def reduce(
-        a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
+        a: Any,
+        axis: Any = None,
+        dtype: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
     ) -> Any:
+        if where is not None:  # pydata's reductions take no mask
+            kw = {} if initial is None else {"initial": initial}
+            return masked(name, a, axis, dtype, out, keepdims, where=where, **kw)
+        if initial is not None:  # sums and products only: numpy's mean has no initial
+            r = reduce(a, axis, dtype, out, keepdims)
+            return r + initial if name.endswith("sum") else r * initial
         # sparse's functions take keywords only (the array API signature)
         kw = {} if dtype is None else {"dtype": dtype}
         return fn(_sp(a), axis=axis, keepdims=keepdims, **kw)
@@ -323,8 +336,16 @@ def _reduction(name: str) -> Any:
 
 
 def _nanmean(
-    a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
 ) -> Any:
+    if where is not None:
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     a = _sp(a)
     kw = {} if dtype is None else {"dtype": dtype}
     r = sparse.nanmean(a, axis=axis, keepdims=keepdims, **kw)
@@ -343,6 +364,8 @@ def _minmax(name: str) -> Any:
     def reduce(
         a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, **kwargs: Any
     ) -> Any:
+        if kwargs.get("where") is not None:  # pydata's reductions take no mask
+            return masked(name, a, axis, out, keepdims, **kwargs)
         r = fn(_sp(a), axis=axis, keepdims=keepdims)
         # sparse's reductions take no ``initial``: numpy folds it into the result
         initial = kwargs.get("initial")
@@ -381,6 +404,8 @@ def _spread(name: str) -> Any:
         keepdims: bool = False,
         **kwargs: Any,
     ) -> Any:
+        if kwargs.get("where") is not None:  # pydata's reductions take no mask
+            return masked(name, a, axis, dtype, out, ddof, keepdims, **kwargs)
         # numpy's ``ddof`` is the array API's ``correction``
         a = _sp(a)
         if dtype is not None:

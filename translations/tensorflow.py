@@ -48,6 +48,7 @@ from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
 )
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_tensorflow
+from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.selection import gradient as finite_differences
 from dispatch.translations._composed.signal import _complex_dtype
 from dispatch.translations._composed.signal import conv as _conv_composed
@@ -843,6 +844,8 @@ def _acc(fname: str, x: Any, dtype: Any) -> Any:
 
 def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
+    if where is not None:  # tf reductions take no mask
+        return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     x = _acc("sum", a if isinstance(a, _TENSOR) else _t(a), dtype)
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int64)
@@ -852,13 +855,17 @@ def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims
 
 def _prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
           initial: Any = None, where: Any = None) -> Any:
+    if where is not None:
+        return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
     x = _acc("prod", _t(a), dtype)
     r = tf.reduce_prod(x, axis=axis, keepdims=keepdims)
     return r if initial is None else r * initial
 
 
 def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-          keepdims: bool = False, where: Any = None) -> Any:
+          keepdims: bool = False, *, where: Any = None) -> Any:
+    if where is not None:
+        return masked("mean", a, axis, dtype, out, keepdims, where=where)
     x = _acc("mean", a if isinstance(a, _TENSOR) else _t(a), dtype)
     if x.dtype.is_complex:  # tf's complex mean of nothing is 0j (numpy: nan+nanj)
         return tf.complex(tf.reduce_mean(tf.math.real(x), axis=axis, keepdims=keepdims),
@@ -869,6 +876,9 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
 def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, where: Any = None, mean: Any = None,
          correction: float | None = None) -> Any:
+    if where is not None:
+        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where,
+                      **_moment_kw(mean, correction))
     x = _t(a)
     if correction is not None:
         ddof = correction
@@ -889,7 +899,17 @@ def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: fl
 def _std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, where: Any = None, mean: Any = None,
          correction: float | None = None) -> Any:
+    if where is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where,
+                      **_moment_kw(mean, correction))
     return tf.sqrt(_var(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
+
+
+def _moment_kw(mean: Any, correction: Any) -> dict:
+    kw = {} if mean is None else {"mean": mean}
+    if correction is not None:
+        kw["correction"] = correction
+    return kw
 
 
 def _check_nonempty(x: Any, axis: Any, name: str) -> None:
@@ -903,6 +923,8 @@ def _check_nonempty(x: Any, axis: Any, name: str) -> None:
 
 def _max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
+    if where is not None:
+        return masked("max", a, axis, out, keepdims, initial=initial, where=where)
     x = _t(a)
     if initial is None:
         _check_nonempty(x, axis, "maximum")
@@ -915,6 +937,8 @@ def _max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
 
 def _min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
+    if where is not None:
+        return masked("min", a, axis, out, keepdims, initial=initial, where=where)
     x = _t(a)
     if initial is None:
         _check_nonempty(x, axis, "minimum")
@@ -956,11 +980,15 @@ def _arg_1(tf_fn: Callable, x: Any, axis: int) -> Any:
 
 def _any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          *, where: Any = None) -> Any:
+    if where is not None:
+        return masked("any", a, axis, out, keepdims, where=where)
     return tf.reduce_any(_truth(_t(a)), axis=axis, keepdims=keepdims)
 
 
 def _all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          *, where: Any = None) -> Any:
+    if where is not None:
+        return masked("all", a, axis, out, keepdims, where=where)
     return tf.reduce_all(_truth(_t(a)), axis=axis, keepdims=keepdims)
 
 
@@ -1027,6 +1055,8 @@ def _nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = N
 def _nan_extreme(fn: Callable, fill: float) -> Callable:
     def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
                 **kw: Any) -> Any:
+        if kw.get("where") is not None:
+            return masked("nanmax" if fill < 0 else "nanmin", a, axis, out, keepdims, **kw)
         x = _t(a)
         if not _is_float(x):
             return fn(x, axis, keepdims=keepdims, **kw)
@@ -1041,6 +1071,8 @@ def _nan_extreme(fn: Callable, fill: float) -> Callable:
 
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
+    if kw.get("where") is not None:
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **kw)
     x = _t(a)
     if not (x.dtype.is_floating or x.dtype.is_complex):
         return _var(x, axis, dtype, ddof=ddof, keepdims=keepdims)
@@ -1058,7 +1090,17 @@ def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
+    if kw.get("where") is not None:
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **kw)
     return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
+
+
+def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False, *, where: Any = None) -> Any:
+    # tf's numpy nanmean takes no mask; the masked mean also leaves out NaN
+    ok = tf.logical_not(_isnan(_t(a)))
+    mask = ok if where is None else tf.logical_and(ok, _t(where))
+    return masked("mean", a, axis, dtype, out, keepdims, where=mask)
 
 
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
@@ -2536,6 +2578,7 @@ TABLE = {
     # nanargmax/nanargmin: the composed ones (issue 5, H8), which raise on an all-NaN
     # slice as numpy does
     "nanvar": _nanvar,
+    "nanmean": _nanmean,
     "nanstd": _nanstd,
     # "average": the composed one (translations/_composed/reductions.py), issue 5 (H8)
     # shape and indexing

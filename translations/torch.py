@@ -46,6 +46,7 @@ from dispatch.translations._composed.counting import (
     _searchsorted_batched_torch,
 )
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
 )
@@ -544,10 +545,15 @@ def _reshape(a: Tensor, shape: Any, order: str = "C", *, copy: bool | None = Non
 
 
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
-         keepdims: bool = False) -> Tensor:
+         keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     # torch.sum rejects keepdims without an axis and dtype names given as strings
-    if axis is None and dtype is None and not keepdims and out is None:
+    if axis is None and dtype is None and not keepdims and out is None and where is None \
+            and initial is None:
         return torch.sum(a)
+    if where is not None:  # torch reductions take no mask
+        return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    if initial is not None:
+        return _sum(a, axis, dtype, out, keepdims) + initial
     if out is not None:
         raise TypeError("sum(out=...) is not supported: dispatch never writes into arrays")
     if dtype is not None:
@@ -558,7 +564,12 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     return torch.sum(a, axis, keepdims, dtype=dtype)
 
 
-def _prod(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = False) -> Tensor:
+def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    if initial is not None:
+        return _prod(a, axis, dtype, out, keepdims) * initial
     # torch.prod reduces one axis at a time
     dtype = _dtype(dtype)
     if axis is None:
@@ -572,36 +583,72 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = Fa
     return a if keepdims else a.squeeze(axes)
 
 
-def _mean(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = False) -> Tensor:
+def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("mean", a, axis, dtype, out, keepdims, where=where)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.mean(a, dim=axis, keepdim=keepdims)
 
 
-def _var(a: Tensor, axis: Any = None, dtype: Any = None, *, ddof: float = 0,
-         keepdims: bool = False) -> Tensor:
+def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where)
     # torch divides by n - 1 unless told otherwise; numpy's ddof defaults to 0
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.var(a, dim=axis, correction=ddof, keepdim=keepdims)
 
 
-def _std(a: Tensor, axis: Any = None, dtype: Any = None, *, ddof: float = 0,
-         keepdims: bool = False) -> Tensor:
+def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.std(a, dim=axis, correction=ddof, keepdim=keepdims)
 
 
-def _any(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+def _any(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
+         where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("any", a, axis, out, keepdims, where=where)
     # torch.any/all return uint8 for uint8 input; numpy always returns bool
     out = torch.any(a, dim=axis, keepdim=keepdims)
     return out if out.dtype is torch.bool else out.bool()
 
 
-def _all(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+def _all(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
+          where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("all", a, axis, out, keepdims, where=where)
     out = torch.all(a, dim=axis, keepdim=keepdims)
     return out if out.dtype is torch.bool else out.bool()
+
+
+def _extreme(fn: Callable, name: str) -> Callable:
+    def extreme(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False,
+                initial: Any = None, where: Any = None) -> Tensor:
+        # torch.amax/amin take neither numpy's positional order, ``initial`` nor a mask
+        if where is not None:
+            return masked(name, a, axis, out, keepdims, initial=initial, where=where)
+        r = fn(a, () if axis is None else axis, keepdims)
+        if initial is None:
+            return r
+        return (torch.maximum if fn is torch.amax else torch.minimum)(r, _tensor(initial, r).to(r.dtype))
+
+    extreme.__name__ = extreme.__qualname__ = "_" + name
+    return extreme
+
+
+def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+            keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("nansum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    r = torch.nansum(a, () if axis is None else axis, keepdims, dtype=_dtype(dtype))
+    return r if initial is None else r + initial
 
 
 def _cumulative(fn: Callable) -> Callable:
@@ -664,7 +711,9 @@ def _quantile(a: Tensor, q: Any, axis: Any = None, out: None = None,
 
 
 def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
-             keepdims: bool = False) -> Tensor:
+             keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     # torch.nanmean refuses integers (numpy: their mean in float64)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
@@ -2774,10 +2823,10 @@ TABLE = {
     "mean": _mean,
     "std": _std,
     "var": _var,
-    "max": "amax",
-    "min": "amin",
-    "amax": "amax",
-    "amin": "amin",
+    "max": _extreme(torch.amax, "max"),
+    "min": _extreme(torch.amin, "min"),
+    "amax": _extreme(torch.amax, "amax"),
+    "amin": _extreme(torch.amin, "amin"),
     "argmax": "argmax",
     "argmin": "argmin",
     "any": _any,
@@ -2787,7 +2836,7 @@ TABLE = {
     "count_nonzero": _count_nonzero,
     "median": _median,
     "ptp": _ptp,
-    "nansum": "nansum",
+    "nansum": _nansum,
     "quantile": _quantile,
     "nanquantile": functools.partial(_quantile, _nan=True),
     "nanmean": _nanmean,
