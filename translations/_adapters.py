@@ -70,6 +70,23 @@ def argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
     return tuple(int(i) for i in wrt), False
 
 
+def no_autodiff(f: Any, backend: str | None = None) -> Exception:
+    """The error for ``gradient`` of a Python function on a library without autodiff.
+
+    numpy's own ``gradient`` would take the function for a 0-d object array and
+    return ``()``: a silent wrong result.
+    """
+    from dispatch._errors import UnsupportedError
+
+    where = f"{backend!r} has" if backend else "numpy, dask and pydata sparse have"
+    return UnsupportedError(
+        f"gradient of a Python function ({getattr(f, '__name__', type(f).__name__)!r}) needs "
+        f"automatic differentiation, which {where} none (numpy's gradient is the finite "
+        "differences of an array of samples). Pass like='torch', like='jax' or "
+        "like='tensorflow' to differentiate it, or an array to get finite differences."
+    )
+
+
 def first_output(out: Any) -> Any:
     """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
     return out[0] if isinstance(out, (tuple, list)) else out

@@ -15,6 +15,7 @@ fixed at trace time, so a compiled function repeats its draws on every call.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import itertools
@@ -259,6 +260,55 @@ def _where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
 def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
     # jax accepts only the array API's min/max, not numpy's a_min/a_max keywords
     return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
+
+
+def _hermitian_from(a: Any, UPLO: str) -> Any:
+    """The Hermitian matrix numpy's eigh reads from one triangle of ``a``."""
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    a = jnp.asarray(a)
+    if not jnp.issubdtype(a.dtype, jnp.inexact):
+        a = a.astype(jnp.result_type(float))
+    strict = jnp.tril(a, -1) if UPLO == "L" else jnp.triu(a, 1)
+    # LAPACK reads the real part of the diagonal only
+    diag = jnp.real(jnp.diagonal(a, axis1=-2, axis2=-1)).astype(a.dtype)
+    eye = jnp.eye(a.shape[-1], dtype=a.dtype)
+    return strict + jnp.conj(jnp.swapaxes(strict, -1, -2)) + diag[..., :, None] * eye
+
+
+def _eigh(a: Any, UPLO: str = "L") -> Any:
+    # jnp.linalg.eigh symmetrizes its input (averages both triangles) and ignores the
+    # triangle UPLO names; numpy reads that triangle only
+    return jnp.linalg.eigh(_hermitian_from(a, UPLO), symmetrize_input=False)
+
+
+def _eigvalsh(a: Any, UPLO: str = "L") -> Any:
+    return _eigh(a, UPLO).eigenvalues
+
+
+def _real_if_real(w: Any, a: Any) -> bool:
+    # numpy's eig returns real arrays when every eigenvalue of a real matrix is real;
+    # jax's is always complex (read from the values, so eager only: traced stays complex)
+    return (
+        not jnp.iscomplexobj(a)
+        and not isinstance(w, jax.core.Tracer)
+        and not bool(jnp.any(jnp.imag(w) != 0))
+    )
+
+
+_EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+
+
+def _eig(a: Any) -> Any:
+    w, v = jnp.linalg.eig(a)
+    if _real_if_real(w, a):
+        w, v = jnp.real(w), jnp.real(v)
+    return _EigResult(w, v)
+
+
+def _eigvals(a: Any) -> Any:
+    w = jnp.linalg.eigvals(a)
+    return jnp.real(w) if _real_if_real(w, a) else w
 
 
 def _pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
@@ -1343,6 +1393,10 @@ TABLE = {
     "digitize": _digitize,
     "histogram": _histogram,
     "linalg.pinv": _pinv,
+    "linalg.eigh": _eigh,
+    "linalg.eigvalsh": _eigvalsh,
+    "linalg.eig": _eig,
+    "linalg.eigvals": _eigvals,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.lstsq": _lstsq,
     "linalg.expm": "scipy.linalg.expm",

@@ -124,10 +124,12 @@ def creation_kwargs(like: Tensor) -> dict[str, Any]:
 
 
 def _inexact(a: Tensor) -> Tensor:
-    # numpy computes means, medians and norms of integers in float64; torch refuses
+    # torch refuses means, medians and norms of integers; numpy computes them in a
+    # float, whose width is the library's default (docs/vocabulary.md, dtypes), as for
+    # torch.sqrt of an integer tensor
     if a.is_floating_point() or a.is_complex():
         return a
-    return a.to(torch.float64)
+    return a.to(torch.get_default_dtype())
 
 
 def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
@@ -415,7 +417,7 @@ def _complex(real: Any, imag: Any) -> Tensor:
 # ---------------------------------------------------------------- elementwise
 
 
-def _binary(path: str) -> Callable:
+def _binary(path: str, floats: bool = False) -> Callable:
     fn = _lookup(path)
 
     def binary(x1: Any, x2: Any, /, **kwargs: Any) -> Tensor:
@@ -424,6 +426,8 @@ def _binary(path: str) -> Callable:
             x1 = _tensor(x1, x2 if isinstance(x2, Tensor) else None)
         if not isinstance(x2, Tensor):
             x2 = _tensor(x2, x1)
+        if floats:  # torch has float kernels only; numpy computes integers in floats
+            x1, x2 = _inexact(x1), _inexact(x2)
         return fn(x1, x2, **kwargs)
 
     binary.__name__ = binary.__qualname__ = "_" + path.rsplit(".", 1)[-1]
@@ -441,8 +445,9 @@ def _same_dtype(path: str) -> Callable:
     fn = _lookup(path)
 
     def same_dtype(x1: Any, x2: Any, /) -> Tensor:
-        # the torch function needs both operands as tensors of one dtype
-        return fn(*_promote(x1, x2))
+        # the torch function needs both operands as tensors of one float dtype (numpy
+        # computes integers in floats)
+        return fn(*(_inexact(x) for x in _promote(x1, x2)))
 
     same_dtype.__name__ = same_dtype.__qualname__ = "_" + path
     return same_dtype
@@ -522,8 +527,10 @@ def _spacing(x: Tensor) -> Tensor:
 
 
 def _heaviside(x1: Any, x2: Any) -> Tensor:
-    x1, x2 = _promote(x1, x2)
-    return torch.heaviside(x1, x2)
+    # numpy's heaviside is a float ufunc (integers give floats) and keeps NaN, where
+    # torch's gives 0 for NaN
+    x1, x2 = (_inexact(x) for x in _promote(x1, x2))
+    return torch.where(x1.isnan(), x1, torch.heaviside(x1, x2))
 
 
 def _ldexp(x1: Any, x2: Any) -> Tensor:
@@ -1212,6 +1219,17 @@ def _pinv(a: Tensor, rcond: Any = None, hermitian: bool = False, *,
     if rcond is None:
         rcond = 1e-15 if isinstance(rtol, str) else rtol
     return torch.linalg.pinv(a, rtol=rcond, hermitian=hermitian)
+
+
+def _float_args(fn: Callable) -> Callable:
+    """``fn`` with integer and bool tensor arguments made floats first."""
+
+    def floats(*args: Any, **kwargs: Any) -> Any:
+        # torch's factorizations take floats only; numpy computes integers in floats
+        return fn(*(_inexact(a) if isinstance(a, Tensor) else a for a in args), **kwargs)
+
+    floats.__name__ = floats.__qualname__ = getattr(fn, "__name__", "_floats")
+    return floats
 
 
 def _det(a: Tensor) -> Tensor:
@@ -2027,6 +2045,9 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
     spacing = list(varargs) if varargs else 1
     if isinstance(spacing, list) and len(spacing) == 1:
         spacing = spacing[0]
+    if isinstance(spacing, list) and all(isinstance(s, (int, float)) for s in spacing):
+        # torch reads a list of scalars as coordinates; a tuple is one spacing per axis
+        spacing = tuple(spacing)
     if isinstance(spacing, list) and not all(isinstance(s, (int, float)) for s in spacing):
         # torch takes all scalars or all coordinate tensors: a scalar becomes coordinates
         spacing = [
@@ -2805,9 +2826,9 @@ TABLE = {
     "fmin": _binary("fmin"),
     "arctan2": _binary("arctan2"),
     "atan2": _binary("arctan2"),
-    "hypot": _binary("hypot"),
-    "logaddexp": _binary("logaddexp"),
-    "logaddexp2": _binary("logaddexp2"),
+    "hypot": _binary("hypot", floats=True),
+    "logaddexp": _binary("logaddexp", floats=True),
+    "logaddexp2": _binary("logaddexp2", floats=True),
     "copysign": _binary("copysign"),
     "gcd": _binary("gcd"),
     "lcm": _binary("lcm"),
@@ -2909,20 +2930,20 @@ TABLE = {
     "kron": "kron",
     "cross": _cross,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
-    "linalg.qr": _qr,
-    "linalg.svd": _svd,
-    "linalg.svdvals": "linalg.svdvals",
-    "linalg.eigh": "linalg.eigh",
-    "linalg.eigvalsh": "linalg.eigvalsh",
-    "linalg.eig": _eig,
-    "linalg.eigvals": _eigvals,
-    "linalg.solve": _solve,
-    "linalg.inv": "linalg.inv",
-    "linalg.pinv": _pinv,
+    "linalg.qr": _float_args(_qr),
+    "linalg.svd": _float_args(_svd),
+    "linalg.svdvals": _float_args(torch.linalg.svdvals),
+    "linalg.eigh": _float_args(torch.linalg.eigh),
+    "linalg.eigvalsh": _float_args(torch.linalg.eigvalsh),
+    "linalg.eig": _float_args(_eig),
+    "linalg.eigvals": _float_args(_eigvals),
+    "linalg.solve": _float_args(_solve),
+    "linalg.inv": _float_args(torch.linalg.inv),
+    "linalg.pinv": _float_args(_pinv),
     "linalg.det": _det,
-    "linalg.slogdet": "linalg.slogdet",
+    "linalg.slogdet": _float_args(torch.linalg.slogdet),
     "linalg.norm": _norm,
-    "linalg.cholesky": "linalg.cholesky",
+    "linalg.cholesky": _float_args(torch.linalg.cholesky),
     "linalg.lstsq": _lstsq,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": "linalg.matrix_power",

@@ -127,3 +127,79 @@ def test_where_mask_of_another_library(backend):
     x = do("asarray", X, like=backend)
     actual = to_np(do("sum", x, axis=1, where=MASK))
     assert_close(actual, np.sum(X, axis=1, where=MASK))
+
+
+# ---------------------------------------------------------------- float width of integers
+
+# docs/vocabulary.md: the width of a float made from integers is the library's default,
+# the width of an array created without a dtype. Every vocabulary name whose numpy result
+# is a float for integer input is walked; these are found, not listed.
+XI = np.array([[1, 2], [3, 4]])
+XI_SPD = np.array([[2, 1], [1, 2]])  # linalg: symmetric positive definite, invertible
+# a float64 result by definition, whatever the input (numpy's and torch's alike)
+FLOAT64_BY_DEFINITION = {"float_power"}
+# names whose arguments besides the array are not arrays of the same kind
+EXTRA_ARGS = {
+    "percentile": (XI, 50.0),
+    "nanpercentile": (XI, 50.0),
+    "quantile": (XI, 0.5),
+    "nanquantile": (XI, 0.5),
+    "average": (XI,),
+    "linspace": (0, 4, 5),
+    "logspace": (0, 4, 5),
+    "geomspace": (1, 16, 5),
+    "ldexp": (XI, XI),
+}
+
+
+def _int_to_float_calls() -> dict[str, tuple]:
+    calls = {}
+    for name in sorted(known_names()):
+        if name.startswith(("random.", "scipy.")) or name in FLOAT64_BY_DEFINITION:
+            continue
+        fn = _numpy_function(name)
+        if fn is None or not callable(fn):
+            continue
+        x = XI_SPD if name.startswith("linalg.") else XI
+        candidates = [EXTRA_ARGS[name]] if name in EXTRA_ARGS else [(x,), (x, x)]
+        for args in candidates:
+            try:
+                out = _reference(fn, *args)
+            except Exception:
+                continue
+            outs = out if isinstance(out, tuple) else (out,)
+            if any(np.asarray(o).dtype == np.float64 for o in outs):
+                calls[name] = args
+            break
+    return calls
+
+
+INT_TO_FLOAT = _int_to_float_calls()
+
+
+def test_int_to_float_walk_finds_the_names():
+    expected = {"mean", "var", "std", "sqrt", "exp", "log", "sin", "true_divide", "median"}
+    expected |= {"percentile", "quantile", "linalg.norm", "average", "linalg.inv", "hypot"}
+    expected |= {"linalg.cholesky", "linalg.eigh", "linalg.det", "heaviside"}
+    assert expected <= set(INT_TO_FLOAT), sorted(expected - set(INT_TO_FLOAT))
+
+
+@pytest.mark.parametrize("name", sorted(INT_TO_FLOAT))
+def test_int_to_float_width_is_the_default(backend, name):
+    args = INT_TO_FLOAT[name]
+    expected = _reference(_numpy_function(name), *args)
+    if name in ("linspace", "logspace", "geomspace"):
+        actual = to_np(do(name, *args, like=backend))
+    else:
+        actual = _backend_call(name, backend, *args)
+    width = default_float(backend)
+    outs = actual if isinstance(actual, (tuple, list)) else (actual,)
+    floats = [np.asarray(o).dtype for o in outs if np.asarray(o).dtype.kind == "f"]
+    assert floats, f"{name}: no float result ({[np.asarray(o).dtype for o in outs]})"
+    assert set(floats) == {width}, f"{name}: {floats}, the default float is {width}"
+    exp = expected if isinstance(expected, tuple) else (expected,)
+    for a, e in zip(outs, exp, strict=True):
+        e = np.asarray(e)
+        if name.startswith("linalg.") and e.ndim == 2 and name not in ("linalg.inv", "linalg.cholesky"):
+            continue  # factors are unique up to signs: the values are checked elsewhere
+        assert_close(np.asarray(a), e, dtype="kind")

@@ -45,6 +45,12 @@ def _dt(x: Any) -> np.dtype:
     return do("dtype_of", x)
 
 
+def default_float(x: Any) -> np.dtype:
+    """The float a library gives integers (and arrays made without a dtype): its
+    default, numpy's float64 on numpy (docs/vocabulary.md, dtypes)."""
+    return _dt(do("zeros", 0, like=infer_backend(x)))
+
+
 def _inexact(x: Any) -> bool:
     return _dt(x).kind in "fc"
 
