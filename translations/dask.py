@@ -27,7 +27,7 @@ import dask.array as da
 import numpy as np
 import scipy.special as sc
 from dask.array import Array
-from dispatch.translations._adapters import host_from_dlpack, ravel_order
+from dispatch.translations._adapters import host_from_dlpack, ravel_order, take_index
 from dispatch.translations._composed.bound import fill_entries, host_entries
 from dispatch.translations._composed.reductions import masked
 
@@ -340,12 +340,20 @@ def _repeat(a: Array, repeats: Any, axis: int | None = None) -> Array:
     return da.take(a, np.repeat(np.arange(reps.size), reps), axis=axis)
 
 
-def _take(a: Array, indices: Any, axis: int | None = None, mode: Any = None) -> Array:
-    # numpy flattens when axis is None; dask.take defaults to axis 0
+def _take(a: Array, indices: Any, axis: int | None = None, out: None = None,
+          mode: Any = None) -> Array:
+    # numpy flattens when axis is None; dask.take defaults to axis 0. dask.take has
+    # no mode: its out-of-bounds indices give wrong data, so the indices are wrapped,
+    # clipped or checked first (host indices now, dask indices block by block)
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
-    idx = indices if isinstance(indices, Array) else np.asarray(indices)
+    axis = axis % a.ndim if a.ndim else axis
+    n = a.shape[axis]
+    if isinstance(indices, Array):
+        idx = indices.map_blocks(take_index, n, axis, mode, dtype=np.int64)
+    else:
+        idx = take_index(indices, n, axis, mode)
     if idx.ndim == 1:
         return da.take(a, idx, axis=axis)
     # dask indexes with 1-D index arrays only: take the flat indices, then

@@ -29,7 +29,7 @@ import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._adapters import stateful_random
+from dispatch.translations._adapters import stateful_random, take_index, take_mode
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
@@ -190,6 +190,39 @@ def _float_power(x1: Any, x2: Any) -> Any:
     return jnp.float_power(jnp.asarray(x1, wide), jnp.asarray(x2, wide))
 
 
+def _is_int(x: Any) -> bool:
+    dt = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    return jnp.issubdtype(dt, jnp.integer)
+
+
+_promoting_power = _promoting(jnp.power)
+
+
+def _power(x1: Any, x2: Any, /) -> Any:
+    # jax gives 0 for an integer to a negative integer power; numpy raises. The
+    # exponent is read when it can be (eagerly); traced for jit, jax's 0 stays
+    if (
+        _is_int(x2)
+        and _is_int(x1)
+        and not isinstance(x2, jax.core.Tracer)
+        and bool(np.any(np.asarray(x2) < 0))
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return _promoting_power(x1, x2)
+
+
+_promoting_floor_divide = _promoting(jnp.floor_divide)
+
+
+def _floor_divide(x1: Any, x2: Any, /) -> Any:
+    # jax's integer floor_divide by zero gives arbitrary values (-1, -2, 255); numpy
+    # gives 0 (with a RuntimeWarning), as jax's own remainder does
+    r = _promoting_floor_divide(x1, x2)
+    if _is_int(x1) and _is_int(x2):
+        r = jnp.where(jnp.asarray(x2) == 0, jnp.zeros_like(r), r)
+    return r
+
+
 def _integral(fn: Callable, default: str = "full") -> Callable:
     @functools.wraps(fn)
     def integral(a: Any, v: Any, mode: str = default) -> Any:
@@ -260,6 +293,24 @@ def _where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
 def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
     # jax accepts only the array API's min/max, not numpy's a_min/a_max keywords
     return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
+
+
+def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+          mode: Any = None, **kwargs: Any) -> Any:
+    # jnp.take's default mode fills out-of-bounds slots (NaN, or the minimum integer)
+    # where numpy's 'raise' refuses them: the indices are checked when they can be read
+    # (eagerly); traced for jit, nothing can raise and jax's filling stays (documented)
+    if mode in ("fill", "promise_in_bounds") or kwargs:  # jax's own modes and keywords
+        return jnp.take(a, indices, axis=axis, mode=mode, **kwargs)
+    mode = take_mode(mode)
+    if mode != "raise":
+        return jnp.take(a, indices, axis=axis, mode=mode)
+    a = jnp.asarray(a)
+    if isinstance(indices, jax.core.Tracer):
+        return jnp.take(a, indices, axis=axis, mode="fill")
+    n = a.size if axis is None else a.shape[axis]
+    idx = take_index(np.asarray(indices), n, axis or 0, mode)
+    return jnp.take(a, idx, axis=axis, mode="promise_in_bounds")
 
 
 def _hermitian_from(a: Any, UPLO: str) -> Any:
@@ -1375,6 +1426,8 @@ TABLE = {
     # numpy's promotion of integer with float arrays
     **{name: _promoting(getattr(jnp, name)) for name in _BINARY},
     "float_power": _float_power,
+    "power": _power,
+    "floor_divide": _floor_divide,
     "angle": _angle,
     "split": _splitter(jnp.split),
     "array_split": _splitter(jnp.array_split),
@@ -1393,6 +1446,7 @@ TABLE = {
     "digitize": _digitize,
     "histogram": _histogram,
     "linalg.pinv": _pinv,
+    "take": _take,
     "linalg.eigh": _eigh,
     "linalg.eigvalsh": _eigvalsh,
     "linalg.eig": _eig,

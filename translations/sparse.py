@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
-from dispatch.translations._adapters import host_from_dlpack
+from dispatch.translations._adapters import host_from_dlpack, take_index
 from dispatch.translations._composed.bound import fill_entries, host_entries
 from dispatch.translations._composed.reductions import masked
 from sparse import COO, SparseArray
@@ -565,13 +565,14 @@ def _vsplit(a: Any, indices_or_sections: Any) -> list:
     return _split(a, indices_or_sections, 0)
 
 
-def _take(a: Any, indices: Any, axis: int | None = None, **kwargs: Any) -> SparseArray:
+def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+          mode: Any = None) -> SparseArray:
     a = _sp(a)
     if axis is None:
         a, axis = a.reshape((-1,)), 0
     axis = axis % a.ndim
-    idx = _index(indices)
-    idx = np.where(idx < 0, idx + a.shape[axis], idx)
+    # sparse.take has no mode and wraps some out-of-bounds indices: numpy's modes first
+    idx = take_index(_index(indices), a.shape[axis], axis, mode)
     # sparse indexes with 1-D index arrays only: flat indices, then unflatten
     out = sparse.take(a, idx.reshape(-1), axis=axis)
     return out.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])

@@ -39,7 +39,7 @@ import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._adapters import stateful_random
+from dispatch.translations._adapters import stateful_random, take_index, take_mode
 from dispatch.translations._composed.bound import backend_entries, fill_entries
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
 from dispatch.translations._composed.counting import _searchsorted_batched_tensorflow
@@ -386,6 +386,15 @@ def _floor_divide(x1: Any, x2: Any) -> Any:
     return tf.where(tf.equal(x2, 0), x1 / x2, floor)
 
 
+def _power(x1: Any, x2: Any) -> Any:
+    # tf's integer pow refuses a negative exponent with an InvalidArgumentError; numpy's
+    # error is a ValueError (read eagerly; traced, tf's own error stays)
+    if _is_int(x2) and _is_int(x1) and tf.executing_eagerly():
+        if bool(np.any(np.asarray(x2) < 0)):
+            raise ValueError("Integers to negative integer powers are not allowed.")
+    return tf.pow(x1, x2)
+
+
 def _int_safe(fn: Callable) -> Callable:
     def mod(x1: Any, x2: Any) -> Any:
         if not _is_int(x1):
@@ -580,10 +589,12 @@ _BINARY = {
     "multiply": _bool_or(tf.multiply, tf.logical_and),
     "divide": tf.math.truediv,
     "floor_divide": _floor_divide,
-    "power": tf.pow,
+    "power": _power,
     "float_power": tf.pow,
     "remainder": _int_safe(tf.math.floormod),
-    "fmod": _int_safe(tf.truncatemod),
+    # tf's truncatemod has no unsigned kernels; for unsigned integers it is floormod
+    "fmod": _int_safe(lambda x1, x2: (tf.math.floormod if x1.dtype.is_unsigned
+                                      else tf.truncatemod)(x1, x2)),
     "maximum": _bool_or(tf.maximum, tf.logical_or),
     "minimum": _bool_or(tf.minimum, tf.logical_and),
     "fmax": _fmax,
@@ -1307,6 +1318,10 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
         x, axis = tf.reshape(x, [-1]), 0
     n = tf.shape(x, out_type=tf.int64)[axis]
     idx = tf.cast(_t(indices), tf.int64)
+    mode = take_mode(mode)
+    if mode == "raise" and tf.executing_eagerly():
+        # tf.gather's own error is an InvalidArgumentError; numpy's is an IndexError
+        take_index(idx.numpy(), int(n), axis, mode)
     if mode == "wrap":
         idx = tf.math.floormod(idx, n)
     elif mode == "clip":

@@ -526,6 +526,40 @@ def _spacing(x: Tensor) -> Tensor:
     return torch.nextafter(x, away) - x
 
 
+_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+def _is_int(x: Any) -> bool:
+    if isinstance(x, Tensor):
+        return not (x.is_floating_point() or x.is_complex() or x.dtype is torch.bool)
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _power(x1: Any, x2: Any, /) -> Tensor:
+    # torch gives 0 (or garbage) for an integer to a negative integer power; numpy raises
+    # (read from the values: one host read, for integer exponents only)
+    if _is_int(x2) and _is_int(x1) and bool((x2 < 0).any() if isinstance(x2, Tensor) else x2 < 0):
+        raise ValueError(_NEGATIVE_POWER)
+    if not isinstance(x1, Tensor):
+        x1 = _tensor(x1, x2)
+    return torch.pow(x1, x2)
+
+
+def _int_division(fn: Callable) -> Callable:
+    def division(x1: Any, x2: Any, /) -> Tensor:
+        if not (_is_int(x1) and _is_int(x2)):
+            return fn(x1, x2)
+        # torch raises ZeroDivisionError for an integer zero divisor; numpy gives 0
+        # (and a RuntimeWarning): no host read, the zero slots are replaced
+        x1, x2 = _promote(x1, x2)
+        zero = x2 == 0
+        r = fn(x1, torch.where(zero, torch.ones_like(x2), x2))
+        return torch.where(zero, torch.zeros_like(r), r)
+
+    division.__name__ = division.__qualname__ = "_" + getattr(fn, "__name__", "division")
+    return division
+
+
 def _heaviside(x1: Any, x2: Any) -> Tensor:
     # numpy's heaviside is a float ufunc (integers give floats) and keeps NaN, where
     # torch's gives 0 for NaN
@@ -2798,12 +2832,12 @@ TABLE = {
     "multiply": "multiply",
     "divide": "divide",
     "true_divide": "true_divide",
-    "floor_divide": "floor_divide",
-    "power": "pow",
+    "floor_divide": _int_division(torch.floor_divide),
+    "power": _power,
     "pow": "pow",
     "float_power": "float_power",
-    "mod": "remainder",
-    "remainder": "remainder",
+    "mod": _int_division(torch.remainder),
+    "remainder": _int_division(torch.remainder),
     "bitwise_and": "bitwise_and",
     "bitwise_or": "bitwise_or",
     "bitwise_xor": "bitwise_xor",
@@ -2819,7 +2853,7 @@ TABLE = {
     "greater": operator.gt,
     "greater_equal": operator.ge,
     # these torch functions take tensors only
-    "fmod": _binary("fmod"),
+    "fmod": _int_division(_binary("fmod")),
     "maximum": _binary("maximum"),
     "minimum": _binary("minimum"),
     "fmax": _binary("fmax"),
