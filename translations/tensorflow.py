@@ -653,13 +653,21 @@ def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: None = None, **kw: 
     return r
 
 
+def _as(x: Any, dtype: tf.DType) -> Any:
+    """A number, array or tensor as a tensor of ``dtype``. tf.cast of a Python float
+    makes a float32 constant first: 1e-9 would lose its digits for a float64 result."""
+    if isinstance(x, _TENSOR):
+        return tf.cast(x, dtype)
+    return tf.constant(np.asarray(x, dtype=dtype.as_numpy_dtype))
+
+
 def _isclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Any:
     dt = _result_dtype(a, b, 1.0)
     a, b = _to(a, dt), _to(b, dt)
     diff = tf.abs(a - b)
-    tol = tf.cast(atol, diff.dtype) + tf.cast(rtol, diff.dtype) * tf.abs(b)
+    tol = _as(atol, diff.dtype) + _as(rtol, diff.dtype) * tf.abs(b)
     finite = tf.logical_and(_isfinite(a), _isfinite(b))
     close = tf.where(finite, tf.less_equal(diff, tol), tf.equal(a, b))
     if equal_nan:
@@ -878,6 +886,10 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
     if where is not None:
         return masked("mean", a, axis, dtype, out, keepdims, where=where)
     x = _acc("mean", a if isinstance(a, _TENSOR) else _t(a), dtype)
+    if x.dtype == tf.float16:
+        # numpy's mean accumulates float16 in float32 (a float16 sum overflows at 65504)
+        return tf.cast(tf.reduce_mean(tf.cast(x, tf.float32), axis=axis, keepdims=keepdims),
+                       tf.float16)
     if x.dtype.is_complex:  # tf's complex mean of nothing is 0j (numpy: nan+nanj)
         return tf.complex(tf.reduce_mean(tf.math.real(x), axis=axis, keepdims=keepdims),
                           tf.reduce_mean(tf.math.imag(x), axis=axis, keepdims=keepdims))
@@ -1108,10 +1120,11 @@ def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
              keepdims: bool = False, *, where: Any = None) -> Any:
-    # tf's numpy nanmean takes no mask; the masked mean also leaves out NaN
-    ok = tf.logical_not(_isnan(_t(a)))
-    mask = ok if where is None else tf.logical_and(ok, _t(where))
-    return masked("mean", a, axis, dtype, out, keepdims, where=mask)
+    # tf's numpy nanmean takes no mask (and no dtype): numpy's recipe, NaN left out
+    # of the sum and the count (float16 summed in float16, as numpy's nanmean)
+    x = _t(a)
+    mask = tf.ones(tf.shape(x), tf.bool) if where is None else where
+    return masked("nanmean", x, axis, dtype, out, keepdims, where=mask)
 
 
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
@@ -1787,7 +1800,7 @@ def _pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NO
         else:
             rcond = rtol
     s, u, v = tf.linalg.svd(x, full_matrices=False)
-    cutoff = tf.cast(rcond, s.dtype)[..., None] * tf.reduce_max(s, axis=-1, keepdims=True)
+    cutoff = _as(rcond, s.dtype)[..., None] * tf.reduce_max(s, axis=-1, keepdims=True)
     s_inv = tf.where(s > cutoff, 1 / tf.where(s > cutoff, s, tf.ones_like(s)), tf.zeros_like(s))
     return tf.matmul(v * tf.cast(s_inv[..., None, :], v.dtype), u, adjoint_b=True)
 
@@ -1801,9 +1814,9 @@ def _matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any 
     if tol is None:
         if rtol is None:
             rtol = max(x.shape[-2], x.shape[-1]) * np.finfo(s.dtype.as_numpy_dtype).eps
-        tol = smax * tf.cast(rtol, s.dtype)[..., None]
+        tol = smax * _as(rtol, s.dtype)[..., None]
     else:
-        tol = tf.cast(tol, s.dtype)[..., None]
+        tol = _as(tol, s.dtype)[..., None]
     return tf.math.count_nonzero(s > tol, axis=-1, dtype=tf.int64)
 
 

@@ -647,6 +647,9 @@ def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
          keepdims: bool = False, *, where: Any = None) -> Tensor:
     if where is not None:
         return masked("std", a, axis, dtype, out, ddof, keepdims, where=where)
+    if a.dtype is torch.float16:
+        # torch.std works in float32 inside; numpy's is the root of its float16 var
+        return torch.sqrt(_var(a, axis, dtype, out, ddof, keepdims))
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.std(a, dim=axis, correction=ddof, keepdim=keepdims)

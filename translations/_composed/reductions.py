@@ -161,8 +161,9 @@ def _masked_moment(name: str, a: Any, mask: Any, axis: Any, keepdims: bool, p: d
     dtype = p.get("dtype")
     x = a if dtype is None else do("astype", a, np.dtype(dtype).name)
     back = None
-    if _dt(x) == np.float16:
-        # numpy accumulates float16 in float32 and rounds the result back
+    if _dt(x) == np.float16 and name == "mean":
+        # numpy's mean accumulates float16 in float32 and rounds the result back (its
+        # var, std and nan* functions compute in float16 throughout)
         x, back = do("astype", x, "float32"), "float16"
     if name in ("mean", "nanmean"):
         r = _masked_mean(x, ok, axis, keepdims)
