@@ -407,6 +407,18 @@ def _argsort(a: Array, axis: int | None = -1, kind: Any = None, order: Any = Non
                          stable=stable, dtype=np.intp)
 
 
+def _power(x1: Any, x2: Any, /) -> Array:
+    # numpy refuses an integer to a negative integer power with a ValueError; dask's
+    # dtype inference (on empty arrays) turns a host exponent's into a TypeError
+    base = x1.dtype if hasattr(x1, "dtype") else np.asarray(x1).dtype
+    exponent = x2 if isinstance(x2, Array) else np.asarray(x2)
+    if not isinstance(x2, Array) and base.kind in "iu" and exponent.dtype.kind in "iu" and (
+        np.any(exponent < 0)
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return da.power(x1, x2)
+
+
 def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
     """Source positions of numpy's periodic pads along an axis of length ``n``."""
     i = np.arange(-before, n + after)
@@ -1242,6 +1254,7 @@ TABLE = {
     "lcm": np.lcm,
     "bitwise_invert": "invert",
     "pow": "power",
+    "power": _power,
     "concat": alias("concatenate"),
     # reductions
     "max": _empty_reduction("max"),

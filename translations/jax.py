@@ -300,7 +300,7 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
     # jnp.take's default mode fills out-of-bounds slots (NaN, or the minimum integer)
     # where numpy's 'raise' refuses them: the indices are checked when they can be read
     # (eagerly); traced for jit, nothing can raise and jax's filling stays (documented)
-    if mode in ("fill", "promise_in_bounds") or kwargs:  # jax's own modes and keywords
+    if mode == "fill" or kwargs:  # jax's own mode and keywords
         return jnp.take(a, indices, axis=axis, mode=mode, **kwargs)
     mode = take_mode(mode)
     if mode != "raise":
@@ -310,7 +310,7 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
         return jnp.take(a, indices, axis=axis, mode="fill")
     n = a.size if axis is None else a.shape[axis]
     idx = take_index(np.asarray(indices), n, axis or 0, mode)
-    return jnp.take(a, idx, axis=axis, mode="promise_in_bounds")
+    return jnp.take(a, idx, axis=axis, mode="clip")  # checked: clipping changes nothing
 
 
 def _hermitian_from(a: Any, UPLO: str) -> Any:

@@ -38,6 +38,7 @@ from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
+from dispatch.translations._adapters import take_mode as _take_mode
 from dispatch.translations._composed.bound import backend_entries, fill_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.control import while_loop as _while_loop_composed
@@ -1023,6 +1024,7 @@ def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -
 def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
           mode: str = "raise") -> Tensor:
     # torch.take only indexes the flattened tensor, index_select takes 1-D indices only
+    mode = _take_mode(mode)
     idx = _tensor(indices, a).long()
     if mode == "wrap":
         idx = idx % (a.numel() if axis is None else a.shape[axis])
@@ -1033,7 +1035,10 @@ def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
     axis = _axes(axis, a.ndim)[0]
     n = a.shape[axis]
     idx = torch.where(idx < 0, idx + n, idx)
-    picked = torch.index_select(a, axis, idx.reshape(-1))
+    try:
+        picked = torch.index_select(a, axis, idx.reshape(-1))
+    except RuntimeError as err:  # numpy's error type, at no cost when the indices fit
+        raise IndexError(f"index out of bounds for axis {axis} with size {n}") from err
     return picked.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])
 
 
@@ -2084,7 +2089,7 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
         spacing = spacing[0]
     if isinstance(spacing, list) and all(isinstance(s, (int, float)) for s in spacing):
         # torch reads a list of scalars as coordinates; a tuple is one spacing per axis
-        spacing = tuple(spacing)
+        spacing = tuple(float(s) for s in spacing)
     if isinstance(spacing, list) and not all(isinstance(s, (int, float)) for s in spacing):
         # torch takes all scalars or all coordinate tensors: a scalar becomes coordinates
         spacing = [
@@ -2092,7 +2097,7 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
             if isinstance(s, (int, float)) else _tensor(s, f)
             for s, ax in zip(spacing, axes, strict=True)
         ]
-    elif not isinstance(spacing, (int, float)):
+    elif not isinstance(spacing, (int, float, tuple)):
         spacing = [_tensor(spacing, f)] * len(axes)
     out = torch.gradient(_inexact(f), spacing=spacing, dim=list(axes), edge_order=edge_order)
     return out[0] if len(axes) == 1 else list(out)
