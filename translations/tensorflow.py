@@ -389,9 +389,13 @@ def _floor_divide(x1: Any, x2: Any) -> Any:
 def _power(x1: Any, x2: Any) -> Any:
     # tf's integer pow refuses a negative exponent with an InvalidArgumentError; numpy's
     # error is a ValueError (read eagerly; traced, tf's own error stays)
-    if _is_int(x2) and _is_int(x1) and tf.executing_eagerly():
-        if bool(np.any(np.asarray(x2) < 0)):
-            raise ValueError("Integers to negative integer powers are not allowed.")
+    if (
+        _is_int(x2)
+        and _is_int(x1)
+        and tf.executing_eagerly()
+        and bool(np.any(np.asarray(x2) < 0))
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
     return tf.pow(x1, x2)
 
 

@@ -682,7 +682,8 @@ def _extreme(fn: Callable, name: str) -> Callable:
         r = fn(a, () if axis is None else axis, keepdims)
         if initial is None:
             return r
-        return (torch.maximum if fn is torch.amax else torch.minimum)(r, _tensor(initial, r).to(r.dtype))
+        fold = torch.maximum if fn is torch.amax else torch.minimum
+        return fold(r, _tensor(initial, r).to(r.dtype))
 
     extreme.__name__ = extreme.__qualname__ = "_" + name
     return extreme

@@ -510,8 +510,11 @@ def average(
     if not is_array(a):
         a = do("asarray", np.asarray(a), like=weights)
     at, wt = _dt(a), _dt(weights)
-    extra = ["f8"] if at.kind in "biu" else []
-    rt = np.result_type(at, wt, *extra).name
+    # integers average in the library's default float (numpy's float64 on numpy)
+    if at.kind in "biu" and wt.kind in "biu":
+        rt = default_float(a).name
+    else:
+        rt = np.result_type(at, wt, *(["f8"] if at.kind in "biu" else [])).name
     x, w = do("astype", a, rt), do("astype", weights, rt)
     ashape, wshape = tuple(do("shape", x)), tuple(do("shape", w))
     if ashape != wshape:
