@@ -359,7 +359,7 @@ def _repeat(a: Array, repeats: Any, axis: int | None = None) -> Array:
     return da.take(a, np.repeat(np.arange(reps.size), reps), axis=axis)
 
 
-def _take(a: Array, indices: Any, axis: int | None = None, out: None = None,
+def _take(a: Array, indices: Any, axis: int | None = None, out: Any = None,
           mode: Any = None) -> Array:
     # numpy flattens when axis is None; dask.take defaults to axis 0. dask.take has
     # no mode: its out-of-bounds indices give wrong data, so the indices are wrapped,
@@ -370,7 +370,7 @@ def _take(a: Array, indices: Any, axis: int | None = None, out: None = None,
     axis = axis % a.ndim if a.ndim else axis
     n = a.shape[axis]
     if isinstance(indices, Array):
-        idx = indices.map_blocks(take_index, n, axis, mode, dtype=np.int64)
+        idx: Any = da.map_blocks(take_index, indices, n, axis, mode, dtype=np.int64)
     else:
         idx = take_index(indices, n, axis, mode)
     if idx.ndim == 1:

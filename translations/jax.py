@@ -347,14 +347,14 @@ def _real_if_real(w: Any, a: Any) -> bool:
     )
 
 
-_EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 
 
 def _eig(a: Any) -> Any:
     w, v = jnp.linalg.eig(a)
     if _real_if_real(w, a):
         w, v = jnp.real(w), jnp.real(v)
-    return _EigResult(w, v)
+    return EigResult(w, v)
 
 
 def _eigvals(a: Any) -> Any:

@@ -565,7 +565,7 @@ def _vsplit(a: Any, indices_or_sections: Any) -> list:
     return _split(a, indices_or_sections, 0)
 
 
-def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+def _take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
           mode: Any = None) -> SparseArray:
     a = _sp(a)
     if axis is None:

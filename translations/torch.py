@@ -606,7 +606,7 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     return torch.sum(a, axis, keepdims, dtype=dtype)
 
 
-def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
           keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     if where is not None:
         return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
@@ -656,7 +656,7 @@ def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
     return torch.std(a, dim=axis, correction=ddof, keepdim=keepdims)
 
 
-def _any(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
+def _any(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
          where: Any = None) -> Tensor:
     if where is not None:
         return masked("any", a, axis, out, keepdims, where=where)
@@ -665,7 +665,7 @@ def _any(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, 
     return out if out.dtype is torch.bool else out.bool()
 
 
-def _all(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
+def _all(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
           where: Any = None) -> Tensor:
     if where is not None:
         return masked("all", a, axis, out, keepdims, where=where)
@@ -2085,7 +2085,7 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
     # torch.gradient names numpy's axis `dim`, its spacing `spacing`, and always
     # returns a tuple where numpy returns one array for one axis
     axes = tuple(range(f.ndim)) if axis is None else _axes(axis, f.ndim)
-    spacing = list(varargs) if varargs else 1
+    spacing: Any = list(varargs) if varargs else 1
     if isinstance(spacing, list) and len(spacing) == 1:
         spacing = spacing[0]
     if isinstance(spacing, list) and all(isinstance(s, (int, float)) for s in spacing):
