@@ -554,8 +554,8 @@ def _int_division(fn: Callable) -> Callable:
         # (and a RuntimeWarning): no host read, the zero slots are replaced
         x1, x2 = _promote(x1, x2)
         zero = x2 == 0
-        r = fn(x1, torch.where(zero, torch.ones_like(x2), x2))
-        return torch.where(zero, torch.zeros_like(r), r)
+        # r is a new tensor: filling it in place writes into no input
+        return fn(x1, x2.masked_fill(zero, 1)).masked_fill_(zero, 0)
 
     division.__name__ = division.__qualname__ = "_" + getattr(fn, "__name__", "division")
     return division
