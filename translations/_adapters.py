@@ -82,6 +82,54 @@ def argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
     return tuple(int(i) for i in wrt), False
 
 
+def take_mode(mode: Any) -> str:
+    """numpy's ``mode`` of ``take`` (None is 'raise'); anything else is numpy's error."""
+    if mode is None:
+        return "raise"
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    return mode
+
+
+def take_index(indices: Any, n: int, axis: int, mode: Any) -> np.ndarray:
+    """Host indices of numpy's ``take`` along an axis of length ``n``, made
+    non-negative: wrapped ('wrap'), clipped to ``[0, n)`` ('clip', which disables
+    negative indices, as numpy), or checked ('raise', numpy's default), with numpy's
+    ``IndexError`` for an index outside ``[-n, n)``."""
+    mode = take_mode(mode)
+    idx = np.asarray(indices)
+    if idx.dtype.kind not in "iub":
+        idx = idx.astype(np.intp, casting="safe")  # numpy's TypeError for float indices
+    idx = idx.astype(np.int64)
+    if n == 0 and idx.size:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if mode == "wrap":
+        return idx % n if n else idx
+    if mode == "clip":
+        return np.clip(idx, 0, n - 1) if n else idx
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"index {idx[bad][0]} is out of bounds for axis {axis} with size {n}")
+    return np.where(idx < 0, idx + n, idx)
+
+
+def no_autodiff(f: Any, backend: str | None = None) -> Exception:
+    """The error for ``gradient`` of a Python function on a library without autodiff.
+
+    numpy's own ``gradient`` would take the function for a 0-d object array and
+    return ``()``: a silent wrong result.
+    """
+    from dispatch._errors import UnsupportedError
+
+    where = f"{backend!r} has" if backend else "numpy, dask and pydata sparse have"
+    return UnsupportedError(
+        f"gradient of a Python function ({getattr(f, '__name__', type(f).__name__)!r}) needs "
+        f"automatic differentiation, which {where} none (numpy's gradient is the finite "
+        "differences of an array of samples). Pass like='torch', like='jax' or "
+        "like='tensorflow' to differentiate it, or an array to get finite differences."
+    )
+
+
 def first_output(out: Any) -> Any:
     """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
     return out[0] if isinstance(out, (tuple, list)) else out

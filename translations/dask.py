@@ -28,8 +28,9 @@ import numpy as np
 import scipy.special as sc
 from dask.array import Array
 from dispatch.translations import _safety
-from dispatch.translations._adapters import host_from_dlpack, ravel_order
+from dispatch.translations._adapters import host_from_dlpack, ravel_order, take_index
 from dispatch.translations._composed.bound import fill_entries, host_entries
+from dispatch.translations._composed.reductions import masked
 
 from dispatch._tree import tree_flatten, tree_unflatten
 from dispatch.spec import NATIVE, alias, unsupported
@@ -82,6 +83,8 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fal
     # da.average takes weights of a's shape or 1-D along one axis; numpy also takes
     # weights spanning a tuple of axes: they are broadcast to a's shape first (lazily)
     a = da.asarray(a)
+    if weights is None and not returned:
+        return _mean(a, axis, keepdims=keepdims)  # numpy's float16 rule is mean's
     if weights is not None and isinstance(axis, (tuple, list)) and np.shape(weights) != a.shape:
         axes = tuple(int(ax) % a.ndim for ax in axis)
         if tuple(np.shape(weights)) != tuple(a.shape[ax] for ax in axes):
@@ -94,9 +97,42 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fal
     return da.average(a, axis=axis, weights=weights, returned=returned, keepdims=keepdims)
 
 
+def _masking(name: str, fn: Any = None) -> Any:
+    """``fn`` (dask's ``name`` by default) with numpy's ``where=``."""
+    fn = getattr(da, name) if fn is None else fn
+
+    spread = name in ("var", "std", "nanvar", "nanstd")
+
+    def reduce(a: Any, *args: Any, where: Any = None, **kwargs: Any) -> Array:
+        # dask's reductions take no mask: numpy's result from the masked input
+        if where is not None:
+            return masked(name, a, *args, where=where, **kwargs)
+        if spread and getattr(a, "dtype", None) == np.float16:
+            # dask's moments of float16 give NaN where numpy's two passes in float16
+            # overflow to inf: numpy's recipe (the masked one, with nothing masked)
+            return masked(name, a, *args, where=da.ones(a.shape, bool), **kwargs)
+        return fn(a, *args, **kwargs)
+
+    reduce.__name__ = reduce.__qualname__ = f"_{name}"
+    return reduce
+
+
+def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False, *, where: Any = None, **kwargs: Any) -> Array:
+    if where is not None:
+        return masked("mean", a, axis, dtype, out, keepdims, where=where)
+    a = da.asarray(a)
+    if dtype is None and a.dtype == np.float16:
+        # numpy's mean accumulates float16 in float32 (dask's sums in float16 overflow)
+        return da.mean(a, axis=axis, dtype=np.float32, keepdims=keepdims).astype(np.float16)
+    return da.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, **kwargs)
+
+
 def _nan_extreme(fn: Any, fold: Any) -> Any:
     def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
-                initial: Any = None, where: None = None) -> Array:
+                initial: Any = None, where: Any = None) -> Array:
+        if where is not None:
+            return masked(fn.__name__, a, axis, out, keepdims, initial=initial, where=where)
         # dask's nanmax/nanmin take no ``initial``: numpy folds it in with fmax/fmin
         r = fn(a, axis=axis, keepdims=keepdims)
         return r if initial is None else fold(r, initial)
@@ -187,6 +223,8 @@ def _empty_reduction(name: str) -> Any:
     fn = getattr(np, name)
 
     def reduce(a: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Array:
+        if kwargs.get("where") is not None:  # dask's reductions take no mask
+            return masked(name, a, axis=axis, keepdims=keepdims, **kwargs)
         a = da.asarray(a)
         if 0 in a.shape:
             # dask's blocks fail on empty arrays even where numpy's result is a
@@ -348,12 +386,20 @@ def _repeat(a: Array, repeats: Any, axis: int | None = None) -> Array:
     return da.take(a, np.repeat(np.arange(reps.size), reps), axis=axis)
 
 
-def _take(a: Array, indices: Any, axis: int | None = None, mode: Any = None) -> Array:
-    # numpy flattens when axis is None; dask.take defaults to axis 0
+def _take(a: Array, indices: Any, axis: int | None = None, out: Any = None,
+          mode: Any = None) -> Array:
+    # numpy flattens when axis is None; dask.take defaults to axis 0. dask.take has
+    # no mode: its out-of-bounds indices give wrong data, so the indices are wrapped,
+    # clipped or checked first (host indices now, dask indices block by block)
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
-    idx = indices if isinstance(indices, Array) else np.asarray(indices)
+    axis = axis % a.ndim if a.ndim else axis
+    n = a.shape[axis]
+    if isinstance(indices, Array):
+        idx: Any = da.map_blocks(take_index, indices, n, axis, mode, dtype=np.int64)
+    else:
+        idx = take_index(indices, n, axis, mode)
     if idx.ndim == 1:
         return da.take(a, idx, axis=axis)
     # dask indexes with 1-D index arrays only: take the flat indices, then
@@ -377,12 +423,57 @@ def _sort(a: Array, axis: int | None = -1, kind: Any = None, stable: Any = None)
     return da.map_blocks(np.sort, _one_chunk(a, axis), axis=axis, dtype=a.dtype)
 
 
-def _argsort(a: Array, axis: int | None = -1, kind: Any = None, stable: Any = None) -> Array:
+def _argsort(a: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+             stable: Any = None) -> Array:
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = axis % a.ndim
-    return da.map_blocks(np.argsort, _one_chunk(a, axis), axis=axis, dtype=np.intp)
+    # numpy's kind/stable choose the order of ties: each block is numpy's argsort
+    return da.map_blocks(np.argsort, _one_chunk(a, axis), axis=axis, kind=kind,
+                         stable=stable, dtype=np.intp)
+
+
+def _power(x1: Any, x2: Any, /) -> Array:
+    # numpy refuses an integer to a negative integer power with a ValueError; dask's
+    # dtype inference (on empty arrays) turns a host exponent's into a TypeError
+    base = x1.dtype if hasattr(x1, "dtype") else np.asarray(x1).dtype
+    exponent = x2 if isinstance(x2, Array) else np.asarray(x2)
+    if not isinstance(x2, Array) and base.kind in "iu" and exponent.dtype.kind in "iu" and (
+        np.any(exponent < 0)
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return da.power(x1, x2)
+
+
+def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    """Source positions of numpy's periodic pads along an axis of length ``n``."""
+    i = np.arange(-before, n + after)
+    if mode == "wrap":
+        return i % n
+    if n == 1:
+        return np.zeros_like(i)
+    period = 2 * (n - 1) if mode == "reflect" else 2 * n
+    j = i % period
+    return np.where(j >= n, period - j if mode == "reflect" else period - 1 - j, j)
+
+
+def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Array:
+    # da.pad reflects, mirrors and wraps once: a pad wider than the axis gets the wrong
+    # shape, where numpy repeats the pattern. Those modes are a take of numpy's positions
+    a = da.asarray(array)
+    if mode not in ("reflect", "symmetric", "wrap") or kwargs.get("reflect_type", "even") != "even":
+        return da.pad(a, pad_width, mode=mode, **kwargs)
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (a.ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    for axis, (before, after) in enumerate(widths.tolist()):
+        if before or after:
+            if a.shape[axis] == 0:
+                raise ValueError(f"can't extend empty axis {axis} using modes other than "
+                                 "'constant' or 'empty'")
+            a = da.take(a, _pad_index(a.shape[axis], before, after, mode), axis=axis)
+    return a
 
 
 def _take_along_axis(a: Array, indices: Any, axis: int | None = -1) -> Array:
@@ -1175,12 +1266,18 @@ TABLE = {
     "choose": _choose,
     "average": _average,
     "nanmax": _nan_extreme(da.nanmax, np.fmax),
+    # dask's own (lazy, beating the composed ones), with numpy's where=
+    **{
+        n: _masking(n)
+        for n in "sum prod var std all any nansum nanprod nanmean nanvar nanstd".split()
+    },
+    "mean": _mean,
     "nanmin": _nan_extreme(da.nanmin, np.fmin),
     # issue 5 (H8): dask's own (lazy) beat the composed fallbacks of translations/_composed/
     **{
         n: NATIVE
         for n in (
-            "nanargmax nanargmin nanprod nanvar nanstd compress ediff1d digitize"
+            "nanargmax nanargmin compress ediff1d digitize"
         ).split()
     },
     "conjugate": "conj",
@@ -1189,6 +1286,7 @@ TABLE = {
     "lcm": np.lcm,
     "bitwise_invert": "invert",
     "pow": "power",
+    "power": _power,
     "concat": alias("concatenate"),
     # reductions
     "max": _empty_reduction("max"),
@@ -1221,6 +1319,7 @@ TABLE = {
     "take_along_axis": _take_along_axis,
     "sort": _sort,
     "argsort": _argsort,
+    "pad": _pad,
     "searchsorted": _searchsorted,
     "clip": _clip,
     "bincount": _bincount,

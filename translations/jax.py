@@ -15,6 +15,7 @@ fixed at trace time, so a compiled function repeats its draws on every call.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import itertools
@@ -29,7 +30,7 @@ from dispatch.translations import _safety
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._adapters import stateful_random
+from dispatch.translations._adapters import stateful_random, take_index, take_mode
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
@@ -194,6 +195,39 @@ def _float_power(x1: Any, x2: Any) -> Any:
     return jnp.float_power(jnp.asarray(x1, wide), jnp.asarray(x2, wide))
 
 
+def _is_int(x: Any) -> bool:
+    dt = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    return jnp.issubdtype(dt, jnp.integer)
+
+
+_promoting_power = _promoting(jnp.power)
+
+
+def _power(x1: Any, x2: Any, /) -> Any:
+    # jax gives 0 for an integer to a negative integer power; numpy raises. The
+    # exponent is read when it can be (eagerly); traced for jit, jax's 0 stays
+    if (
+        _is_int(x2)
+        and _is_int(x1)
+        and not isinstance(x2, jax.core.Tracer)
+        and bool(np.any(np.asarray(x2) < 0))
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return _promoting_power(x1, x2)
+
+
+_promoting_floor_divide = _promoting(jnp.floor_divide)
+
+
+def _floor_divide(x1: Any, x2: Any, /) -> Any:
+    # jax's integer floor_divide by zero gives arbitrary values (-1, -2, 255); numpy
+    # gives 0 (with a RuntimeWarning), as jax's own remainder does
+    r = _promoting_floor_divide(x1, x2)
+    if _is_int(x1) and _is_int(x2):
+        r = jnp.where(jnp.asarray(x2) == 0, jnp.zeros_like(r), r)
+    return r
+
+
 def _integral(fn: Callable, default: str = "full") -> Callable:
     @functools.wraps(fn)
     def integral(a: Any, v: Any, mode: str = default) -> Any:
@@ -264,6 +298,73 @@ def _where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
 def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
     # jax accepts only the array API's min/max, not numpy's a_min/a_max keywords
     return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
+
+
+def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+          mode: Any = None, **kwargs: Any) -> Any:
+    # jnp.take's default mode fills out-of-bounds slots (NaN, or the minimum integer)
+    # where numpy's 'raise' refuses them: the indices are checked when they can be read
+    # (eagerly); traced for jit, nothing can raise and jax's filling stays (documented)
+    if mode == "fill" or kwargs:  # jax's own mode and keywords
+        return jnp.take(a, indices, axis=axis, mode=mode, **kwargs)
+    mode = take_mode(mode)
+    if mode != "raise":
+        return jnp.take(a, indices, axis=axis, mode=mode)
+    a = jnp.asarray(a)
+    if isinstance(indices, jax.core.Tracer):
+        return jnp.take(a, indices, axis=axis, mode="fill")
+    n = a.size if axis is None else a.shape[axis]
+    idx = take_index(np.asarray(indices), n, axis or 0, mode)
+    return jnp.take(a, idx, axis=axis, mode="clip")  # checked: clipping changes nothing
+
+
+def _hermitian_from(a: Any, UPLO: str) -> Any:
+    """The Hermitian matrix numpy's eigh reads from one triangle of ``a``."""
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    a = jnp.asarray(a)
+    if not jnp.issubdtype(a.dtype, jnp.inexact):
+        a = a.astype(jnp.result_type(float))
+    strict = jnp.tril(a, -1) if UPLO == "L" else jnp.triu(a, 1)
+    # LAPACK reads the real part of the diagonal only
+    diag = jnp.real(jnp.diagonal(a, axis1=-2, axis2=-1)).astype(a.dtype)
+    eye = jnp.eye(a.shape[-1], dtype=a.dtype)
+    return strict + jnp.conj(jnp.swapaxes(strict, -1, -2)) + diag[..., :, None] * eye
+
+
+def _eigh(a: Any, UPLO: str = "L") -> Any:
+    # jnp.linalg.eigh symmetrizes its input (averages both triangles) and ignores the
+    # triangle UPLO names; numpy reads that triangle only
+    return jnp.linalg.eigh(_hermitian_from(a, UPLO), symmetrize_input=False)
+
+
+def _eigvalsh(a: Any, UPLO: str = "L") -> Any:
+    return _eigh(a, UPLO).eigenvalues
+
+
+def _real_if_real(w: Any, a: Any) -> bool:
+    # numpy's eig returns real arrays when every eigenvalue of a real matrix is real;
+    # jax's is always complex (read from the values, so eager only: traced stays complex)
+    return (
+        not jnp.iscomplexobj(a)
+        and not isinstance(w, jax.core.Tracer)
+        and not bool(jnp.any(jnp.imag(w) != 0))
+    )
+
+
+EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+
+
+def _eig(a: Any) -> Any:
+    w, v = jnp.linalg.eig(a)
+    if _real_if_real(w, a):
+        w, v = jnp.real(w), jnp.real(v)
+    return EigResult(w, v)
+
+
+def _eigvals(a: Any) -> Any:
+    w = jnp.linalg.eigvals(a)
+    return jnp.real(w) if _real_if_real(w, a) else w
 
 
 def _pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
@@ -1330,6 +1431,8 @@ TABLE = {
     # numpy's promotion of integer with float arrays
     **{name: _promoting(getattr(jnp, name)) for name in _BINARY},
     "float_power": _float_power,
+    "power": _power,
+    "floor_divide": _floor_divide,
     "angle": _angle,
     "split": _splitter(jnp.split),
     "array_split": _splitter(jnp.array_split),
@@ -1348,6 +1451,11 @@ TABLE = {
     "digitize": _digitize,
     "histogram": _histogram,
     "linalg.pinv": _pinv,
+    "take": _take,
+    "linalg.eigh": _eigh,
+    "linalg.eigvalsh": _eigvalsh,
+    "linalg.eig": _eig,
+    "linalg.eigvals": _eigvals,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.lstsq": _lstsq,
     "linalg.expm": "scipy.linalg.expm",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from dispatch.translations import _safety
+from dispatch.translations._adapters import no_autodiff
 from dispatch.translations._composed.bound import backend_entries
 from dispatch.translations._composed.counting import _bincount_fixed_numpy
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
@@ -115,6 +116,13 @@ def _choice(a, size=None, replace=True, p=None):
     return _RNG[0].choice(a, size, replace=replace, p=p)
 
 
+def _gradient(f, *varargs, **kwargs):
+    # numpy's gradient takes a Python function for a 0-d object array and returns ()
+    if callable(f) and not isinstance(f, np.ndarray):
+        raise no_autodiff(f, "numpy")
+    return np.gradient(f, *varargs, **kwargs)
+
+
 def _astype(x, dtype, copy=True):
     return np.asarray(x).astype(dtype, copy=copy)
 
@@ -194,10 +202,11 @@ TABLE = {
         for n in (
             "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
             "quantile percentile nanquantile nanpercentile nanmedian digitize histogram "
-            "choose compress ediff1d gradient isin matrix_transpose fft.hfft fft.ihfft "
+            "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
             "linalg.svdvals linalg.cond scipy.linalg.lu_solve"
         ).split()
     },
+    "gradient": _gradient,
     "complex": lambda real, imag: real + 1j * imag,
     "stop_gradient": lambda x: x,
     "to_backend_dtype": "dtype",

@@ -36,8 +36,9 @@ import numpy as np
 import scipy.special as sc
 import sparse
 from dispatch.translations._adapters import default_rng as _default_rng
-from dispatch.translations._adapters import host_from_dlpack
+from dispatch.translations._adapters import host_from_dlpack, take_index
 from dispatch.translations._composed.bound import fill_entries, host_entries
+from dispatch.translations._composed.reductions import masked
 from sparse import COO, SparseArray
 
 from dispatch.spec import NATIVE, alias, unsupported
@@ -316,8 +317,20 @@ def _reduction(name: str) -> Any:
     fn = getattr(sparse, name)
 
     def reduce(
-        a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
+        a: Any,
+        axis: Any = None,
+        dtype: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
     ) -> Any:
+        if where is not None:  # pydata's reductions take no mask
+            kw = {} if initial is None else {"initial": initial}
+            return masked(name, a, axis, dtype, out, keepdims, where=where, **kw)
+        if initial is not None:  # sums and products only: numpy's mean has no initial
+            r = reduce(a, axis, dtype, out, keepdims)
+            return r + initial if name.endswith("sum") else r * initial
         # sparse's functions take keywords only (the array API signature)
         kw = {} if dtype is None else {"dtype": dtype}
         return fn(_sp(a), axis=axis, keepdims=keepdims, **kw)
@@ -327,8 +340,16 @@ def _reduction(name: str) -> Any:
 
 
 def _nanmean(
-    a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
 ) -> Any:
+    if where is not None:
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     a = _sp(a)
     kw = {} if dtype is None else {"dtype": dtype}
     r = sparse.nanmean(a, axis=axis, keepdims=keepdims, **kw)
@@ -347,6 +368,8 @@ def _minmax(name: str) -> Any:
     def reduce(
         a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, **kwargs: Any
     ) -> Any:
+        if kwargs.get("where") is not None:  # pydata's reductions take no mask
+            return masked(name, a, axis, out, keepdims, **kwargs)
         r = fn(_sp(a), axis=axis, keepdims=keepdims)
         # sparse's reductions take no ``initial``: numpy folds it into the result
         initial = kwargs.get("initial")
@@ -385,6 +408,8 @@ def _spread(name: str) -> Any:
         keepdims: bool = False,
         **kwargs: Any,
     ) -> Any:
+        if kwargs.get("where") is not None:  # pydata's reductions take no mask
+            return masked(name, a, axis, dtype, out, ddof, keepdims, **kwargs)
         # numpy's ``ddof`` is the array API's ``correction``
         a = _sp(a)
         if dtype is not None:
@@ -544,13 +569,14 @@ def _vsplit(a: Any, indices_or_sections: Any) -> list:
     return _split(a, indices_or_sections, 0)
 
 
-def _take(a: Any, indices: Any, axis: int | None = None, **kwargs: Any) -> SparseArray:
+def _take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
+          mode: Any = None) -> SparseArray:
     a = _sp(a)
     if axis is None:
         a, axis = a.reshape((-1,)), 0
     axis = axis % a.ndim
-    idx = _index(indices)
-    idx = np.where(idx < 0, idx + a.shape[axis], idx)
+    # sparse.take has no mode and wraps some out-of-bounds indices: numpy's modes first
+    idx = take_index(_index(indices), a.shape[axis], axis, mode)
     # sparse indexes with 1-D index arrays only: flat indices, then unflatten
     out = sparse.take(a, idx.reshape(-1), axis=axis)
     return out.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])

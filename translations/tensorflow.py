@@ -41,7 +41,7 @@ from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._adapters import stateful_random
+from dispatch.translations._adapters import stateful_random, take_index, take_mode
 from dispatch.translations._composed.bound import backend_entries, fill_entries
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
 from dispatch.translations._composed.counting import _searchsorted_batched_tensorflow
@@ -50,6 +50,7 @@ from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
 )
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_tensorflow
+from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.selection import gradient as finite_differences
 from dispatch.translations._composed.signal import _complex_dtype
 from dispatch.translations._composed.signal import conv as _conv_composed
@@ -392,6 +393,19 @@ def _floor_divide(x1: Any, x2: Any) -> Any:
     return tf.where(tf.equal(x2, 0), x1 / x2, floor)
 
 
+def _power(x1: Any, x2: Any) -> Any:
+    # tf's integer pow refuses a negative exponent with an InvalidArgumentError; numpy's
+    # error is a ValueError (read eagerly; traced, tf's own error stays)
+    if (
+        _is_int(x2)
+        and _is_int(x1)
+        and tf.executing_eagerly()
+        and bool(np.any(np.asarray(x2) < 0))
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return tf.pow(x1, x2)
+
+
 def _int_safe(fn: Callable) -> Callable:
     def mod(x1: Any, x2: Any) -> Any:
         if not _is_int(x1):
@@ -586,10 +600,12 @@ _BINARY = {
     "multiply": _bool_or(tf.multiply, tf.logical_and),
     "divide": tf.math.truediv,
     "floor_divide": _floor_divide,
-    "power": tf.pow,
+    "power": _power,
     "float_power": tf.pow,
     "remainder": _int_safe(tf.math.floormod),
-    "fmod": _int_safe(tf.truncatemod),
+    # tf's truncatemod has no unsigned kernels; for unsigned integers it is floormod
+    "fmod": _int_safe(lambda x1, x2: (tf.math.floormod if x1.dtype.is_unsigned
+                                      else tf.truncatemod)(x1, x2)),
     "maximum": _bool_or(tf.maximum, tf.logical_or),
     "minimum": _bool_or(tf.minimum, tf.logical_and),
     "fmax": _fmax,
@@ -648,13 +664,21 @@ def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: None = None, **kw: 
     return r
 
 
+def _as(x: Any, dtype: tf.DType) -> Any:
+    """A number, array or tensor as a tensor of ``dtype``. tf.cast of a Python float
+    makes a float32 constant first: 1e-9 would lose its digits for a float64 result."""
+    if isinstance(x, _TENSOR):
+        return tf.cast(x, dtype)
+    return tf.constant(np.asarray(x, dtype=dtype.as_numpy_dtype))
+
+
 def _isclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Any:
     dt = _result_dtype(a, b, 1.0)
     a, b = _to(a, dt), _to(b, dt)
     diff = tf.abs(a - b)
-    tol = tf.cast(atol, diff.dtype) + tf.cast(rtol, diff.dtype) * tf.abs(b)
+    tol = _as(atol, diff.dtype) + _as(rtol, diff.dtype) * tf.abs(b)
     finite = tf.logical_and(_isfinite(a), _isfinite(b))
     close = tf.where(finite, tf.less_equal(diff, tol), tf.equal(a, b))
     if equal_nan:
@@ -850,6 +874,8 @@ def _acc(fname: str, x: Any, dtype: Any) -> Any:
 
 def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
+    if where is not None:  # tf reductions take no mask
+        return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     x = _acc("sum", a if isinstance(a, _TENSOR) else _t(a), dtype)
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int64)
@@ -859,14 +885,22 @@ def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims
 
 def _prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False,
           initial: Any = None, where: Any = None) -> Any:
+    if where is not None:
+        return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
     x = _acc("prod", _t(a), dtype)
     r = tf.reduce_prod(x, axis=axis, keepdims=keepdims)
     return r if initial is None else r * initial
 
 
 def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-          keepdims: bool = False, where: Any = None) -> Any:
+          keepdims: bool = False, *, where: Any = None) -> Any:
+    if where is not None:
+        return masked("mean", a, axis, dtype, out, keepdims, where=where)
     x = _acc("mean", a if isinstance(a, _TENSOR) else _t(a), dtype)
+    if x.dtype == tf.float16:
+        # numpy's mean accumulates float16 in float32 (a float16 sum overflows at 65504)
+        return tf.cast(tf.reduce_mean(tf.cast(x, tf.float32), axis=axis, keepdims=keepdims),
+                       tf.float16)
     if x.dtype.is_complex:  # tf's complex mean of nothing is 0j (numpy: nan+nanj)
         return tf.complex(tf.reduce_mean(tf.math.real(x), axis=axis, keepdims=keepdims),
                           tf.reduce_mean(tf.math.imag(x), axis=axis, keepdims=keepdims))
@@ -876,6 +910,9 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
 def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, where: Any = None, mean: Any = None,
          correction: float | None = None) -> Any:
+    if where is not None:
+        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where,
+                      **_moment_kw(mean, correction))
     x = _t(a)
     if correction is not None:
         ddof = correction
@@ -896,7 +933,17 @@ def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: fl
 def _std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, where: Any = None, mean: Any = None,
          correction: float | None = None) -> Any:
+    if where is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where,
+                      **_moment_kw(mean, correction))
     return tf.sqrt(_var(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
+
+
+def _moment_kw(mean: Any, correction: Any) -> dict:
+    kw = {} if mean is None else {"mean": mean}
+    if correction is not None:
+        kw["correction"] = correction
+    return kw
 
 
 def _check_nonempty(x: Any, axis: Any, name: str) -> None:
@@ -910,6 +957,8 @@ def _check_nonempty(x: Any, axis: Any, name: str) -> None:
 
 def _max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
+    if where is not None:
+        return masked("max", a, axis, out, keepdims, initial=initial, where=where)
     x = _t(a)
     if initial is None:
         _check_nonempty(x, axis, "maximum")
@@ -922,6 +971,8 @@ def _max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
 
 def _min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
+    if where is not None:
+        return masked("min", a, axis, out, keepdims, initial=initial, where=where)
     x = _t(a)
     if initial is None:
         _check_nonempty(x, axis, "minimum")
@@ -963,11 +1014,15 @@ def _arg_1(tf_fn: Callable, x: Any, axis: int) -> Any:
 
 def _any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          *, where: Any = None) -> Any:
+    if where is not None:
+        return masked("any", a, axis, out, keepdims, where=where)
     return tf.reduce_any(_truth(_t(a)), axis=axis, keepdims=keepdims)
 
 
 def _all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          *, where: Any = None) -> Any:
+    if where is not None:
+        return masked("all", a, axis, out, keepdims, where=where)
     return tf.reduce_all(_truth(_t(a)), axis=axis, keepdims=keepdims)
 
 
@@ -1034,6 +1089,8 @@ def _nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = N
 def _nan_extreme(fn: Callable, fill: float) -> Callable:
     def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
                 **kw: Any) -> Any:
+        if kw.get("where") is not None:
+            return masked("nanmax" if fill < 0 else "nanmin", a, axis, out, keepdims, **kw)
         x = _t(a)
         if not _is_float(x):
             return fn(x, axis, keepdims=keepdims, **kw)
@@ -1048,6 +1105,8 @@ def _nan_extreme(fn: Callable, fill: float) -> Callable:
 
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
+    if kw.get("where") is not None:
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **kw)
     x = _t(a)
     if not (x.dtype.is_floating or x.dtype.is_complex):
         return _var(x, axis, dtype, ddof=ddof, keepdims=keepdims)
@@ -1065,7 +1124,18 @@ def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
+    if kw.get("where") is not None:
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **kw)
     return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
+
+
+def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False, *, where: Any = None) -> Any:
+    # tf's numpy nanmean takes no mask (and no dtype): numpy's recipe, NaN left out
+    # of the sum and the count (float16 summed in float16, as numpy's nanmean)
+    x = _t(a)
+    mask = tf.ones(tf.shape(x), tf.bool) if where is None else where
+    return masked("nanmean", x, axis, dtype, out, keepdims, where=mask)
 
 
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
@@ -1272,6 +1342,10 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
         x, axis = tf.reshape(x, [-1]), 0
     n = tf.shape(x, out_type=tf.int64)[axis]
     idx = tf.cast(_t(indices), tf.int64)
+    mode = take_mode(mode)
+    if mode == "raise" and tf.executing_eagerly():
+        # tf.gather's own error is an InvalidArgumentError; numpy's is an IndexError
+        take_index(idx.numpy(), int(n), axis, mode)
     if mode == "wrap":
         idx = tf.math.floormod(idx, n)
     elif mode == "clip":
@@ -1737,7 +1811,7 @@ def _pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NO
         else:
             rcond = rtol
     s, u, v = tf.linalg.svd(x, full_matrices=False)
-    cutoff = tf.cast(rcond, s.dtype)[..., None] * tf.reduce_max(s, axis=-1, keepdims=True)
+    cutoff = _as(rcond, s.dtype)[..., None] * tf.reduce_max(s, axis=-1, keepdims=True)
     s_inv = tf.where(s > cutoff, 1 / tf.where(s > cutoff, s, tf.ones_like(s)), tf.zeros_like(s))
     return tf.matmul(v * tf.cast(s_inv[..., None, :], v.dtype), u, adjoint_b=True)
 
@@ -1751,9 +1825,9 @@ def _matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any 
     if tol is None:
         if rtol is None:
             rtol = max(x.shape[-2], x.shape[-1]) * np.finfo(s.dtype.as_numpy_dtype).eps
-        tol = smax * tf.cast(rtol, s.dtype)[..., None]
+        tol = smax * _as(rtol, s.dtype)[..., None]
     else:
-        tol = tf.cast(tol, s.dtype)[..., None]
+        tol = _as(tol, s.dtype)[..., None]
     return tf.math.count_nonzero(s > tol, axis=-1, dtype=tf.int64)
 
 
@@ -2543,6 +2617,7 @@ TABLE = {
     # nanargmax/nanargmin: the composed ones (issue 5, H8), which raise on an all-NaN
     # slice as numpy does
     "nanvar": _nanvar,
+    "nanmean": _nanmean,
     "nanstd": _nanstd,
     # "average": the composed one (translations/_composed/reductions.py), issue 5 (H8)
     # shape and indexing

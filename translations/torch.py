@@ -40,6 +40,7 @@ from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._adapters import stateful_random
+from dispatch.translations._adapters import take_mode as _take_mode
 from dispatch.translations._composed.bound import backend_entries, fill_entries
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.control import while_loop as _while_loop_composed
@@ -57,6 +58,7 @@ from dispatch.translations._composed.devices import (
 from dispatch.translations._composed.indexing import _check_mode as _check_scatter_mode
 from dispatch.translations._composed.indexing import _combined as _combined_size
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_torch
+from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations._composed.signal import grid_sample as _grid_sample_composed
 from dispatch.translations._composed.solvers import _conjugate_gradient_torch
@@ -197,10 +199,12 @@ def creation_kwargs(like: Tensor) -> dict[str, Any]:
 
 
 def _inexact(a: Tensor) -> Tensor:
-    # numpy computes means, medians and norms of integers in float64; torch refuses
+    # torch refuses means, medians and norms of integers; numpy computes them in a
+    # float, whose width is the library's default (docs/vocabulary.md, dtypes), as for
+    # torch.sqrt of an integer tensor
     if a.is_floating_point() or a.is_complex():
         return a
-    return a.to(torch.float64)
+    return a.to(torch.get_default_dtype())
 
 
 def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
@@ -488,7 +492,7 @@ def _complex(real: Any, imag: Any) -> Tensor:
 # ---------------------------------------------------------------- elementwise
 
 
-def _binary(path: str) -> Callable:
+def _binary(path: str, floats: bool = False) -> Callable:
     fn = _lookup(path)
 
     def binary(x1: Any, x2: Any, /, **kwargs: Any) -> Tensor:
@@ -497,6 +501,8 @@ def _binary(path: str) -> Callable:
             x1 = _tensor(x1, x2 if isinstance(x2, Tensor) else None)
         if not isinstance(x2, Tensor):
             x2 = _tensor(x2, x1)
+        if floats:  # torch has float kernels only; numpy computes integers in floats
+            x1, x2 = _inexact(x1), _inexact(x2)
         return fn(x1, x2, **kwargs)
 
     binary.__name__ = binary.__qualname__ = "_" + path.rsplit(".", 1)[-1]
@@ -514,8 +520,9 @@ def _same_dtype(path: str) -> Callable:
     fn = _lookup(path)
 
     def same_dtype(x1: Any, x2: Any, /) -> Tensor:
-        # the torch function needs both operands as tensors of one dtype
-        return fn(*_promote(x1, x2))
+        # the torch function needs both operands as tensors of one float dtype (numpy
+        # computes integers in floats)
+        return fn(*(_inexact(x) for x in _promote(x1, x2)))
 
     same_dtype.__name__ = same_dtype.__qualname__ = "_" + path
     return same_dtype
@@ -594,9 +601,45 @@ def _spacing(x: Tensor) -> Tensor:
     return torch.nextafter(x, away) - x
 
 
+_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+def _is_int(x: Any) -> bool:
+    if isinstance(x, Tensor):
+        return not (x.is_floating_point() or x.is_complex() or x.dtype is torch.bool)
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _power(x1: Any, x2: Any, /) -> Tensor:
+    # torch gives 0 (or garbage) for an integer to a negative integer power; numpy raises
+    # (read from the values: one host read, for integer exponents only)
+    if _is_int(x2) and _is_int(x1) and bool((x2 < 0).any() if isinstance(x2, Tensor) else x2 < 0):
+        raise ValueError(_NEGATIVE_POWER)
+    if not isinstance(x1, Tensor):
+        x1 = _tensor(x1, x2)
+    return torch.pow(x1, x2)
+
+
+def _int_division(fn: Callable) -> Callable:
+    def division(x1: Any, x2: Any, /) -> Tensor:
+        if not (_is_int(x1) and _is_int(x2)):
+            return fn(x1, x2)
+        # torch raises ZeroDivisionError for an integer zero divisor; numpy gives 0
+        # (and a RuntimeWarning): no host read, the zero slots are replaced
+        x1, x2 = _promote(x1, x2)
+        zero = x2 == 0
+        # r is a new tensor: filling it in place writes into no input
+        return fn(x1, x2.masked_fill(zero, 1)).masked_fill_(zero, 0)
+
+    division.__name__ = division.__qualname__ = "_" + getattr(fn, "__name__", "division")
+    return division
+
+
 def _heaviside(x1: Any, x2: Any) -> Tensor:
-    x1, x2 = _promote(x1, x2)
-    return torch.heaviside(x1, x2)
+    # numpy's heaviside is a float ufunc (integers give floats) and keeps NaN, where
+    # torch's gives 0 for NaN
+    x1, x2 = (_inexact(x) for x in _promote(x1, x2))
+    return torch.where(x1.isnan(), x1, torch.heaviside(x1, x2))
 
 
 def _ldexp(x1: Any, x2: Any) -> Tensor:
@@ -618,10 +661,15 @@ def _reshape(a: Tensor, shape: Any, order: str = "C", *, copy: bool | None = Non
 
 
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
-         keepdims: bool = False) -> Tensor:
+         keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     # torch.sum rejects keepdims without an axis and dtype names given as strings
-    if axis is None and dtype is None and not keepdims and out is None:
+    if axis is None and dtype is None and not keepdims and out is None and where is None \
+            and initial is None:
         return torch.sum(a)
+    if where is not None:  # torch reductions take no mask
+        return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    if initial is not None:
+        return _sum(a, axis, dtype, out, keepdims) + initial
     if out is not None:
         raise TypeError("sum(out=...) is not supported: dispatch never writes into arrays")
     if dtype is not None:
@@ -632,7 +680,12 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     return torch.sum(a, axis, keepdims, dtype=dtype)
 
 
-def _prod(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = False) -> Tensor:
+def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
+          keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    if initial is not None:
+        return _prod(a, axis, dtype, out, keepdims) * initial
     # torch.prod reduces one axis at a time
     dtype = _dtype(dtype)
     if axis is None:
@@ -646,36 +699,76 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = Fa
     return a if keepdims else a.squeeze(axes)
 
 
-def _mean(a: Tensor, axis: Any = None, dtype: Any = None, *, keepdims: bool = False) -> Tensor:
+def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("mean", a, axis, dtype, out, keepdims, where=where)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.mean(a, dim=axis, keepdim=keepdims)
 
 
-def _var(a: Tensor, axis: Any = None, dtype: Any = None, *, ddof: float = 0,
-         keepdims: bool = False) -> Tensor:
+def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where)
     # torch divides by n - 1 unless told otherwise; numpy's ddof defaults to 0
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.var(a, dim=axis, correction=ddof, keepdim=keepdims)
 
 
-def _std(a: Tensor, axis: Any = None, dtype: Any = None, *, ddof: float = 0,
-         keepdims: bool = False) -> Tensor:
+def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where)
+    if a.dtype is torch.float16:
+        # torch.std works in float32 inside; numpy's is the root of its float16 var
+        return torch.sqrt(_var(a, axis, dtype, out, ddof, keepdims))
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.std(a, dim=axis, correction=ddof, keepdim=keepdims)
 
 
-def _any(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+def _any(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+         where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("any", a, axis, out, keepdims, where=where)
     # torch.any/all return uint8 for uint8 input; numpy always returns bool
     out = torch.any(a, dim=axis, keepdim=keepdims)
     return out if out.dtype is torch.bool else out.bool()
 
 
-def _all(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+def _all(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+          where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("all", a, axis, out, keepdims, where=where)
     out = torch.all(a, dim=axis, keepdim=keepdims)
     return out if out.dtype is torch.bool else out.bool()
+
+
+def _extreme(fn: Callable, name: str) -> Callable:
+    def extreme(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False,
+                initial: Any = None, where: Any = None) -> Tensor:
+        # torch.amax/amin take neither numpy's positional order, ``initial`` nor a mask
+        if where is not None:
+            return masked(name, a, axis, out, keepdims, initial=initial, where=where)
+        r = fn(a, () if axis is None else axis, keepdims)
+        if initial is None:
+            return r
+        fold = torch.maximum if fn is torch.amax else torch.minimum
+        return fold(r, _tensor(initial, r).to(r.dtype))
+
+    extreme.__name__ = extreme.__qualname__ = "_" + name
+    return extreme
+
+
+def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+            keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("nansum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    r = torch.nansum(a, () if axis is None else axis, keepdims, dtype=_dtype(dtype))
+    return r if initial is None else r + initial
 
 
 def _cumulative(fn: Callable) -> Callable:
@@ -738,7 +831,9 @@ def _quantile(a: Tensor, q: Any, axis: Any = None, out: None = None,
 
 
 def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
-             keepdims: bool = False) -> Tensor:
+             keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     # torch.nanmean refuses integers (numpy: their mean in float64)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
@@ -1004,6 +1099,7 @@ def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -
 def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
           mode: str = "raise") -> Tensor:
     # torch.take only indexes the flattened tensor, index_select takes 1-D indices only
+    mode = _take_mode(mode)
     idx = _tensor(indices, a).long()
     if mode == "wrap":
         idx = idx % (a.numel() if axis is None else a.shape[axis])
@@ -1014,7 +1110,10 @@ def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
     axis = _axes(axis, a.ndim)[0]
     n = a.shape[axis]
     idx = torch.where(idx < 0, idx + n, idx)
-    picked = torch.index_select(a, axis, idx.reshape(-1))
+    try:
+        picked = torch.index_select(a, axis, idx.reshape(-1))
+    except RuntimeError as err:  # numpy's error type, at no cost when the indices fit
+        raise IndexError(f"index out of bounds for axis {axis} with size {n}") from err
     return picked.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])
 
 
@@ -1237,6 +1336,17 @@ def _pinv(a: Tensor, rcond: Any = None, hermitian: bool = False, *,
     if rcond is None:
         rcond = 1e-15 if isinstance(rtol, str) else rtol
     return torch.linalg.pinv(a, rtol=rcond, hermitian=hermitian)
+
+
+def _float_args(fn: Callable) -> Callable:
+    """``fn`` with integer and bool tensor arguments made floats first."""
+
+    def floats(*args: Any, **kwargs: Any) -> Any:
+        # torch's factorizations take floats only; numpy computes integers in floats
+        return fn(*(_inexact(a) if isinstance(a, Tensor) else a for a in args), **kwargs)
+
+    floats.__name__ = floats.__qualname__ = getattr(fn, "__name__", "_floats")
+    return floats
 
 
 def _det(a: Tensor) -> Tensor:
@@ -2049,9 +2159,12 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
     # torch.gradient names numpy's axis `dim`, its spacing `spacing`, and always
     # returns a tuple where numpy returns one array for one axis
     axes = tuple(range(f.ndim)) if axis is None else _axes(axis, f.ndim)
-    spacing = list(varargs) if varargs else 1
+    spacing: Any = list(varargs) if varargs else 1
     if isinstance(spacing, list) and len(spacing) == 1:
         spacing = spacing[0]
+    if isinstance(spacing, list) and all(isinstance(s, (int, float)) for s in spacing):
+        # torch reads a list of scalars as coordinates; a tuple is one spacing per axis
+        spacing = tuple(float(s) for s in spacing)
     if isinstance(spacing, list) and not all(isinstance(s, (int, float)) for s in spacing):
         # torch takes all scalars or all coordinate tensors: a scalar becomes coordinates
         spacing = [
@@ -2059,7 +2172,7 @@ def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1
             if isinstance(s, (int, float)) else _tensor(s, f)
             for s, ax in zip(spacing, axes, strict=True)
         ]
-    elif not isinstance(spacing, (int, float)):
+    elif not isinstance(spacing, (int, float, tuple)):
         spacing = [_tensor(spacing, f)] * len(axes)
     out = torch.gradient(_inexact(f), spacing=spacing, dim=list(axes), edge_order=edge_order)
     return out[0] if len(axes) == 1 else list(out)
@@ -2802,12 +2915,12 @@ TABLE = {
     "multiply": "multiply",
     "divide": "divide",
     "true_divide": "true_divide",
-    "floor_divide": "floor_divide",
-    "power": "pow",
+    "floor_divide": _int_division(torch.floor_divide),
+    "power": _power,
     "pow": "pow",
     "float_power": "float_power",
-    "mod": "remainder",
-    "remainder": "remainder",
+    "mod": _int_division(torch.remainder),
+    "remainder": _int_division(torch.remainder),
     "bitwise_and": "bitwise_and",
     "bitwise_or": "bitwise_or",
     "bitwise_xor": "bitwise_xor",
@@ -2823,16 +2936,16 @@ TABLE = {
     "greater": operator.gt,
     "greater_equal": operator.ge,
     # these torch functions take tensors only
-    "fmod": _binary("fmod"),
+    "fmod": _int_division(_binary("fmod")),
     "maximum": _binary("maximum"),
     "minimum": _binary("minimum"),
     "fmax": _binary("fmax"),
     "fmin": _binary("fmin"),
     "arctan2": _binary("arctan2"),
     "atan2": _binary("arctan2"),
-    "hypot": _binary("hypot"),
-    "logaddexp": _binary("logaddexp"),
-    "logaddexp2": _binary("logaddexp2"),
+    "hypot": _binary("hypot", floats=True),
+    "logaddexp": _binary("logaddexp", floats=True),
+    "logaddexp2": _binary("logaddexp2", floats=True),
     "copysign": _binary("copysign"),
     "gcd": _binary("gcd"),
     "lcm": _binary("lcm"),
@@ -2848,10 +2961,10 @@ TABLE = {
     "mean": _mean,
     "std": _std,
     "var": _var,
-    "max": "amax",
-    "min": "amin",
-    "amax": "amax",
-    "amin": "amin",
+    "max": _extreme(torch.amax, "max"),
+    "min": _extreme(torch.amin, "min"),
+    "amax": _extreme(torch.amax, "amax"),
+    "amin": _extreme(torch.amin, "amin"),
     "argmax": "argmax",
     "argmin": "argmin",
     "any": _any,
@@ -2861,7 +2974,7 @@ TABLE = {
     "count_nonzero": _count_nonzero,
     "median": _median,
     "ptp": _ptp,
-    "nansum": "nansum",
+    "nansum": _nansum,
     "quantile": _quantile,
     "nanquantile": functools.partial(_quantile, _nan=True),
     "nanmean": _nanmean,
@@ -2934,20 +3047,20 @@ TABLE = {
     "kron": "kron",
     "cross": _cross,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
-    "linalg.qr": _qr,
-    "linalg.svd": _svd,
-    "linalg.svdvals": "linalg.svdvals",
-    "linalg.eigh": "linalg.eigh",
-    "linalg.eigvalsh": "linalg.eigvalsh",
-    "linalg.eig": _eig,
-    "linalg.eigvals": _eigvals,
-    "linalg.solve": _solve,
-    "linalg.inv": "linalg.inv",
-    "linalg.pinv": _pinv,
+    "linalg.qr": _float_args(_qr),
+    "linalg.svd": _float_args(_svd),
+    "linalg.svdvals": _float_args(torch.linalg.svdvals),
+    "linalg.eigh": _float_args(torch.linalg.eigh),
+    "linalg.eigvalsh": _float_args(torch.linalg.eigvalsh),
+    "linalg.eig": _float_args(_eig),
+    "linalg.eigvals": _float_args(_eigvals),
+    "linalg.solve": _float_args(_solve),
+    "linalg.inv": _float_args(torch.linalg.inv),
+    "linalg.pinv": _float_args(_pinv),
     "linalg.det": _det,
-    "linalg.slogdet": "linalg.slogdet",
+    "linalg.slogdet": _float_args(torch.linalg.slogdet),
     "linalg.norm": _norm,
-    "linalg.cholesky": "linalg.cholesky",
+    "linalg.cholesky": _float_args(torch.linalg.cholesky),
     "linalg.lstsq": _lstsq,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": "linalg.matrix_power",

@@ -37,13 +37,16 @@ def _np(dtype: Any) -> np.dtype:
 
 def _operand(value: Any, backend: str, dtype: np.dtype | None, device: Any) -> Any:
     """``value`` (a number, a list, a numpy or backend array) as an inexact backend
-    array: integer numbers become float64 as in numpy, integer backend arrays the
-    library's default float (``x * 1.0``)."""
+    array: Python numbers and integers become the library's default float (numpy's
+    float64 is numpy's default: docs/vocabulary.md, dtypes), backend arrays too
+    (``x * 1.0``)."""
     if is_array(value) and backend_of_type(type(value)) == backend:
         out = value if dtype is None else do("astype", value, dtype.name)
         return out if do("dtype_of", out).kind in "fc" else out * 1.0
-    if dtype is None and np.asarray(value).dtype.kind not in "fc":
-        dtype = np.dtype("float64")
+    if dtype is None and (
+        isinstance(value, (bool, int, float)) or np.asarray(value).dtype.kind not in "fc"
+    ):
+        dtype = do("dtype_of", do("zeros", 0, like=backend))
     where = {} if device is None else {"device": device}
     return do("asarray", value, dtype=None if dtype is None else dtype.name, like=backend, **where)
 

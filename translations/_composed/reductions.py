@@ -9,7 +9,9 @@ NaN with a ``RuntimeWarning`` where the degrees of freedom are not positive).
 Integer and boolean inputs hold no NaN: they go straight to the plain
 reduction.
 
-Limits: ``out=`` and ``where=`` are refused. Warnings and the errors that
+``where=`` (numpy's mask of the elements that take part) is :func:`masked`,
+which the tables of libraries without a native ``where=`` call from their
+adapters, only when a mask is given. ``out=`` is refused. Warnings and the errors that
 depend on values (all-NaN slices of ``nanargmax``, weights summing to zero in
 ``average``) read the values, so they are skipped while tracing for jit, where
 the result is what numpy's would be without the check (the NaN result stays).
@@ -17,6 +19,7 @@ the result is what numpy's would be without the check (the NaN result stays).
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from typing import Any
@@ -26,6 +29,7 @@ import numpy as np
 from dispatch._compose import composed
 from dispatch._do import do
 from dispatch._helpers import is_array
+from dispatch._infer import infer_backend
 
 # ---------------------------------------------------------------- helpers
 
@@ -39,6 +43,12 @@ def _no_out(out: Any = None, where: Any = None) -> None:
 
 def _dt(x: Any) -> np.dtype:
     return do("dtype_of", x)
+
+
+def default_float(x: Any) -> np.dtype:
+    """The float a library gives integers (and arrays made without a dtype): its
+    default, numpy's float64 on numpy (docs/vocabulary.md, dtypes)."""
+    return _dt(do("zeros", 0, like=infer_backend(x)))
 
 
 def _inexact(x: Any) -> bool:
@@ -68,6 +78,112 @@ def _filled(a: Any, mask: Any, value: float) -> Any:
     return do("where", mask, do("full_like", a, value), a)
 
 
+# ---------------------------------------------------------------- where=
+
+# the value a masked-out element takes: the identity of the reduction
+_IDENTITY = {"sum": 0, "nansum": 0, "prod": 1, "nanprod": 1, "all": 1, "any": 0}
+# maxima and minima have no identity: numpy needs ``initial``, which takes part
+_FOLD = {
+    "max": "maximum",
+    "amax": "maximum",
+    "min": "minimum",
+    "amin": "minimum",
+    "nanmax": "fmax",
+    "nanmin": "fmin",
+}
+_MOMENTS = ("mean", "nanmean", "var", "nanvar", "std", "nanstd")
+
+
+def masked(name: str, a: Any, *args: Any, **kwargs: Any) -> Any:
+    """numpy's ``name(a, ..., where=mask)`` from the library's reduction without ``where=``.
+
+    Arguments bind as numpy's ``name`` binds them. Masked-out elements become the
+    reduction's identity (sums, products, ``all``, ``any``) or ``initial``
+    (maxima and minima, which need it, as in numpy); means, variances and standard
+    deviations divide by the count of the elements that take part (also leaving out
+    NaN for the ``nan*`` names). Tables call this only when ``where`` is given, so
+    that a call without a mask pays nothing.
+    """
+    bound = inspect.signature(getattr(np, name)).bind(a, *args, **kwargs)
+    p = {k: v for k, v in bound.arguments.items() if v is not np._NoValue}
+    where, out = p.pop("where", True), p.pop("out", None)
+    if out is not None:
+        raise TypeError(f"{name}(out=...) is not supported: the result is a new array")
+    a = p.pop("a")
+    axis, keepdims = p.pop("axis", None), bool(p.pop("keepdims", False))
+    if where is True:
+        return do(name, a, axis=axis, keepdims=keepdims, **p)
+    lib = infer_backend(a)
+    if not is_array(where) or infer_backend(where) != lib:
+        where = do("asarray", np.asarray(do("to_numpy", where), dtype=bool), like=lib)
+    mask = do("broadcast_to", do("astype", where, "bool"), tuple(do("shape", a)))
+    if name in _IDENTITY:
+        x = do("where", mask, a, do("full_like", a, _IDENTITY[name]))
+        return do(name, x, axis=axis, keepdims=keepdims, **p)
+    if name in _FOLD:
+        return _masked_extreme(name, a, mask, axis, keepdims, p.get("initial"))
+    if name in _MOMENTS:
+        return _masked_moment(name, a, mask, axis, keepdims, p)
+    raise TypeError(f"{name}() got an unexpected keyword argument 'where'")
+
+
+def _masked_extreme(name: str, a: Any, mask: Any, axis: Any, keepdims: bool, initial: Any) -> Any:
+    if initial is None:
+        raise ValueError(
+            f"reduction operation '{_FOLD[name]}' does not have an identity, "
+            "so to use a where mask one has to specify 'initial'"
+        )
+    dt = _dt(a)
+    if math.prod(do("shape", a)) == 0:
+        # nothing to reduce (libraries refuse the maximum of nothing): numpy's
+        # answer is ``initial`` in every slice
+        shape = tuple(do("shape", do("any", a, axis=axis, keepdims=keepdims)))
+        return do("full", shape, initial, dtype=dt.name, like=a)
+    x = do("where", mask, a, do("full_like", a, initial))
+    r = do(name, x, axis=axis, keepdims=keepdims)
+    return do(_FOLD[name], r, do("full_like", r, initial))
+
+
+def _masked_mean(x: Any, ok: Any, axis: Any, keepdims: bool) -> Any:
+    s = do("sum", do("where", ok, x, do("zeros_like", x)), axis=axis, keepdims=keepdims)
+    n = do("sum", ok, axis=axis, keepdims=keepdims)
+    if _inexact(s):
+        n = do("astype", n, _dt(s).name)
+    # integers: the float of true_divide, the library's own width (docs/vocabulary.md)
+    return do("true_divide", s, n)
+
+
+def _masked_moment(name: str, a: Any, mask: Any, axis: Any, keepdims: bool, p: dict) -> Any:
+    dt = _dt(a)
+    ok = mask
+    if name.startswith("nan") and dt.kind in "fc":
+        ok = do("logical_and", ok, do("logical_not", do("isnan", a)))
+    dtype = p.get("dtype")
+    x = a if dtype is None else do("astype", a, np.dtype(dtype).name)
+    back = None
+    if _dt(x) == np.float16 and name == "mean":
+        # numpy's mean accumulates float16 in float32 and rounds the result back (its
+        # var, std and nan* functions compute in float16 throughout)
+        x, back = do("astype", x, "float32"), "float16"
+    if name in ("mean", "nanmean"):
+        r = _masked_mean(x, ok, axis, keepdims)
+    else:
+        mu = p.get("mean")
+        if mu is None:
+            mu = _masked_mean(x, ok, axis, True)
+        if not _inexact(x):  # integers: the deviations in the mean's float
+            x = do("astype", x, _dt(mu).name)
+        d = do("where", ok, x - mu, do("zeros_like", x - mu))
+        sq = do("real", d * do("conj", d)) if _dt(d).kind == "c" else d * d
+        s = do("sum", sq, axis=axis, keepdims=keepdims)
+        ddof = p.get("correction", p.get("ddof", 0))
+        n = do("astype", do("sum", ok, axis=axis, keepdims=keepdims), _dt(s).name)
+        r = s / do("maximum", n - ddof, do("zeros_like", n))
+        if name.endswith("std"):
+            r = do("sqrt", r)
+    return r if back is None else do("astype", r, back)
+
+
 # ---------------------------------------------------------------- nanmax / nanmin
 
 
@@ -80,7 +196,11 @@ def _nan_extreme(name: str, fill: float) -> Any:
         initial: Any = None,
         where: Any = None,
     ) -> Any:
-        _no_out(out, where)
+        if where is not None:
+            return masked(
+                f"nan{name}", a, axis, out, keepdims=keepdims, initial=initial, where=where
+            )
+        _no_out(out)
         fold = "maximum" if name == "max" else "minimum"
         if not _inexact(a):
             r = do(name, a, axis=axis, keepdims=keepdims)
@@ -229,7 +349,9 @@ def nanprod(
     >>> do("nanprod", np.array([[2.0, np.nan], [3.0, 4.0]]), axis=0)
     array([6., 4.])
     """
-    _no_out(out, where)
+    if where is not None:
+        return masked("nanprod", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    _no_out(out)
     if _inexact(a):
         a = _filled(a, do("isnan", a), 1)
     kw = {} if initial is None else {"initial": initial}
@@ -264,7 +386,12 @@ def nanvar(
     >>> do("nanvar", np.array([[1.0, np.nan, 3.0], [2.0, 2.0, np.nan]]), axis=1)
     array([1., 0.])
     """
-    _no_out(out, where)
+    if where is not None:
+        kw = {"mean": mean} if mean is not None else {}
+        if correction is not None:
+            kw["correction"] = correction
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, where=where, **kw)
+    _no_out(out)
     if mean is not None:
         raise TypeError("mean= is not supported by the composed nanvar")
     if correction is not None:
@@ -313,7 +440,12 @@ def nanstd(
     >>> do("nanstd", np.array([1.0, np.nan, 3.0]))
     np.float64(1.0)
     """
-    _no_out(out, where)
+    if where is not None:
+        kw = {"mean": mean} if mean is not None else {}
+        if correction is not None:
+            kw["correction"] = correction
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, where=where, **kw)
+    _no_out(out)
     kw = {} if correction is None else {"correction": correction}
     if mean is not None:
         kw["mean"] = mean
@@ -378,8 +510,11 @@ def average(
     if not is_array(a):
         a = do("asarray", np.asarray(a), like=weights)
     at, wt = _dt(a), _dt(weights)
-    extra = ["f8"] if at.kind in "biu" else []
-    rt = np.result_type(at, wt, *extra).name
+    # integers average in the library's default float (numpy's float64 on numpy)
+    if at.kind in "biu" and wt.kind in "biu":
+        rt = default_float(a).name
+    else:
+        rt = np.result_type(at, wt, *(["f8"] if at.kind in "biu" else [])).name
     x, w = do("astype", a, rt), do("astype", weights, rt)
     ashape, wshape = tuple(do("shape", x)), tuple(do("shape", w))
     if ashape != wshape:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._adapters import no_autodiff
 from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable
 
 from dispatch._compose import composed
@@ -344,6 +345,12 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     Returns one array for one axis, else a tuple (as numpy); integers give
     float64.
 
+    ``gradient`` of a Python function is the backend method list's autodiff
+    gradient, which only libraries with automatic differentiation have: on
+    numpy, dask and pydata sparse (and without ``like=`` when the default
+    backend is numpy) it raises ``UnsupportedError`` saying to pass
+    ``like='torch'``, ``'jax'`` or ``'tensorflow'``.
+
     Examples
     --------
     >>> import numpy as np
@@ -352,6 +359,8 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     >>> do("gradient", np.array([1.0, 4.0, 9.0]), np.array([0.0, 1.0, 3.0]))
     array([3.        , 2.83333333, 2.5       ])
     """
+    if callable(f) and not is_array(f):
+        raise no_autodiff(f)
     if not is_array(f):
         f = do("asarray", np.asarray(f), like=_first_array(*varargs))
     shape = tuple(do("shape", f))

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import default_float
 
 from dispatch._compose import composed
 from dispatch._do import do
@@ -473,10 +474,11 @@ def interp(
         raise ValueError("fp and xp are not of the same length.")
     if n == 0:
         raise ValueError("array of sample points is empty")
-    # one floating dtype for all (integers as float64, as numpy; tensorflow does not
-    # promote mixed operands)
+    # one floating dtype for all (integers as the library's default float, numpy's
+    # float64 on numpy: docs/vocabulary.md; tensorflow does not promote mixed operands)
     kinds = [do("dtype_of", v) for v in (x, xp, fp)]
-    real = np.result_type(*(np.float64 if k.kind in "biu" else k for k in kinds))
+    floats = [default_float(x)] if all(k.kind in "biu" for k in kinds) else kinds
+    real = np.result_type(*(np.float64 if k.kind in "biu" else k for k in floats))
     real = np.finfo(real).dtype
     x, xp = do("cast", x, real), do("cast", xp, real)
     fp = do("cast", fp, np.result_type(real, 1j) if kinds[2].kind == "c" else real)

@@ -9,7 +9,7 @@ methods of numpy (and ``weights=``, which numpy takes for 'inverted_cdf' only)
 raise ``NotImplementedError``. The NaN-skipping versions count the non-NaN
 values of each slice, so every shape stays static. Result dtypes are numpy's:
 a Python float ``q`` keeps a float input's dtype, an array ``q`` promotes with
-it, integers give float64.
+it, integers give the library's default float (float64 on numpy).
 
 ``digitize`` and ``histogram`` are ``searchsorted`` against the bin edges.
 ``histogram`` computes its edges with numpy on the host (reading ``min`` and
@@ -24,7 +24,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable
+from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable, default_float
 
 from dispatch._compose import composed
 from dispatch._do import do
@@ -40,15 +40,17 @@ def _host(x: Any) -> np.ndarray:
     return np.asarray(do("to_numpy", x))
 
 
-def _result_dtype(a_dt: np.dtype, q: Any) -> np.dtype:
-    """numpy's result dtype of a quantile of ``a`` at ``q``."""
+def _result_dtype(a: Any, q: Any) -> np.dtype:
+    """numpy's result dtype of a quantile of ``a`` at ``q``, with the library's
+    default float for integers (numpy's float64 is numpy's: docs/vocabulary.md)."""
+    a_dt = _dt(a)
     if a_dt.kind == "c":
         raise TypeError("a must be an array of real numbers")
-    base = a_dt if a_dt.kind == "f" else np.dtype("float64")
+    base = a_dt if a_dt.kind == "f" else default_float(a)
     if isinstance(q, (bool, int, float)):
         return base  # a Python number is weak: the data's dtype wins
     q_dt = _dt(q) if is_array(q) else np.asarray(q).dtype
-    return np.result_type(base, q_dt if q_dt.kind == "f" else np.float64)
+    return np.result_type(base, q_dt if q_dt.kind == "f" else base)
 
 
 def _q_values(q: Any, rt: np.dtype, like: Any, percent: bool) -> tuple[Any, tuple[int, ...]]:
@@ -94,7 +96,7 @@ def _quantile(
         )
     if not is_array(a):
         a = do("asarray", np.asarray(a), like=q)
-    rt = _result_dtype(_dt(a), q)
+    rt = _result_dtype(a, q)
     x = do("astype", a, rt.name)
     shape = tuple(do("shape", x))
     axes = _axis_tuple(axis, len(shape), "duplicate value in 'axis'")
