@@ -46,6 +46,17 @@ def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> Array:
     return da.asarray(x, dtype=dtype, **kwargs)
 
 
+def _isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Array:
+    # dask names the operands arr1/arr2; numpy's a/b may be passed by keyword
+    return da.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+              equal_nan: bool = False) -> Array:
+    return da.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
 def _to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x.compute() if isinstance(x, Array) else x)
 
@@ -1107,6 +1118,8 @@ TABLE = {
     "array": _asarray,
     "from_numpy": _asarray,
     "to_numpy": _to_numpy,
+    "isclose": _isclose,
+    "allclose": _allclose,
     "astype": _astype,
     "cast": _astype,
     "to_backend_dtype": np.dtype,

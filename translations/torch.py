@@ -944,6 +944,47 @@ def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
     return picked.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])
 
 
+def _splitter(fn: Any) -> Any:
+    """torch's hsplit/vsplit/dsplit: overloads on ``sections`` (int) or ``indices``
+    (a sequence), so numpy's keyword ``indices_or_sections`` picks the overload."""
+
+    def split(ary: Tensor, indices_or_sections: Any) -> Any:
+        return fn(ary, indices_or_sections)
+
+    split.__name__ = fn.__name__
+    return split
+
+
+def _arg_extreme(fn: Any) -> Any:
+    """torch's argmax/argmin refuse bool tensors; numpy orders False < True."""
+
+    def arg(a: Tensor, axis: int | None = None, out: Any = None, *,
+            keepdims: bool = False) -> Tensor:
+        if a.dtype is torch.bool:
+            a = a.to(torch.uint8)
+        if out is not None:
+            return fn(a, axis, keepdims, out=out)
+        return fn(a, axis, keepdims)
+
+    arg.__name__ = fn.__name__
+    return arg
+
+
+def _einsum(*operands: Any, **kwargs: Any) -> Tensor:
+    # torch refuses operands of different dtypes and sums integers in int64; numpy
+    # computes in the operands' common dtype and keeps it
+    dtypes = {o.dtype for o in operands if isinstance(o, Tensor)}
+    if len(dtypes) > 1:
+        common = functools.reduce(torch.promote_types, dtypes)
+        operands = tuple(o.to(common) if isinstance(o, Tensor) else o for o in operands)
+        dtypes = {common}
+    out = torch.einsum(*operands, **kwargs)
+    if out.dtype is torch.int64 and dtypes and (dt := dtypes.pop()) is not torch.int64:
+        if not (dt.is_floating_point or dt.is_complex or dt is torch.bool):
+            out = out.to(dt)
+    return out
+
+
 def _take_along_axis(arr: Tensor, indices: Tensor, axis: int | None = -1) -> Tensor:
     # torch.take_along_dim flattens by default; numpy's default axis is the last one
     return torch.take_along_dim(arr, indices, dim=axis)
@@ -2778,8 +2819,8 @@ TABLE = {
     "min": "amin",
     "amax": "amax",
     "amin": "amin",
-    "argmax": "argmax",
-    "argmin": "argmin",
+    "argmax": _arg_extreme(torch.argmax),
+    "argmin": _arg_extreme(torch.argmin),
     "any": _any,
     "all": _all,
     "cumsum": _cumulative(torch.cumsum),
@@ -2799,7 +2840,8 @@ TABLE = {
     "transpose": _transpose,
     "permute_dims": _transpose,
     "moveaxis": "moveaxis",
-    "swapaxes": "swapaxes",
+    # numpy's keyword names (a positional call goes to torch's own names unchanged)
+    "swapaxes": alias("swapaxes", axis1="axis0", axis2="axis1"),
     "expand_dims": _expand_dims,
     "squeeze": _squeeze,
     "concatenate": _concatenate,
@@ -2822,7 +2864,7 @@ TABLE = {
     "rot90": alias("rot90", axes="dims"),
     "roll": _roll,
     "pad": _pad,
-    "broadcast_to": "broadcast_to",
+    "broadcast_to": alias("broadcast_to", shape="size"),
     "broadcast_arrays": "broadcast_tensors",
     "take": _take,
     "take_along_axis": _take_along_axis,
@@ -2850,14 +2892,17 @@ TABLE = {
     "allclose": _allclose,
     "array_equal": _array_equal,
     # products
-    "einsum": "einsum",
+    "einsum": _einsum,
     "tensordot": _tensordot,
     "matmul": "matmul",
     "dot": _dot,
     "vdot": _vdot,
     "inner": "inner",
     "outer": _outer,
-    "kron": "kron",
+    "kron": alias("kron", b="other"),
+    "hsplit": _splitter(torch.hsplit),
+    "vsplit": _splitter(torch.vsplit),
+    "dsplit": _splitter(torch.dsplit),
     "cross": _cross,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
     "linalg.qr": _qr,
@@ -2881,7 +2926,7 @@ TABLE = {
     # "linalg.cond": the composed one (issue 5, H8): torch's gives NaN for a zero matrix,
     # numpy inf
     "linalg.tensorinv": "linalg.tensorinv",
-    "linalg.tensorsolve": alias("linalg.tensorsolve", axes="dims"),
+    "linalg.tensorsolve": alias("linalg.tensorsolve", b="other", axes="dims"),
     "linalg.expm": "linalg.matrix_exp",
     "linalg.lu": _lu,
     "linalg.householder_product": "linalg.householder_product",
@@ -2919,7 +2964,7 @@ TABLE = {
     "scipy.special.digamma": "special.digamma",
     "scipy.special.psi": "special.psi",
     "scipy.special.polygamma": _polygamma,
-    "scipy.special.multigammaln": "special.multigammaln",
+    "scipy.special.multigammaln": alias("special.multigammaln", d="p"),
     "scipy.special.xlogy": "special.xlogy",
     "scipy.special.xlog1py": "special.xlog1py",
     "scipy.special.entr": "special.entr",
