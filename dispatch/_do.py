@@ -92,9 +92,11 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
             except Exception as err:
                 _annotate(err, name, args, kwargs, like)
                 raise
+        # keyword names are part of the key: ``f(a, b, c)`` and ``f(a, b, y=c)`` differ,
+        # and a name (a str) never equals a type, so no two conventions share a key
         key = (name, *map(type, args))
-        for v in kwargs.values():
-            key += (type(v),)
+        for k, v in kwargs.items():
+            key += (k, type(v))
         try:
             fn = _CALLS.get(key)
         except TypeError:  # an unhashable name (a list...): _miss says what is wrong
@@ -110,13 +112,15 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         raise
 
 
-def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
+def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     """Build and cache the callable for one combination of argument types.
 
-    ``types``: positional argument types, then (with ``kwargs``) keyword ones.
+    ``key``: positional argument types, then (with ``kwargs``) each keyword's
+    name followed by its value's type.
     """
     _check_name(name)
     gen = reg.generation
+    types = tuple(t for t in key if type(t) is not str) if kwargs else key
     backend = decide(types, name)
     if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
         entry = _sequence_entry(name)
@@ -124,7 +128,7 @@ def _miss(name: str, types: tuple, kwargs: bool) -> Callable:
         entry = _default_entry(name)
     else:
         entry = _entry(name, backend, types, positions=not kwargs)
-    reg.store_call(name, types, kwargs, entry, gen)
+    reg.store_call(name, key, kwargs, entry, gen)
     return entry
 
 

@@ -402,6 +402,11 @@ def _searchsorted(a: Array, v: Any, side: str = "left", sorter: Any = None) -> A
     return da.searchsorted(a, v, side=side, sorter=sorter)
 
 
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
+    # dask's clip takes only the array API's min/max, not numpy's a_min/a_max keywords
+    return da.clip(a, a_min if min is None else min, a_max if max is None else max)
+
+
 def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
     # dask needs the weights chunked like x; numpy has no chunks to disagree
     x = da.asarray(x)
@@ -1203,6 +1208,7 @@ TABLE = {
     "sort": _sort,
     "argsort": _argsort,
     "searchsorted": _searchsorted,
+    "clip": _clip,
     "bincount": _bincount,
     "histogram": _histogram,
     "argwhere": _argwhere,

@@ -34,7 +34,7 @@ def test_key_includes_all_argument_types():
         do("clip", X, 0.0, 1.0)
     assert reg.cached_call("add", np.ndarray, float) is not None
     assert reg.cached_call("add", np.ndarray, int) is None
-    assert reg.cached_call("sum", np.ndarray, int, kwargs=True) is not None
+    assert reg.cached_call("sum", np.ndarray, "axis", int, kwargs=True) is not None
     assert reg.cached_call("clip", np.ndarray, float, float) is not None
     assert ("clip", np.ndarray, float, float) in reg.CALLS
 
@@ -130,3 +130,106 @@ def test_pure_call_not_slowed_by_mixed_entries(torch):
         do("add", np.ones(3, dtype="float32"), t)
     after = min(timeit.repeat(lambda: do("add", t, t), number=2000, repeat=5))
     assert after < before * 1.5 + 1e-3
+
+
+# ---------------------------------------------------------------- calling conventions
+
+_RNG = np.random.default_rng(0)
+_M = _RNG.normal(size=(2, 3))
+# name -> (positional arguments, how many stay positional in the keyword form, the
+# keyword names of the others): the same call written both ways
+CONVENTIONS = {
+    "where": ((np.array([True, False, True]), np.arange(3.0), -np.arange(3.0)), 2, ("y",)),
+    "clip": ((np.arange(5.0), 1.0, 3.0), 1, ("a_min", "a_max")),
+    "take_along_axis": ((_M, np.array([[2, 0, 1], [1, 1, 0]]), 1), 2, ("axis",)),
+    "tensordot": ((_M, _M.T.copy(), 1), 2, ("axes",)),
+    "isclose": (
+        (np.array([1.0, 2.0, 3.0]), np.array([1.05, 2.5, 3.0]), 0.0, 0.1),
+        2,
+        ("rtol", "atol"),
+    ),
+    "searchsorted": ((np.array([1.0, 2.0, 2.0, 3.0]), np.array([2.0, 0.5]), "right"), 2, ("side",)),
+}
+
+
+def _outcome(name: str, backend: str, keyword: bool, mixed: bool = False) -> tuple:
+    """``("ok", numpy value)`` or ``("error", exception type)`` of one form of the call.
+
+    ``mixed``: only the first argument is the backend's, the other arrays are numpy
+    constants (the cached callable then converts them: a different entry).
+    """
+    from conftest import to_backend, to_np
+
+    args, k, names = CONVENTIONS[name]
+    args = [to_backend(a, backend) if i == 0 or not mixed else a for i, a in enumerate(args)]
+    kwargs = dict(zip(names, args[k:], strict=True)) if keyword else {}
+    pos = args[:k] if keyword else args
+    try:
+        return ("ok", to_np(do(name, *pos, **kwargs)))
+    except Exception as err:  # the outcome compared is the error's type
+        return ("error", type(err))
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    if a[0] != b[0]:
+        return False
+    if a[0] == "error":
+        return a[1] is b[1]
+    return a[1].shape == b[1].shape and np.allclose(a[1], b[1])
+
+
+@pytest.mark.parametrize("mixed", [False, True], ids=["pure", "mixed"])
+@pytest.mark.parametrize("name", sorted(CONVENTIONS))
+def test_positional_and_keyword_calls_have_their_own_cache_entries(name, backend, mixed):
+    """Both calling conventions, in both orders, on a warm cache: the result of each
+    form is the one it has on a cold cache, and numpy's where numpy accepts it."""
+    from conftest import known_gap
+
+    cold = {}
+    for keyword in (False, True):
+        reg.clear_caches()
+        cold[keyword] = _outcome(name, backend, keyword, mixed)
+    if known_gap(backend, name) is None:
+        assert cold[False][0] == "ok", (backend, name, cold[False])
+    for first in (False, True):
+        reg.clear_caches()
+        for keyword in (first, not first, first, not first):  # each form cold, then warm
+            got = _outcome(name, backend, keyword, mixed)
+            assert _same(got, cold[keyword]), (backend, name, keyword, got, cold[keyword])
+    ref_pos, ref_kw = _outcome(name, "numpy", False), _outcome(name, "numpy", True)
+    assert ref_pos[0] == "ok"
+    if cold[False][0] == "ok":
+        assert _same(cold[False], ref_pos)
+    if ref_kw[0] == "ok":  # numpy takes the keyword form: so must every backend
+        assert _same(cold[True], ref_kw), (backend, name, cold[True])
+        assert _same(ref_kw, ref_pos)
+
+
+def test_three_positional_and_two_positional_one_keyword_keys_differ():
+    c, t, n = np.array([True, False]), np.ones(2), np.zeros(2)
+    reg.clear_caches()
+    do("where", c, t, n)
+    with pytest.raises(TypeError, match="positional"):  # numpy's where is positional-only
+        do("where", c, t, y=n)
+    assert ("where", np.ndarray, np.ndarray, np.ndarray) in reg.CALLS
+    assert ("where", np.ndarray, np.ndarray, "y", np.ndarray) in reg.CALLS
+    np.testing.assert_array_equal(do("where", c, t, n), [1.0, 0.0])
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_numpy_keyword_names_on_dask_clip(warm):
+    """dask's own ``clip`` takes ``min``/``max`` only: numpy's names work, cold or warm."""
+    if not _usable("dask"):
+        pytest.skip("dask is not installed")
+    import dask.array as da
+
+    x = da.from_array(np.arange(5.0), chunks=2)
+    if not warm:
+        reg.clear_caches()
+    for _ in range(2):
+        np.testing.assert_array_equal(
+            do("clip", x, a_min=1.0, a_max=3.0).compute(), np.clip(np.arange(5.0), 1.0, 3.0)
+        )
+        np.testing.assert_array_equal(
+            do("clip", x, min=1.0, max=3.0).compute(), np.clip(np.arange(5.0), 1.0, 3.0)
+        )
