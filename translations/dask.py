@@ -545,7 +545,12 @@ def _same_int(fn: Any) -> Any:
     return same_int
 
 
-_tensordot = _same_int(da.tensordot)
+_tensordot_native = _same_int(da.tensordot)
+
+
+def _tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
+    # dask names the operands lhs/rhs; numpy's b may be passed by keyword
+    return _tensordot_native(a, b, axes=axes)
 
 
 def _kron(a: Any, b: Any) -> Array:
@@ -1245,6 +1250,14 @@ TABLE = {
     "linalg.eigvals": unsupported(
         "dask has no eigensolver (no blocked algorithm for a general eigenproblem)"
     ),
+    # the method-list names are composed from linalg.eig/eigvals: the same gap, said here
+    # so that supports() does not report a composed fallback that always raises
+    "eig": unsupported(
+        "dask has no eigensolver (no blocked algorithm for a general eigenproblem)"
+    ),
+    "eigvals": unsupported(
+        "dask has no eigensolver (no blocked algorithm for a general eigenproblem)"
+    ),
     "linalg.eigh": unsupported("dask has no eigensolver, not even a symmetric one"),
     "linalg.eigvalsh": unsupported("dask has no eigensolver, not even a symmetric one"),
     "linalg.expm": unsupported(
@@ -1327,6 +1340,10 @@ TABLE.update(
         "sparse_coo_tensor": _NO_SPARSE,
         "csr_matrix": _NO_SPARSE,
         "csc_matrix": _NO_SPARSE,
+        # composed from the three above: the same gap, not a fallback that always raises
+        "sparse_coo_tensor_batched": _NO_SPARSE,
+        "csr_matrix_batched": _NO_SPARSE,
+        "csc_matrix_batched": _NO_SPARSE,
     }
 )
 

@@ -1648,6 +1648,15 @@ TABLE = {
     "linalg.lstsq": unsupported(
         _DENSE.format("lstsq with numpy's rank and singular values (lsqr gives x only)")
     ),
+    # method-list names composed from the gaps above: the same gaps, said here so that
+    # supports() does not report a composed fallback that always raises
+    "eig": unsupported(_DENSE.format("full eigendecomposition (eigs finds a few pairs)")),
+    "eigvals": unsupported(_DENSE.format("full eigendecomposition (eigs finds a few pairs)")),
+    "svd": unsupported(_DENSE.format("full SVD (svds finds a few singular triplets)")),
+    "matrix_solve_least_squares": unsupported(
+        _DENSE.format("least squares with rank and singular values (it needs a full SVD)")
+    ),
+    "matrix_rank_dense": unsupported(_DENSE.format("matrix rank (it needs a full SVD)")),
     # fft: none in pydata sparse; the transform of a sparse array is dense by
     # nature, computed on the dense values (see _densified)
     **{

@@ -134,7 +134,14 @@ def check_entry(key: tuple) -> None:
             assert same_impl(_unwrap(fn), _resolve(k[2], name)), key
             return
         else:
-            name, types = k[0], k[1:]
+            # a call with keywords is keyed by each keyword's name and value type: its
+            # entry must take keywords, never convert constants by position
+            name, types = k[0], tuple(t for t in k[1:] if not isinstance(t, str))
+            if len(types) < len(k) - 1:
+                kind_ = getattr(fn, "__qualname__", "").split(".")[-1]
+                assert kind_ not in ("first", "positions"), (
+                    f"{key}: a call with keywords is cached with a positional converter"
+                )
     backend = decide(types)
     assert backend is not None, key
     assert same_impl(_unwrap(fn), _resolve(backend, name)), key
