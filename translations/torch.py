@@ -681,7 +681,10 @@ def _nanmedian(a: Tensor, axis: Any = None, out: None = None, overwrite_input: b
 def _percentile(a: Tensor, q: Any, axis: Any = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear",
                 keepdims: bool = False) -> Tensor:
-    return _quantile(a, _tensor(q, a) / 100, axis, method=method, keepdims=keepdims)
+    q = _tensor(q, a)
+    if not (q.is_floating_point() or q.is_complex()):
+        q = q.to(torch.float64)  # numpy divides an integer q in float64, not in float32
+    return _quantile(a, q / 100, axis, method=method, keepdims=keepdims)
 
 
 # ---------------------------------------------------------------- shape and indexing
