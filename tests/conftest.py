@@ -157,7 +157,15 @@ TOLERANCES = {
 # The one place where a float64 result may be further from numpy's than TOLERANCES
 # allows: (backend or "*", name) -> (rtol, atol, reason). Each entry is an accuracy
 # the library documents or that its algorithm has, measured; never a wrong width.
+_TORCH_BESSEL = (
+    1e-6,
+    2e-6,
+    "torch's float64 Bessel functions are accurate to float32 level: over 20001 points of "
+    "[0.01, 30], the largest absolute errors against scipy are 3.8e-7 (j0), 4.7e-7 (j1), "
+    "2.1e-7 (y0), 8.7e-7 (y1)",
+)
 TOLERANCE_EXCEPTIONS: dict[tuple[str, str], tuple[float, float, str]] = {
+    **{("torch", f"scipy.special.{n}"): _TORCH_BESSEL for n in ("j0", "j1", "y0", "y1")},
     ("torch", "scipy.special.polygamma"): (
         1e-9,
         1e-12,

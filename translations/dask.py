@@ -476,7 +476,9 @@ def _histogram(
     counts, edges = da.histogram(a, bins=bins, range=range, density=density, weights=weights)
     if edge_type is not None and edges.dtype != edge_type:
         edges = edges.astype(edge_type)
-    return counts, edges
+    # dask hands numpy bins back as they were: the edges are a dask array whatever the
+    # bins were (a mixed call gives the same types as a dask-only one)
+    return counts, da.asarray(edges)
 
 
 def _block_until_ready(values: Any) -> Any:
