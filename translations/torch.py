@@ -948,7 +948,7 @@ def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
 
 
 def _splitter(fn: Any) -> Any:
-    """torch's hsplit/vsplit/dsplit: overloads on ``sections`` (int) or ``indices``
+    """torch's hsplit/vsplit: overloads on ``sections`` (int) or ``indices``
     (a sequence), so numpy's keyword ``indices_or_sections`` picks the overload."""
 
     def split(ary: Tensor, indices_or_sections: Any) -> Any:
@@ -2905,7 +2905,6 @@ TABLE = {
     "kron": alias("kron", b="other"),
     "hsplit": _splitter(torch.hsplit),
     "vsplit": _splitter(torch.vsplit),
-    "dsplit": _splitter(torch.dsplit),
     "cross": _cross,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
     "linalg.qr": _qr,
