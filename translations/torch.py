@@ -982,9 +982,10 @@ def _einsum(*operands: Any, **kwargs: Any) -> Tensor:
         operands = tuple(o.to(common) if isinstance(o, Tensor) else o for o in operands)
         dtypes = {common}
     out = torch.einsum(*operands, **kwargs)
-    if out.dtype is torch.int64 and dtypes and (dt := dtypes.pop()) is not torch.int64:
-        if not (dt.is_floating_point or dt.is_complex or dt is torch.bool):
-            out = out.to(dt)
+    dt = dtypes.pop() if dtypes else out.dtype
+    narrow_int = not (dt.is_floating_point or dt.is_complex or dt is torch.bool)
+    if out.dtype is torch.int64 and dt is not torch.int64 and narrow_int:
+        out = out.to(dt)
     return out
 
 

@@ -233,7 +233,7 @@ def test_jit_compile_static_and_numpy_constants():
     close(jf(J([1.0, 2.0]), 2, c), np.array([2.0, 4.0, 2.0, 4.0]))
     close(jf(J([3.0, 4.0]), 2, c), np.array([6.0, 8.0, 6.0, 8.0]))
     assert len(calls) == 1  # traced once, with n and c static
-    close(jf(J([1.0, 2.0]), 1, np.array([3.0])), [3, 6])
+    close(jf(J([1.0, 2.0]), 1, np.array([3.0])), np.array([3.0, 6.0]))
     assert len(calls) == 2
     assert do("jit_compile", jf, like="jax") is jf
 
