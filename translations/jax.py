@@ -295,6 +295,23 @@ def _where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
     return jnp.where(condition, x, y)
 
 
+def _truth(fn: Any) -> Any:
+    """jax's all/any read a complex value by its real part (jnp.all(0.25j) is False);
+    numpy's truth of a complex is ``z != 0``."""
+
+    def reduce(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
+               where: Any = None) -> Any:
+        a = jnp.asarray(a)
+        if jnp.iscomplexobj(a):
+            a = a != 0
+        if where is None:
+            return fn(a, axis=axis, keepdims=keepdims)
+        return fn(a, axis=axis, keepdims=keepdims, where=where)
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
 def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
     # jax accepts only the array API's min/max, not numpy's a_min/a_max keywords
     return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
@@ -1401,6 +1418,8 @@ def _requires_fixed_shapes_when_tracing() -> bool:
 
 TABLE = {
     **backend_entries("jax"),  # list methods written once, bound to jax
+    "all": _truth(jnp.all),
+    "any": _truth(jnp.any),
     # conversion, dtypes, devices
     "to_numpy": np.asarray,
     "from_numpy": "asarray",

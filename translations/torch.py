@@ -850,7 +850,10 @@ def _nanmedian(a: Tensor, axis: Any = None, out: None = None, overwrite_input: b
 def _percentile(a: Tensor, q: Any, axis: Any = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear",
                 keepdims: bool = False) -> Tensor:
-    return _quantile(a, _tensor(q, a) / 100, axis, method=method, keepdims=keepdims)
+    q = _tensor(q, a)
+    if not (q.is_floating_point() or q.is_complex()):
+        q = q.to(torch.float64)  # numpy divides an integer q in float64, not in float32
+    return _quantile(a, q / 100, axis, method=method, keepdims=keepdims)
 
 
 # ---------------------------------------------------------------- shape and indexing
@@ -1115,6 +1118,48 @@ def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
     except RuntimeError as err:  # numpy's error type, at no cost when the indices fit
         raise IndexError(f"index out of bounds for axis {axis} with size {n}") from err
     return picked.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])
+
+
+def _splitter(fn: Any) -> Any:
+    """torch's hsplit/vsplit: overloads on ``sections`` (int) or ``indices``
+    (a sequence), so numpy's keyword ``indices_or_sections`` picks the overload."""
+
+    def split(ary: Tensor, indices_or_sections: Any) -> Any:
+        return fn(ary, indices_or_sections)
+
+    split.__name__ = fn.__name__
+    return split
+
+
+def _arg_extreme(fn: Any) -> Any:
+    """torch's argmax/argmin refuse bool tensors; numpy orders False < True."""
+
+    def arg(a: Tensor, axis: int | None = None, out: Any = None, *,
+            keepdims: bool = False) -> Tensor:
+        if a.dtype is torch.bool:
+            a = a.to(torch.uint8)
+        if out is not None:
+            return fn(a, axis, keepdims, out=out)
+        return fn(a, axis, keepdims)
+
+    arg.__name__ = fn.__name__
+    return arg
+
+
+def _einsum(*operands: Any, **kwargs: Any) -> Tensor:
+    # torch refuses operands of different dtypes and sums integers in int64; numpy
+    # computes in the operands' common dtype and keeps it
+    dtypes = {o.dtype for o in operands if isinstance(o, Tensor)}
+    if len(dtypes) > 1:
+        common = functools.reduce(torch.promote_types, dtypes)
+        operands = tuple(o.to(common) if isinstance(o, Tensor) else o for o in operands)
+        dtypes = {common}
+    out = torch.einsum(*operands, **kwargs)
+    dt = dtypes.pop() if dtypes else out.dtype
+    narrow_int = not (dt.is_floating_point or dt.is_complex or dt is torch.bool)
+    if out.dtype is torch.int64 and dt is not torch.int64 and narrow_int:
+        out = out.to(dt)
+    return out
 
 
 def _take_along_axis(arr: Tensor, indices: Tensor, axis: int | None = -1) -> Tensor:
@@ -2965,8 +3010,8 @@ TABLE = {
     "min": _extreme(torch.amin, "min"),
     "amax": _extreme(torch.amax, "amax"),
     "amin": _extreme(torch.amin, "amin"),
-    "argmax": "argmax",
-    "argmin": "argmin",
+    "argmax": _arg_extreme(torch.argmax),
+    "argmin": _arg_extreme(torch.argmin),
     "any": _any,
     "all": _all,
     "cumsum": _cumulative(torch.cumsum),
@@ -2986,7 +3031,8 @@ TABLE = {
     "transpose": _transpose,
     "permute_dims": _transpose,
     "moveaxis": "moveaxis",
-    "swapaxes": "swapaxes",
+    # numpy's keyword names (a positional call goes to torch's own names unchanged)
+    "swapaxes": alias("swapaxes", axis1="axis0", axis2="axis1"),
     "expand_dims": _expand_dims,
     "squeeze": _squeeze,
     "concatenate": _concatenate,
@@ -3009,7 +3055,7 @@ TABLE = {
     "rot90": alias("rot90", axes="dims"),
     "roll": _roll,
     "pad": _pad,
-    "broadcast_to": "broadcast_to",
+    "broadcast_to": alias("broadcast_to", shape="size"),
     "broadcast_arrays": "broadcast_tensors",
     "take": _take,
     "take_along_axis": _take_along_axis,
@@ -3037,14 +3083,16 @@ TABLE = {
     "allclose": _allclose,
     "array_equal": _array_equal,
     # products
-    "einsum": "einsum",
+    "einsum": _einsum,
     "tensordot": _tensordot,
     "matmul": "matmul",
     "dot": _dot,
     "vdot": _vdot,
     "inner": "inner",
     "outer": _outer,
-    "kron": "kron",
+    "kron": alias("kron", b="other"),
+    "hsplit": _splitter(torch.hsplit),
+    "vsplit": _splitter(torch.vsplit),
     "cross": _cross,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
     "linalg.qr": _float_args(_qr),
@@ -3068,7 +3116,7 @@ TABLE = {
     # "linalg.cond": the composed one (issue 5, H8): torch's gives NaN for a zero matrix,
     # numpy inf
     "linalg.tensorinv": "linalg.tensorinv",
-    "linalg.tensorsolve": alias("linalg.tensorsolve", axes="dims"),
+    "linalg.tensorsolve": alias("linalg.tensorsolve", b="other", axes="dims"),
     "linalg.expm": "linalg.matrix_exp",
     "linalg.lu": _lu,
     "linalg.householder_product": "linalg.householder_product",
@@ -3106,7 +3154,7 @@ TABLE = {
     "scipy.special.digamma": "special.digamma",
     "scipy.special.psi": "special.psi",
     "scipy.special.polygamma": _polygamma,
-    "scipy.special.multigammaln": "special.multigammaln",
+    "scipy.special.multigammaln": alias("special.multigammaln", d="p"),
     "scipy.special.xlogy": "special.xlogy",
     "scipy.special.xlog1py": "special.xlog1py",
     "scipy.special.entr": "special.entr",

@@ -190,6 +190,15 @@ def _sparse(backend, m):
 
         c = m.tocoo()
         return tf.sparse.SparseTensor(np.stack([c.row, c.col], 1), c.data, c.shape)
+    if backend == "sparse":
+        import sparse
+
+        return sparse.GCXS.from_scipy_sparse(m)
+    if backend == "dask":  # a dask array whose chunks are pydata sparse arrays
+        import dask.array as da
+        import sparse
+
+        return da.from_array(sparse.COO.from_scipy_sparse(m), chunks=2)
     pytest.skip(f"no sparse matrix type tested for {backend}")
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import assert_close, case, params, to_backend, to_np
 
-from dispatch import UnknownFunctionError, do, infer_backend, precision
+from dispatch import do, infer_backend, precision
 
 rng = np.random.default_rng(5)
 A = rng.standard_normal((2, 3, 4))
@@ -18,13 +18,9 @@ INTS = rng.integers(-5, 5, (3, 4))
 
 
 def bound(name, *args, backend, **kwargs):
-    """Call a backend-bound name with ``like=backend``; skip where the table
-    does not bind it yet."""
-    try:
-        return do(name, *args, like=backend, **kwargs)
-    except UnknownFunctionError as err:
-        pytest.skip(f"translations/{backend}.py lacks {name!r} "
-                    f"(add **backend_entries({backend!r})): {err}")
+    """Call a backend-bound name with ``like=backend`` (a name the table lacks
+    raises UnknownFunctionError: a failure, never a skip)."""
+    return do(name, *args, like=backend, **kwargs)
 
 
 # ---------------------------------------------------------------- creation

@@ -75,8 +75,14 @@ def test_normal(name, backend):
     assert x.dtype.kind == "f"
     assert abs(x.mean() - 3.0) < 0.1
     assert abs(x.std() - 0.5) < 0.1
-    x = to_np(do(name, loc=-1.0, scale=2.0, size=(2, 3), like=backend))
-    assert x.shape == (2, 3)
+    # keywords, checked by value: with a fixed seed, 4000 draws of N(-1, 2) have a mean
+    # within 0.2 of -1 (6 standard errors: 2 / sqrt(4000) = 0.032) and a std within 0.2
+    # of 2; swapped or dropped keywords (N(0, 1), N(2, -1)...) fail
+    x = to_np(do(name, loc=-1.0, scale=2.0, size=(4000,), like=backend))
+    assert x.shape == (4000,)
+    assert abs(x.mean() + 1.0) < 0.2, x.mean()
+    assert abs(x.std() - 2.0) < 0.2, x.std()
+    assert to_np(do(name, loc=-1.0, scale=2.0, size=(2, 3), like=backend)).shape == (2, 3)
     assert to_np(do(name, size=(2,), dtype="float64", like=backend)).dtype == np.float64
     assert to_np(do(name, size=(2,), dtype="float32", like=backend)).dtype == np.float32
     assert to_np(do(name, like=backend)).shape == ()
@@ -85,18 +91,25 @@ def test_normal(name, backend):
 @pytest.mark.parametrize("name", ["random.uniform"])
 def test_uniform(name, backend):
     do("random.seed", 2, like=backend)
+    # the bounds are checked from both sides: 2000 draws of U(-2, 3) fill the interval
+    # (min within 0.1 of -2, max within 0.1 of 3: each misses with probability
+    # (1 - 0.02)^2000 ~ 3e-18), mean 0.5 and std 5 / sqrt(12) = 1.443 within 0.15
     x = to_np(do(name, -2.0, 3.0, size=(2000,), like=backend))
     assert x.dtype.kind == "f"
-    assert x.min() >= -2.0
-    assert x.max() < 3.0
-    assert abs(x.mean() - 0.5) < 0.2
+    assert -2.0 <= x.min() < -1.9, x.min()
+    assert 2.9 < x.max() < 3.0, x.max()
+    assert abs(x.mean() - 0.5) < 0.15, x.mean()
+    assert abs(x.std() - 5 / 12**0.5) < 0.15, x.std()
     x = to_np(do(name, size=(500,), like=backend))
-    assert x.min() >= 0.0
-    assert x.max() < 1.0
+    assert 0.0 <= x.min() < 0.05, x.min()
+    assert 0.95 < x.max() < 1.0, x.max()
     x = to_np(do(name, low=5.0, high=6.0, size=(3, 2), like=backend))
     assert x.shape == (3, 2)
     assert x.min() >= 5.0
     assert x.max() < 6.0
+    x = to_np(do(name, low=5.0, high=6.0, size=(1000,), like=backend))
+    assert 5.0 <= x.min() < 5.05, x.min()
+    assert 5.95 < x.max() < 6.0, x.max()
     assert to_np(do(name, size=(2,), dtype="float64", like=backend)).dtype == np.float64
     assert to_np(do(name, size=(2,), dtype="float32", like=backend)).dtype == np.float32
 

@@ -110,7 +110,9 @@ CASES += [
         _dtype="kind",
     ),
     case("scipy.special.multigammaln", POS + 2.0, 3),
-    case("scipy.special.multigammaln", (POS + 1.0).astype("float32"), 2, _dtype="kind"),
+    # scipy computes it in float32 for float32 input, then widens: as precise as float32
+    case("scipy.special.multigammaln", (POS + 1.0).astype("float32"), 2, _dtype="kind",
+         _rtol=1e-4, _atol=1e-5),
     case("scipy.special.multigammaln", np.array([0.7, 3.0, 50.0]), 1),
 ]
 

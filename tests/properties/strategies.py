@@ -103,12 +103,30 @@ def elements(
     return out
 
 
+def _has_nonzero(dtype: np.dtype, lo: float, hi: float, exact: bool) -> bool:
+    """Whether ``elements(dtype, lo=lo, hi=hi, exact=exact, nonzero=True)`` can draw."""
+    if dtype.kind == "b":
+        return True
+    if dtype.kind in "iu" or exact:
+        scale = 4 if exact and dtype.kind not in "iu" else 1
+        a, b = math.ceil(lo * scale), math.floor(hi * scale)
+        return a <= b and (a, b) != (0, 0)
+    return max(abs(lo), abs(hi)) > 1e-2 and hi > lo
+
+
 class Drawer:
     """Interactive drawing of inputs for one backend (``d = Drawer(data.draw, backend)``)."""
 
-    def __init__(self, draw: Any, backend: str) -> None:
+    def __init__(self, draw: Any, backend: str, *, force: bool = False,
+                 width: int | None = None) -> None:
         self.draw = draw
         self.backend = backend
+        # ``force``: this example must be non-trivial (no 0-d or empty shape, no
+        # all-zero array) and its floats of ``width`` bits where the options allow:
+        # the runner forces the first examples of each pair (see :mod:`.census`)
+        self.force = force
+        self.width = width
+        self.offered: set[int] = set()  # float widths the builder offered
 
     # -------------------------------------------------------------- plain values
 
@@ -122,6 +140,8 @@ class Drawer:
         return self.draw(st.booleans())
 
     def integer(self, lo: int, hi: int) -> int:
+        if self.force and lo == 0 < hi:
+            lo = 1  # builders draw sides this way: a forced example has no empty axis
         return self.draw(st.integers(lo, hi))
 
     def dtype(self, options: Sequence[str] = FLOAT) -> np.dtype:
@@ -130,6 +150,13 @@ class Drawer:
             # the 64-bit dtypes (and bool) cover its code paths at a third of the cost
             narrow = [o for o in options if o in NARROW_DTYPES[self.backend]]
             options = narrow or options
+        self.offered |= {_width(np.dtype(o)) for o in options if np.dtype(o).kind in "fc"}
+        if self.force and self.width is not None:
+            # only the floats of the wanted width, where there are some (the free
+            # examples draw the integers and bools)
+            kept = [o for o in options
+                    if np.dtype(o).kind in "fc" and _width(np.dtype(o)) == self.width]
+            options = kept or options
         return np.dtype(self.choice(options))
 
     # -------------------------------------------------------------- shapes and axes
@@ -141,6 +168,9 @@ class Drawer:
         min_side: int = 0,
         max_side: int = MAX_SIDE,
     ) -> tuple[int, ...]:
+        if self.force:  # no 0-d, no empty shape, where the caller's bounds allow
+            min_dims = min(max(min_dims, 1), max_dims)
+            min_side = min(max(min_side, 1), max_side)
         return self.draw(
             hnp.array_shapes(
                 min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
@@ -151,6 +181,8 @@ class Drawer:
         self, n: int = 2, min_dims: int = 0, min_side: int = 0, base: tuple[int, ...] = ()
     ) -> tuple[tuple[int, ...], ...]:
         """``n`` mutually broadcastable shapes (up to 3-d, sides up to 5)."""
+        if self.force:
+            min_dims, min_side = max(min_dims, 1), max(min_side, 1)
         return self.draw(
             hnp.mutually_broadcastable_shapes(
                 num_shapes=n,
@@ -199,7 +231,13 @@ class Drawer:
         values.setdefault("sparse", self.backend == "sparse")
         dtype = np.dtype(dtype)
         strategy = elements(dtype, **values)
-        return self.draw(hnp.arrays(dtype, shape, elements=strategy, fill=st.nothing()))
+        out = self.draw(hnp.arrays(dtype, shape, elements=strategy, fill=st.nothing()))
+        lo, hi, exact = values.get("lo", -8), values.get("hi", 8), values.get("exact", False)
+        if self.force and out.size and not out.any() and _has_nonzero(dtype, lo, hi, exact):
+            # one non-zero value of the same element strategy, at the first position
+            one = {**values, "nonzero": True, "sparse": False}
+            out.flat[0] = self.draw(elements(dtype, **one))
+        return out
 
     def scalar(self, dtype: Any, **values: Any) -> Any:
         """A Python scalar of ``dtype``'s kind (a weak operand under numpy 2 promotion)."""
@@ -222,9 +260,12 @@ class Drawer:
     def indices(self, n: int, shape: tuple[int, ...], negative: bool = True) -> np.ndarray:
         """int64 indices into an axis of length ``n`` (negative ones included)."""
         lo = -n if negative else 0
-        return self.draw(
+        out = self.draw(
             hnp.arrays(np.int64, shape, elements=st.integers(lo, n - 1), fill=st.nothing())
         )
+        if self.force and out.size and not out.any() and n > 1:
+            out.flat[0] = self.draw(st.integers(1, n - 1))  # not all zero
+        return out
 
     def matrix(
         self, dtype: Any, n: int, batch: tuple[int, ...] = (), *, kind: str = "general"

@@ -4,25 +4,26 @@ The table (``PROPS``: ``name`` or ``name|variant`` -> :class:`~.spec.Prop`) is
 data; one test runs each entry on each installed backend with hypothesis. Names
 that are not pure functions of arrays (random, creation from nothing, autodiff,
 devices...) are listed in :mod:`.not_pure` with the reason; a test checks that
-every known name is in one of the two. Bugs found and not fixed yet are listed in
-:mod:`.known` with a reproducer: their examples are skipped and counted.
+every known name is in one of the two. No drawn input is skipped: a
+difference from numpy is fixed in its table, or is a strict xfail of the exact input
+in ``tests/functions/test_known_differences.py``, listed in docs/testing.md.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import known_gap
 from dispatch.translations import _api
-from hypothesis import Phase, given, reject, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from dispatch._resolve import how, known_names
 
 from . import table_elementwise, table_linalg, table_methods, table_reductions, table_shape
 from .conftest import profile
-from .known import KNOWN
 from .not_pure import NOT_PURE
-from .spec import run_example
+from .spec import _arrays, run_example
 from .strategies import Drawer
 
 PROPS = {
@@ -50,37 +51,90 @@ def _gap(name: str, backend: str) -> str | None:
     return reason
 
 
+# The census every (name, backend) pair must meet, whatever the profile: at least this
+# many non-trivial examples checked (some array neither 0-d, nor empty, nor all zero),
+# every float width the builder offered on this backend, and a matrix for the names
+# that take matrices. The first examples of a pair are forced to be non-trivial (and
+# alternate the float width) until the count is met; the others are drawn freely.
+MIN_NONTRIVIAL = 4
+MATRIX_NAMES = frozenset(
+    "matmul dot vdot inner outer kron tensordot einsum trace tril triu diagonal".split()
+)
+
+
+def takes_matrices(name: str) -> bool:
+    return name.startswith(("linalg.", "scipy.linalg.")) or name in MATRIX_NAMES
+
+
+def census_of(args: tuple, kwargs: dict) -> tuple[bool, set[int], int]:
+    """(non-trivial, float widths, largest ndim) of one example's array arguments."""
+    leaves = _arrays(args) + _arrays(kwargs)
+    nontrivial = any(a.ndim >= 1 and a.size and np.any(a) for a in leaves)
+    widths = {a.dtype.itemsize * 8 // (2 if a.dtype.kind == "c" else 1)
+              for a in leaves if a.dtype.kind in "fc"}
+    return bool(nontrivial), widths, max((a.ndim for a in leaves), default=0)
+
+
 @pytest.mark.parametrize(("name", "key"), _params())
 def test_property(name: str, key: str, backend: str, record_property) -> None:
     prop = PROPS[key]
     gap = _gap(name, backend)
-    known = KNOWN.get((backend, key))
-    if known is not None and known.when is None:
-        pytest.xfail(f"known bug (tests/properties/known.py): {known.why}")
-    counts = {"run": 0, "refused": 0, "known": 0}
+    counts = {"run": 0, "refused": 0, "nontrivial": 0, "ndim": 0}
+    widths: set[int] = set()
+    offered: set[int] = set()
     config = profile(backend)
     if gap is not None:
         # a documented gap: one example must raise UnsupportedError (strict xfail)
-        config = settings(config, max_examples=1, phases=[Phase.generate])
+        runs = [(False, None, 1)]
+    else:
+        # forced runs first (two examples of each float width, non-trivial), then free
+        # draws; each run has one fixed strategy, so that hypothesis replays it exactly
+        half = MIN_NONTRIVIAL // 2
+        free = max(config.max_examples - MIN_NONTRIVIAL, 1)
+        runs = [(True, 32, half), (True, 64, half), (False, None, free)]
 
-    @config
-    @given(st.data())
-    def check(data: st.DataObject) -> None:
-        args, kwargs = prop.build(Drawer(data.draw, backend))
-        if known is not None and known.when(*args, **kwargs):
-            counts["known"] += 1
-            reject()
+    def check(data: st.DataObject, force: bool, width: int | None) -> None:
+        d = Drawer(data.draw, backend, force=force, width=width)
+        args, kwargs = prop.build(d)
+        offered.update(d.offered)
         counts["run"] += 1
         if not run_example(name, prop, backend, args, kwargs, refuse_ok=gap is None):
             counts["refused"] += 1
+            return
+        nontrivial, w, ndim = census_of(args, kwargs)
+        counts["nontrivial"] += nontrivial
+        widths.update(w)
+        counts["ndim"] = max(counts["ndim"], ndim)
+
+    def check_all() -> None:
+        for force, width, n in runs:
+            phases = [Phase.generate] if gap is not None else config.phases
+
+            @settings(config, max_examples=n, phases=phases)
+            @given(st.data())
+            def run(data: st.DataObject) -> None:
+                check(data, force, width)  # noqa: B023 (run is called right here)
+
+            run()
 
     try:
-        check()
+        check_all()
     finally:
         record_property("property_cases", counts["run"])
-        for what in ("refused", "known"):
-            if counts[what]:
-                record_property(f"property_{what}", counts[what])
+        record_property("property_nontrivial", counts["nontrivial"])
+        if counts["refused"]:
+            record_property("property_refused", counts["refused"])
+    checked = counts["run"] - counts["refused"]
+    assert checked, f"{key} on {backend}: zero examples checked (every draw was refused)"
+    assert counts["nontrivial"] >= MIN_NONTRIVIAL, (
+        f"{key} on {backend}: {counts['nontrivial']} non-trivial examples checked "
+        f"(of {checked}), the census asks for {MIN_NONTRIVIAL}"
+    )
+    assert offered <= widths, (
+        f"{key} on {backend}: float widths offered {sorted(offered)}, checked {sorted(widths)}"
+    )
+    if takes_matrices(name):
+        assert counts["ndim"] >= 2, f"{key} on {backend}: no example with a matrix"
 
 
 def test_every_name_is_classified() -> None:
@@ -97,8 +151,3 @@ def test_every_name_is_classified() -> None:
     assert not missing, f"add these names to PROPS or not_pure.NOT_PURE: {missing}"
     both = sorted(set(NAMES) & set(NOT_PURE))
     assert not both, f"both tested and left out: {both}"
-
-
-def test_known_bugs_name_real_entries() -> None:
-    stale = [key for _, key in KNOWN if key not in PROPS]
-    assert not stale, f"known.KNOWN names entries that PROPS lacks: {stale}"

@@ -135,8 +135,15 @@ def check_entry(key: tuple) -> None:
             name, types = k[1], ()
             assert same_impl(_unwrap(fn), _resolve(k[2], name)), key
             return
-        else:  # keyword names (strings) sit among the types of a call with keywords
+        else:
+            # a call with keywords is keyed by each keyword's name and value type: its
+            # entry must take keywords, never convert constants by position
             name, types = k[0], tuple(t for t in k[1:] if not isinstance(t, str))
+            if len(types) < len(k) - 1:
+                kind_ = getattr(fn, "__qualname__", "").split(".")[-1]
+                assert kind_ not in ("first", "positions"), (
+                    f"{key}: a call with keywords is cached with a positional converter"
+                )
     backend = decide(types)
     assert backend is not None, key
     assert same_impl(_unwrap(fn), _resolve(backend, name)), key
@@ -159,3 +166,80 @@ def check_caches(names: set[Any] | None = None) -> int:
     return len(keys)
 
 
+def check_call(name: str, args: tuple, kwargs: dict) -> Any:
+    """Call ``do(name, *args, **kwargs)`` on the cache as it is, the way the user did,
+    and check that the cached entry it hits behaves as a fresh resolution called the
+    same way (same result, or the same error type).
+
+    A cache entry is right only if its calling convention is too: an entry built for
+    positional arguments (which converts constants by position) must not serve a call
+    that passes the same types by keyword. Checking the implementation alone (as
+    :func:`check_entry` does) cannot see that, so this calls it. Returns the result.
+    """
+    from dispatch import do
+
+    try:
+        warm = do(name, *args, **kwargs)
+    except Exception as err:  # the fresh resolution must fail the same way
+        warm, warm_err = None, err
+    else:
+        warm_err = None
+    values = (*args, *kwargs.values())
+    # the elements of sequence arguments take part, as the engine's rule says
+    types = [type(e) for a in values for e in (a if isinstance(a, (list, tuple)) else (a,))]
+    backend = decide(types)
+    fresh_err = None
+    try:
+        if backend is None:
+            fresh = None
+        else:
+            impl = _resolve(backend, name)
+            fresh = impl(
+                *[_fresh(a, backend) for a in args],
+                **{k: _fresh(v, backend) for k, v in kwargs.items()},
+            )
+    except Exception as err:
+        fresh, fresh_err = None, err
+    if backend is None:
+        return warm
+    assert (warm_err is None) == (fresh_err is None), (
+        f"do({name!r}) with {[t.__name__ for t in types]}, keywords {sorted(kwargs)}: the "
+        f"cached entry {'raised ' + repr(warm_err) if warm_err else 'returned'}, a fresh "
+        f"resolution {'raised ' + repr(fresh_err) if fresh_err else 'returned'}"
+    )
+    if warm_err is not None:
+        assert type(warm_err) is type(fresh_err), (warm_err, fresh_err)
+        raise warm_err
+    _assert_same(warm, fresh, name)
+    return warm
+
+
+def _fresh(a: Any, backend: str) -> Any:
+    """A numpy constant converted as the multi-argument rule converts it."""
+    import numpy as np
+
+    from dispatch import do
+
+    if isinstance(a, (list, tuple)):  # sequence arguments: their elements are converted
+        return type(a)(_fresh(v, backend) for v in a)
+    if isinstance(a, np.ndarray) and reg.converts_constants(backend):
+        return do("asarray", a, like=backend)
+    return a
+
+
+def _assert_same(a: Any, b: Any, name: str) -> None:
+    import numpy as np
+
+    from dispatch import do, is_array
+
+    if isinstance(a, (list, tuple)):
+        assert isinstance(b, (list, tuple)), (name, a, b)
+        assert len(a) == len(b), (name, a, b)
+        for x, y in zip(a, b, strict=True):
+            _assert_same(x, y, name)
+        return
+    if is_array(a):
+        assert type(a) is type(b), (name, type(a), type(b))
+        x, y = np.asarray(do("to_numpy", a)), np.asarray(do("to_numpy", b))
+        assert x.dtype == y.dtype, (name, x.dtype, y.dtype)
+        np.testing.assert_array_equal(x, y, err_msg=f"cached entry of {name!r}")

@@ -509,6 +509,12 @@ def average(
         weights = do("asarray", np.asarray(weights), like=a)
     if not is_array(a):
         a = do("asarray", np.asarray(a), like=weights)
+    # a numpy array beside a library's (a backend that takes numpy constants as they
+    # are): the library's, so that the sum of weights is one of its arrays too
+    if isinstance(weights, np.ndarray) and not isinstance(a, np.ndarray):
+        weights = do("asarray", weights, like=a)
+    elif isinstance(a, np.ndarray) and not isinstance(weights, np.ndarray):
+        a = do("asarray", a, like=weights)
     at, wt = _dt(a), _dt(weights)
     # integers average in the library's default float (numpy's float64 on numpy)
     if at.kind in "biu" and wt.kind in "biu":
