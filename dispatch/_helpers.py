@@ -136,6 +136,8 @@ def from_numpy(
     like : str or array, optional
         Target library as a name or an example array; ``backend`` wins. Default numpy.
 
+    Examples
+    --------
     >>> import numpy as np
     >>> from_numpy(np.ones(2), like="numpy")
     array([1., 1.])
@@ -268,6 +270,8 @@ def set_backend(like: Any, set_globally: bool | str = "auto") -> None:
         True or ``"auto"``: for every thread; False: for the current thread (and
         asyncio task) only, as :func:`backend_like` does within a block.
 
+    Examples
+    --------
     >>> set_backend("numpy")
     """
     b = like_backend(like)

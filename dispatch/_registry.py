@@ -477,7 +477,8 @@ def register_function(
         Instead of ``fn``: the library has the function as ``alias`` (default:
         the last part of ``name``) in ``module`` (default: where ``name`` points
         in the library). The runtime twin of a table ``alias(...)`` entry, with
-        autoray's keywords.
+        autoray's keywords. When the library is not installed, nothing is
+        registered (its arrays are never met) and None is returned.
     wrapper : callable, optional
         ``wrapper(current implementation)`` becomes the implementation (as
         ``wrap=True``), applied after ``module``/``alias``.
@@ -485,10 +486,6 @@ def register_function(
         autoray marks creation routines this way; here which names are creation
         routines (that take dtype and device from a ``like=`` array) is a fact of
         the vocabulary. Accepted for those names; a warning for any other.
-
-    When ``module``, ``alias`` or ``wrapper`` name a library that is not
-    installed, nothing is registered (its arrays are never met) and None is
-    returned.
 
     Examples
     --------

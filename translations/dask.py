@@ -278,7 +278,9 @@ def _quantile(a: Any, q: Any, axis: Any = None, keepdims: bool = False, *,
         out = out.reshape(out.shape + (1,) * a.ndim) if keepdims else out
     else:
         out = _fn(a, q, axis=axis, keepdims=keepdims, **kwargs)
-    return out.astype(dtype)
+    # dask may declare the width it will cast to while its blocks compute in float64:
+    # astype would be a no-op on the declared dtype, so every block is cast
+    return out.map_blocks(lambda b: b.astype(dtype, copy=False), dtype=dtype)
 
 
 def _percentile(a: Any, q: Any, axis: Any = None, keepdims: bool = False, *,

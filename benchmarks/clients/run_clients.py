@@ -17,7 +17,8 @@ Usage::
     python benchmarks/clients/run_clients.py --markdown out.md
 
 Exit status 1 when a client passes fewer than ``--min-ratio`` (default 0.99) of
-its native passes with the swap.
+its native passes with the swap, 3 when a source distribution cannot be fetched.
+Needs pytest-timeout (each test is limited to 300 s).
 """
 
 from __future__ import annotations
@@ -189,7 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for client in opts.clients.split(","):
         spec = CLIENTS[client]
-        root = fetch(client, spec["version"], opts.cache)
+        try:
+            root = fetch(client, spec["version"], opts.cache)
+        except (subprocess.CalledProcessError, OSError, ValueError) as err:
+            print(f"{client}: its source distribution could not be fetched ({err})")
+            return 3
         selection = spec["subset"] if opts.subset else spec["select"]
         native, t_native = run_suite(root, selection, False, spec["args"], opts.timeout)
         swapped, t_swap = run_suite(root, selection, True, spec["args"], opts.timeout)

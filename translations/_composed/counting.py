@@ -40,9 +40,11 @@ from dispatch.translations._composed.indexing import (
     _index64,
     _kind,
 )
+from dispatch.translations._composed.reductions import default_float
 
 from dispatch._compose import composed
 from dispatch._do import do
+from dispatch._infer import infer_backend_multi
 
 
 def _weights_or_ones(x: Any, weights: Any) -> Any:
@@ -104,8 +106,10 @@ def batched_bincount(x: Any, weights: Any, bins: int) -> Any:
     x = _index64(x)
     n = xs[1]
     w = _weights_or_ones(x, weights)
-    if n == 0:
-        return do("zeros", (batch, bins), like=w)
+    if n == 0:  # the library of the call (x's or w's, whichever wins), w's dtype
+        backend = infer_backend_multi(x, w)
+        dtype = do("to_backend_dtype", do("get_dtype_name", w), like=backend)
+        return do("zeros", (batch, bins), dtype=dtype, like=backend)
     offset = do("reshape", _arange(batch, x) * bins, (batch, 1))
     flat = do("where", (x >= 0) & (x < bins), x + offset, do("full_like", x + offset, -1))
     flat = do("reshape", do("broadcast_to", flat, (batch, n)), (batch * n,))
@@ -191,7 +195,7 @@ def quantile_last(x: Any, quantiles: Any) -> Any:
     Returns
     -------
     array, shape (len(quantiles), ...) (or (...) for a scalar); floating inputs
-    keep their dtype, integers give float64.
+    keep their dtype, integers give the library's default float.
 
     Examples
     --------
@@ -203,7 +207,7 @@ def quantile_last(x: Any, quantiles: Any) -> Any:
     shape = do("shape", x)
     n = shape[-1]
     name = _dtype(x)
-    ftype = name if _kind(name) == "f" else "float64"
+    ftype = name if _kind(name) == "f" else default_float(x).name
     scalar = not hasattr(quantiles, "shape") and not isinstance(quantiles, (list, tuple))
     if hasattr(quantiles, "shape") and not isinstance(quantiles, np.ndarray):
         q = _cast(do("reshape", quantiles, (-1,)), "float64")

@@ -673,8 +673,12 @@ def _scatter_1d_scalar_torch(
 
 
 def _scatter_1d_scalar_jax(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:
-    # jax arrays are immutable: .at[] is the functional scatter (works under jit)
+    # jax arrays are immutable: .at[] is the functional scatter (works under jit); jax
+    # takes numpy constants as they are (no conversion), so a numpy base is made jax's
+    import jax.numpy as jnp
+
     _check_mode(mode)
+    base_grid = jnp.asarray(base_grid)
     values = values.astype(base_grid.dtype) if hasattr(values, "astype") else values
     if base_grid.dtype == bool and mode == "add":
         mode = "max"
