@@ -11,8 +11,8 @@ has what such libraries reach into ``autoray.autoray`` for:
   ``_SUBMODULE_ALIASES`` and ``_FUNC_ALIASES``, and the ``register_*_alias``
   functions that edit them. An edit takes effect in dispatch's resolution at
   once, as a user registration (it wins over dispatch's own tables);
-- ``register_function`` with autoray's keywords (``module``, ``alias``,
-  ``wrapper``), ``choose_backend``, ``allclose``.
+- ``choose_backend`` and ``allclose`` (``register_function`` with autoray's
+  keywords ``module``, ``alias`` and ``wrapper`` is dispatch's own).
 
 The tables start with autoray's entries for reading. Of those, dispatch applies
 the module aliases of libraries it has no table for (``autograd`` ->
@@ -228,49 +228,6 @@ def register_submodule_alias(backend: str, fn: str, module: str) -> None:
 def register_func_alias(backend: str, fn: str, alias: str) -> None:
     """``fn`` of ``backend`` is called ``alias`` in the library."""
     _FUNC_ALIASES[backend, fn] = alias
-
-
-def register_function(  # type: ignore[no-redef]
-    backend: str,
-    name: str,
-    fn: Callable | None = None,
-    *,
-    wrap: bool = False,
-    module: str | None = None,
-    alias: str | None = None,
-    wrapper: Callable | None = None,
-    inject_dtype: bool | None = None,
-    inject_device: bool | None = None,
-) -> Any:
-    """autoray's ``register_function``: an implementation, or where and under which
-    name the library has it (``module``, ``alias``), optionally wrapped.
-
-    ``inject_dtype``/``inject_device`` are accepted and ignored: dispatch takes the
-    dtype (and device) of ``like=`` arrays for every creation routine.
-    """
-    if fn is not None and not wrap and (module, alias, wrapper) != (None, None, None):
-        raise ValueError(
-            f"register_function({backend!r}, {name!r}, fn, ...): module=, alias= and "
-            "wrapper= have no effect beside a direct implementation fn"
-        )
-    if module is not None:
-        _SUBMODULE_ALIASES[backend, name] = module
-    if alias is not None:
-        _FUNC_ALIASES[backend, name] = alias
-    if wrapper is True and fn is None:
-
-        def capture(w: Callable) -> Callable:
-            register_function(backend, name, wrapper=w)
-            return w
-
-        return capture
-    if wrapper is not None:
-        _dispatch.register_function(backend, name, wrapper, wrap=True)
-    if fn is None:
-        if (module, alias, wrapper, inject_dtype, inject_device) != (None,) * 5:
-            return None
-        return _dispatch.register_function(backend, name, wrap=wrap)
-    return _dispatch.register_function(backend, name, fn, wrap=wrap)
 
 
 def choose_backend(fn: str, *args: Any, like: Any = None, **kwargs: Any) -> str:
