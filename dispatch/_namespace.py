@@ -183,11 +183,13 @@ def get_namespace(
     Parameters
     ----------
     like : str or array, optional
-        The backend, or an example array. None gives a namespace whose functions
-        dispatch on their arguments at each call (as ``dispatch.numpy``).
+        The backend, or an example array: as with ``do(..., like=x)``, its dtype
+        (and device) become the defaults of the creation routines (``zeros``,
+        ``eye``, ``arange``...). None gives a namespace whose functions dispatch
+        on their arguments at each call (as ``dispatch.numpy``).
     device, dtype : optional
-        Defaults passed to the creation routines (``zeros``, ``eye``, ``arange``...)
-        where a call gives none.
+        Defaults passed to the creation routines where a call gives none; they
+        win over those of ``like``.
     submodule : str, optional
         A sub-namespace such as ``"linalg"``.
 
@@ -203,6 +205,8 @@ def get_namespace(
     (3.141592653589793, np.float32(1.1920929e-07))
     >>> get_namespace("numpy", dtype="float32").zeros(2).dtype
     dtype('float32')
+    >>> get_namespace(np.ones(2, dtype="complex64")).ones(2).dtype
+    dtype('complex64')
     """
     prefix = f"{submodule}." if submodule else ""
     if like is None:
@@ -210,8 +214,23 @@ def get_namespace(
     backend = reg.check_backend(f"get_namespace({short(like)})", like_backend(like))
     if isinstance(dtype, str):  # a name: the library's own dtype object
         dtype = resolve(backend, "to_backend_dtype")(dtype)
-    inject = tuple((k, v) for k, v in (("dtype", dtype), ("device", device)) if v is not None)
+    defaults = {} if isinstance(like, str) else _like_defaults(backend, like)
+    if dtype is not None:
+        defaults["dtype"] = dtype
+    if device is not None:
+        defaults["device"] = device
+    inject = tuple(defaults.items())
     return Namespace(backend, prefix, inject)
+
+
+def _like_defaults(backend: str, like: Any) -> dict:
+    """The dtype (and device) an example array gives creation routines, as ``like=``
+    does in ``do``."""
+    inject = getattr(reg.table(backend), "creation_kwargs", None)
+    if inject is not None:
+        return dict(inject(like))
+    dtype = getattr(like, "dtype", None)
+    return {} if dtype is None else {"dtype": dtype}
 
 
 def _with_defaults(fn: Callable, inject: tuple) -> Callable:
