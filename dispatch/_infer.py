@@ -128,7 +128,7 @@ def _unregistered(cls: type, root: str) -> str | None:
     whose functions are numpy's names in that module (``mylib.linalg.norm``).
     Anything else decides nothing (and :func:`foreign` tells a call about it).
     """
-    if root in _STDLIB or not is_array_like(cls):
+    if root in _STDLIB or not (is_array_like(cls) or _shaped(cls)):
         return None
     if hasattr(cls, "__array_function__") or hasattr(cls, "__array_ufunc__"):
         return "numpy"
@@ -136,6 +136,29 @@ def _unregistered(cls: type, root: str) -> str | None:
         return None
     implicit_backend(root)
     return root
+
+
+def _shaped(cls: type) -> bool:
+    """A ``shape`` and an ``ndim`` without a dtype: in a library nobody registered, a
+    container standing for an array (quimb's PArray, the array of a function of its
+    parameters) is an array of that library too."""
+    try:
+        return hasattr(cls, "shape") and hasattr(cls, "ndim")
+    except Exception:  # a class whose attribute lookup itself fails is no array
+        return False
+
+
+def _explicit_module_backend(cls: type, root: str) -> bool:
+    """Whether an object of ``cls`` given as ``like=`` names the backend ``root``: an
+    array-like object (a ``shape`` or ``ndim``) of an installed, non-standard-library
+    module that is no registered or shipped backend."""
+    if not root or root in _NONE or root in sys.stdlib_module_names or root == "dispatch":
+        return False
+    try:
+        shaped = hasattr(cls, "shape") or hasattr(cls, "ndim")
+    except Exception:
+        return False
+    return shaped and reg.is_public_name(root) and root in sys.modules
 
 
 def implicit_backend(name: str) -> None:
@@ -386,6 +409,13 @@ def like_backend(like: Any, fn: str | None = None) -> str:
         return "numpy"  # numbers and numpy scalars
     call = f"do({fn!r}, like=...): " if fn is not None else ""
     owner = _owner(t)
+    root = (getattr(t, "__module__", None) or "").split(".", 1)[0]
+    if owner is None and _explicit_module_backend(t, root):
+        # like= is explicit: an object of a library nobody registered names that
+        # library (autoray's rule; a container of arrays such as quimb's PArray, with
+        # a shape but no dtype). Its functions are found in its module, never numpy's
+        implicit_backend(root)
+        return root
     if owner is not None:  # a library's dtype, shape or device: not an example array
         raise UnknownBackendError(
             f"{call}like={short(like)} (type {t.__name__!r}) is not an array of {owner!r} "

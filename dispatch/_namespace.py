@@ -140,6 +140,10 @@ class Namespace:
             return _MISSING
         try:
             root = reg.root_module(self._backend)
+            # the modules a table lets names walk through (``scipy.sparse.linalg``
+            # on numpy, found through its ``MODULES`` remap) are sub-namespaces
+            if full in getattr(reg.table(self._backend), "SUBMODULES", ()):
+                return Namespace(self._backend, full + ".", self._inject)
         except DispatchError:
             return _MISSING
         native = _attribute(root, full)
