@@ -28,7 +28,7 @@ from dispatch._infer import (
 )
 from dispatch._resolve import _resolve as _resolve_uncached
 from dispatch._resolve import resolve
-from dispatch.translations._api import (
+from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
     CREATION,
     FLOAT_CREATION,

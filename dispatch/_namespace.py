@@ -14,7 +14,7 @@ from dispatch._do import do
 from dispatch._errors import DispatchError, UnknownFunctionError, short
 from dispatch._infer import like_backend
 from dispatch._resolve import known_names, resolve
-from dispatch.translations._api import CREATION
+from dispatch.translations._vocabulary import CREATION
 
 # dtype names: a namespace answers them with the backend's own dtype object
 # (``to_backend_dtype``), whatever its module spells them (torch.float32,

@@ -555,7 +555,7 @@ def _register_located(
     """``register_function`` with autoray's keywords: where the library has ``name``."""
     import warnings
 
-    from dispatch.translations._api import CREATION
+    from dispatch.translations._vocabulary import CREATION
 
     if fn is not None and not wrap and (module, alias, wrapper) != (None, None, None):
         raise ValueError(

@@ -475,9 +475,9 @@ def known_names(backend: str | None = None) -> set[str]:
     for b, mod in reg.loaded_tables().items():
         if mod is not None and (backend is None or b == backend):
             names.update(getattr(mod, "TABLE", {}))
-    from dispatch.translations import _api
+    from dispatch.translations import _vocabulary as vocabulary
 
-    names.update(_api.NAMES)
+    names.update(vocabulary.NAMES)
     return names
 
 

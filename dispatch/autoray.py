@@ -44,7 +44,7 @@ from dispatch._do import do
 from dispatch._helpers import get_lib_fn
 from dispatch._infer import infer_backend_multi
 from dispatch._shortcuts import DoFunc, infer_backend_device_dtype
-from dispatch.translations._api import CREATION as _CREATION
+from dispatch.translations._vocabulary import CREATION as _CREATION
 
 __all__ = [
     *_dispatch.__all__,

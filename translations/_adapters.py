@@ -119,7 +119,7 @@ def no_autodiff(f: Any, backend: str | None = None) -> Exception:
     numpy's own ``gradient`` would take the function for a 0-d object array and
     return ``()``: a silent wrong result.
     """
-    from dispatch._errors import UnsupportedError
+    from dispatch.engine import UnsupportedError
 
     where = f"{backend!r} has" if backend else "numpy, dask and pydata sparse have"
     return UnsupportedError(

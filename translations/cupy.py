@@ -22,7 +22,7 @@ import numpy as np
 from dispatch.translations import _safety
 from dispatch.translations._adapters import default_rng as _default_rng
 
-from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, unsupported
 
 TYPES = ("cupy", "cupyx")
 MODULES = {"": "cupy", "scipy": "cupyx.scipy"}

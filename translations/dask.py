@@ -32,8 +32,7 @@ from dispatch.translations._adapters import host_from_dlpack, ravel_order, take_
 from dispatch.translations._composed.bound import fill_entries, host_entries
 from dispatch.translations._composed.reductions import masked
 
-from dispatch._tree import tree_flatten, tree_unflatten
-from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, tree_flatten, tree_unflatten, unsupported
 
 TYPES = ("dask",)
 MODULES = {"": "dask.array"}

@@ -50,7 +50,7 @@ from dispatch.translations._composed.special import (
     riemann_zeta,
 )
 
-from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, unsupported
 
 TYPES = ("jax", "jaxlib")
 MODULES = {"": "jax.numpy", "scipy": "jax.scipy"}
@@ -800,7 +800,7 @@ def _get_sparse_format(x: Any) -> str:
 def _disassemble(x: Any) -> tuple[Callable, tuple]:
     """``(assemble, parts)``: ``assemble(backend, *parts)`` rebuilds ``x`` on
     ``backend`` through that backend's constructor (the composed layout of parts)."""
-    from dispatch import do
+    from dispatch.engine import do
 
     fmt = _get_sparse_format(x)
     shape = tuple(int(s) for s in x.shape)
@@ -837,7 +837,7 @@ def _disassemble(x: Any) -> tuple[Callable, tuple]:
 def _complex_of(x: Any) -> Any:
     # the composed fft_axes' dtype: complex of the current precision when one is set,
     # else of the input's width (integers: complex of the default float)
-    from dispatch import get_precision
+    from dispatch.engine import get_precision
 
     bits = get_precision()
     if bits is not None:
@@ -910,7 +910,7 @@ def _conv(value: Any, kernel: Any, strides: Any = 1, out_sizes: Any = None,
 
 
 def _float_type() -> Any:
-    from dispatch import get_precision
+    from dispatch.engine import get_precision
 
     bits = get_precision()
     return jax.dtypes.canonicalize_dtype(float if bits is None else f"float{bits}")

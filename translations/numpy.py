@@ -11,7 +11,7 @@ from dispatch.translations._composed.counting import _bincount_fixed_numpy
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 from dispatch.translations._composed.indexing import _scatter_1d_scalar_numpy
 
-from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, unsupported
 
 TYPES = ("numpy",)
 MODULES = {"scipy": "scipy"}

@@ -29,7 +29,7 @@ import scipy.sparse.linalg as ssl
 import scipy.special as sc
 from dispatch.translations import _safety
 
-from dispatch.spec import unsupported
+from dispatch.engine import unsupported
 
 TYPES = ("scipy.sparse",)
 MODULES = {"": "scipy.sparse"}

@@ -41,7 +41,7 @@ from dispatch.translations._composed.bound import fill_entries, host_entries
 from dispatch.translations._composed.reductions import masked
 from sparse import COO, SparseArray
 
-from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, unsupported
 
 TYPES = ("sparse",)
 MODULES = {"": "sparse"}

@@ -57,8 +57,7 @@ from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations._composed.solvers import _mul_matrix_batched_vector_tensorflow
 from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
 
-from dispatch._do import do
-from dispatch.spec import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, do, unsupported
 
 TYPES = ("tensorflow",)
 MODULES = {"": "tensorflow.experimental.numpy"}
@@ -2775,7 +2774,7 @@ TABLE = {
 
 def _float_type() -> tf.DType:
     """The float dtype of the current precision (float32 when none is set)."""
-    from dispatch import get_precision
+    from dispatch.engine import get_precision
 
     return tf.as_dtype(f"float{get_precision() or 32}")
 
@@ -3339,7 +3338,7 @@ def _stop_gradient(x: Any) -> Any:
 
 def _stop_gradient_tree(tree: Any) -> Any:
     # tensor leaves only: numpy arrays and Python numbers are constants already
-    from dispatch import tree_map
+    from dispatch.engine import tree_map
 
     return tree_map(_stop_gradient, tree, is_leaf=lambda t: isinstance(t, (*_TENSOR, *_SPARSE)))
 

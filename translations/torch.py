@@ -66,7 +66,7 @@ from dispatch.translations._composed.special import hurwitz_edges, polygamma_edg
 from dispatch.translations._composed.special import polygamma as _polygamma_composed
 from torch import Tensor
 
-from dispatch.spec import alias
+from dispatch.engine import alias
 
 TYPES = ("torch",)
 # what a name may reach (docs/safety.md): torch's array modules, never processes,
@@ -1904,7 +1904,7 @@ def _get_sparse_format(x: Any) -> str:
 def _disassemble(x: Tensor) -> tuple[Callable, tuple]:
     """``(assemble, parts)``: ``assemble(backend, *parts)`` rebuilds ``x`` on
     ``backend`` (a name or an example array) through that backend's constructor."""
-    from dispatch import do
+    from dispatch.engine import do
 
     fmt = _get_sparse_format(x)
     shape = tuple(x.shape)
@@ -1978,7 +1978,7 @@ def _mul_matrix_batched_vector(A: Any, b: Tensor) -> Tensor:
 def _complex_of(x: Tensor) -> Tensor:
     # the composed fft_axes' dtype: complex of the current precision when one is set,
     # else of the input's width (integers: complex64, the default precision's)
-    from dispatch import get_precision
+    from dispatch.engine import get_precision
 
     bits = get_precision()
     if bits is not None:
@@ -2141,7 +2141,7 @@ def _grid_sample(grid: Tensor, coordinates: Any, extrapolation: str = "undefined
 
 
 def _float_type() -> torch.dtype:
-    from dispatch import get_precision
+    from dispatch.engine import get_precision
 
     bits = get_precision()
     return torch.get_default_dtype() if bits is None else _DTYPES[f"float{bits}"]
@@ -2269,7 +2269,7 @@ def _autograd_jacobian(f: Callable, argnums: tuple[int, ...], single: bool,
 
 
 def _detach_tree(tree: Any) -> Any:
-    from dispatch import tree_map
+    from dispatch.engine import tree_map
 
     return tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree,
                     is_leaf=lambda t: isinstance(t, Tensor))
@@ -2696,7 +2696,7 @@ def _numpy_call(f: Callable, output_shapes: Any, output_dtypes: Any, *args: Any,
 
 def _block_until_ready(values: Any) -> Any:
     # CUDA kernels run asynchronously: wait for the devices the values live on
-    from dispatch import tree_iter
+    from dispatch.engine import tree_iter
 
     devices = {t.device for t in tree_iter(values, is_leaf=lambda v: isinstance(v, Tensor))
                if t.device.type == "cuda"}

@@ -788,7 +788,7 @@ def record(name: str, args: tuple, kwargs: dict) -> Any:
     like = kwargs.get("like") if kwargs else None
     if type(like) is LazyArray:
         # creation with like=<lazy>: the example gives the library and the dtype
-        from dispatch.translations._api import CREATION
+        from dispatch.translations._vocabulary import CREATION
 
         kwargs = {**kwargs, "like": like._backend}
         if name in CREATION and kwargs.get("dtype") is None and like._dtype:
@@ -930,11 +930,11 @@ def shared_intermediates(cache: dict | None = None) -> Iterator[dict]:
 def make_recorder(name: str) -> Any:
     """The function ``do(name, ...)`` calls on lazy arrays (fast paths for
     elementwise calls without keywords)."""
-    from dispatch.translations import _api
+    from dispatch.translations import _vocabulary as vocabulary
 
-    if name in _UNARY_NAMES or name in _api.ELEMENTWISE_UNARY:
+    if name in _UNARY_NAMES or name in vocabulary.ELEMENTWISE_UNARY:
         return _unary_recorder(name)
-    if name in _api.ELEMENTWISE_BINARY:
+    if name in vocabulary.ELEMENTWISE_BINARY:
         return _binary_recorder(name)
 
     def rec(*args: Any, **kwargs: Any) -> Any:

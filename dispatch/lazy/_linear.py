@@ -720,8 +720,8 @@ def _real_only(name: str, a: Any) -> Any:
 
 
 # names that are certainly not linear (for a clearer message)
-NONLINEAR = frozenset(_shapes._api.ELEMENTWISE_UNARY) | frozenset(
-    _shapes._api.ELEMENTWISE_BINARY) | {
+NONLINEAR = frozenset(_shapes.vocabulary.ELEMENTWISE_UNARY) | frozenset(
+    _shapes.vocabulary.ELEMENTWISE_BINARY) | {
     "power", "float_power", "exp", "log", "maximum", "minimum", "sort", "argsort", "max",
     "min", "prod", "std", "var", "linalg.norm", "linalg.inv", "linalg.det", "abs",
 } - set(OPS)

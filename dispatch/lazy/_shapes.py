@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch.translations import _api
+from dispatch.translations import _vocabulary as vocabulary
 
 Shape = tuple[int, ...]
 Rule = Callable[[tuple, dict], Any]
@@ -222,9 +222,9 @@ def _binary(name: str) -> Rule:
     return rule
 
 
-for _n in _api.ELEMENTWISE_UNARY:
+for _n in vocabulary.ELEMENTWISE_UNARY:
     RULES[_n] = _unary(_n)
-for _n in _api.ELEMENTWISE_BINARY:
+for _n in vocabulary.ELEMENTWISE_BINARY:
     RULES[_n] = _binary(_n)
 for _n in [
     "scipy.special.erf", "scipy.special.erfc", "scipy.special.erfinv",

@@ -64,7 +64,7 @@ def test_scipy_names_import_scipy_only():
 
 def test_import_translations_package_imports_nothing():
     script = (
-        "import json, sys\nimport dispatch.translations, dispatch.translations._api\n"
+        "import json, sys\nimport dispatch.translations, dispatch.translations._vocabulary\n"
         "import dispatch.spec\n"
         f"print(json.dumps([sorted(m for m in {LIBRARIES} if m in sys.modules), []]))"
     )

@@ -3,7 +3,7 @@
 The multi-argument rule converts numpy constants to the winning library's
 arrays; a numpy array given as an axis, a shape, a count or an offset is a list
 of ints, not data, and becomes a Python value instead (``NON_ARRAY_PARAMETERS``
-in ``translations/_api.py``). The property: replacing such a Python value by the
+in ``translations/_vocabulary.py``). The property: replacing such a Python value by the
 equal numpy array changes nothing, on every backend, positionally and by keyword.
 """
 
@@ -14,7 +14,7 @@ import inspect
 import numpy as np
 import pytest
 from conftest import _usable, to_backend, to_np
-from dispatch.translations._api import NAMES, NON_ARRAY_PARAMETERS
+from dispatch.translations._vocabulary import NAMES, NON_ARRAY_PARAMETERS
 
 from dispatch import _registry as reg
 from dispatch import do

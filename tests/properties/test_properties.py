@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import known_gap
-from dispatch.translations import _api
+from dispatch.translations import _vocabulary as vocabulary
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -45,7 +45,7 @@ def _gap(name: str, backend: str) -> str | None:
     entirely is an xfail (a gap in the vocabulary) or a skip (another library's extra)."""
     reason = known_gap(backend, name)
     if reason is None and how(backend, name) == "missing":
-        if name in _api.NAMES:
+        if name in vocabulary.NAMES:
             pytest.xfail(f"gap: {backend} has no translation for the vocabulary name {name!r}")
         pytest.skip(f"{name!r} is another library's table name; {backend} has no such entry")
     return reason

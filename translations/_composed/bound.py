@@ -28,7 +28,7 @@ from typing import Any
 from dispatch.translations._composed import creation, devices, random_methods, shape_methods
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 
-from dispatch.spec import unsupported
+from dispatch.engine import unsupported
 
 BOUND: dict[str, Callable] = {
     "as_tensor": shape_methods.as_tensor,

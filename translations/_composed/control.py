@@ -17,10 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import get_lib_fn, infer_backend, is_array
-from dispatch._tree import tree_iter, tree_map
+from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array, tree_iter, tree_map
 
 
 @composed("call")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
+from dispatch.engine import composed
 
 
 @composed("shape")

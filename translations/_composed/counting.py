@@ -42,9 +42,7 @@ from dispatch.translations._composed.indexing import (
 )
 from dispatch.translations._composed.reductions import default_float
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._infer import infer_backend_multi
+from dispatch.engine import composed, do, infer_backend_multi
 
 
 def _weights_or_ones(x: Any, weights: Any) -> Any:

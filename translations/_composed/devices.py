@@ -18,10 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import convert, is_array
-from dispatch._infer import backend_of_type
+from dispatch.engine import backend_of_type, composed, convert, do, is_array
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")
 

@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.precision import _weak_kind
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 
 def _float(x: Any) -> Any:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 # numpy's _swap_direction: the Hermitian transforms run the real ones backwards
 _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}

@@ -32,8 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 _MODES = ("update", "add", "max", "min")
 

@@ -23,9 +23,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.solvers import SolveResult
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._errors import DispatchError
+from dispatch.engine import DispatchError, composed, do
 
 __all__ = ["SolveResult"]
 

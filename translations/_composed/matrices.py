@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.reductions import _dt
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 
 @composed("linalg.svdvals")

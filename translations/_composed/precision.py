@@ -22,9 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import get_precision
+from dispatch.engine import composed, do, get_precision
 
 _KINDS = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 

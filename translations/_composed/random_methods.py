@@ -19,9 +19,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.precision import np_dtype
 
-from dispatch._do import do
-from dispatch._helpers import get_precision, is_array
-from dispatch._infer import backend_of_type
+from dispatch.engine import backend_of_type, do, get_precision, is_array
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

@@ -26,10 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import is_array
-from dispatch._infer import infer_backend
+from dispatch.engine import composed, do, infer_backend, is_array
 
 # ---------------------------------------------------------------- helpers
 

@@ -17,9 +17,7 @@ import numpy as np
 from dispatch.translations._adapters import no_autodiff
 from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import is_array
+from dispatch.engine import composed, do, is_array
 
 # ---------------------------------------------------------------- helpers
 

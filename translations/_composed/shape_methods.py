@@ -25,10 +25,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import get_precision, is_array
-from dispatch._tree import tree_map
+from dispatch.engine import composed, do, get_precision, is_array, tree_map
 
 _PAD_MODES = {
     "constant": "constant",
@@ -58,7 +55,7 @@ def as_tensor(x: Any, convert_external: bool = True, *, backend: str) -> Any:
 
 
 def _owned(x: Any, backend: str) -> bool:
-    from dispatch._infer import backend_of_type
+    from dispatch.engine import backend_of_type
 
     return backend_of_type(type(x)) == backend
 

@@ -23,9 +23,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.reductions import default_float
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import get_precision, is_array
+from dispatch.engine import composed, do, get_precision, is_array
 
 # ---------------------------------------------------------------- fft
 

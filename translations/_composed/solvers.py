@@ -37,9 +37,7 @@ import numpy as np
 from dispatch.translations._composed.control import settler
 from dispatch.translations._composed.indexing import _cast, _dtype, _kind
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import get_lib_fn, infer_backend, is_array
+from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array
 
 __all__ = ["SolveResult"]
 

@@ -16,8 +16,7 @@ from typing import Any
 
 from dispatch.translations._composed.indexing import _arange, _combined, _index64
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 
 @composed("csr_to_coo")

@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 _CLASS_FORMATS = {
     "BCOO": "coo",

@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch._compose import composed
-from dispatch._do import do
+from dispatch.engine import composed, do
 
 _RSQRT2 = 1 / math.sqrt(2)
 _RSQRTPI = 1 / math.sqrt(math.pi)

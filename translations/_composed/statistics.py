@@ -26,9 +26,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable, default_float
 
-from dispatch._compose import composed
-from dispatch._do import do
-from dispatch._helpers import is_array
+from dispatch.engine import composed, do, is_array
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from dispatch.translations import _api
+from dispatch.translations import _vocabulary as vocabulary
 
 from dispatch import do, lazy
 from dispatch.lazy._shapes import DATA_DEPENDENT
@@ -379,14 +379,14 @@ def test_data_dependent_names_on_variables_raise(name):
         do(name, lazy.Variable((4,), "int64"))
 
 
-_SKIP = set(_api.CREATION) | {n for n in _api.NAMES if n.startswith("random.")} | {
+_SKIP = set(vocabulary.CREATION) | {n for n in vocabulary.NAMES if n.startswith("random.")} | {
     "shape", "ndim", "size", "to_numpy", "fft.fftfreq", "fft.rfftfreq", "tri", "array",
     "diagflat", "scipy.linalg.cho_solve",
 }
 _COVERED = {c[1] for c in CASES + EAGER}
 
 
-@pytest.mark.parametrize("name", sorted(_api.NAMES - _COVERED - _SKIP))
+@pytest.mark.parametrize("name", sorted(vocabulary.NAMES - _COVERED - _SKIP))
 def test_every_other_name_matches_numpy(name):
     """Names without a case above: tried on a (3, 4) float array, then two."""
     for args in ((R(3, 4),), (R(3, 4), R(3, 4)), (R(4, 4),),

@@ -1,4 +1,7 @@
-"""Per-function facts that hold for every library.
+"""The vocabulary: per-function facts that hold for every library (not a table).
+
+Read by the engine (`dispatch/`) and by the tables alike; the one module of
+`translations/` the engine imports by name.
 
 ``CREATION``: names that take ``dtype`` (and ``device``) from an example array
 passed as ``like=``. ``NON_ARRAY_PARAMETERS``: parameters that are never array
