@@ -342,19 +342,3 @@ def _searchsorted_batched_jax(
     one = jax.vmap(lambda s, v: jnp.searchsorted(s, v, side=side))
     out = one(seq.reshape(rows, seq.shape[-1]), vals.reshape(rows, vals.shape[-1]))
     return out.reshape(*lead, vals.shape[-1]).astype(dtype)
-
-
-def _searchsorted_batched_tensorflow(
-    sorted_sequence: Any, search_values: Any, side: str = "left", dtype: str = "int32"
-) -> Any:
-    # tf.searchsorted is batched over equal leading dims and wants one dtype
-    import tensorflow as tf
-
-    values = tf.cast(search_values, sorted_sequence.dtype)
-    if sorted_sequence.shape.rank == 1:
-        out = tf.searchsorted(sorted_sequence, tf.reshape(values, [-1]), side=side)
-        return tf.cast(tf.reshape(out, tf.shape(values)), dtype)
-    lead = tf.broadcast_static_shape(sorted_sequence.shape[:-1], values.shape[:-1])
-    seq = tf.broadcast_to(sorted_sequence, [*lead, sorted_sequence.shape[-1]])
-    values = tf.broadcast_to(values, [*lead, values.shape[-1]])
-    return tf.cast(tf.searchsorted(seq, values, side=side), dtype)

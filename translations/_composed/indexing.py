@@ -683,30 +683,3 @@ def _scatter_1d_scalar_jax(base_grid: Any, indices: Any, values: Any, mode: str 
         mode = "max"
     ref = base_grid.at[indices]
     return {"update": ref.set, "add": ref.add, "max": ref.max, "min": ref.min}[mode](values)
-
-
-def _scatter_1d_scalar_tensorflow(
-    base_grid: Any, indices: Any, values: Any, mode: str = "update"
-) -> Any:
-    # tensor_scatter_nd_* want (n, 1) indices, values of the base dtype, and
-    # have no bool kernels
-    import tensorflow as tf
-
-    _check_mode(mode)
-    if base_grid.shape[0] == 0 or indices.shape[0] == 0:  # tf refuses empty targets
-        return tf.identity(base_grid)
-    n = tf.shape(indices)[0]
-    values = tf.broadcast_to(tf.cast(values, base_grid.dtype), [n])
-    if base_grid.dtype == tf.bool:
-        out = _scatter_1d_scalar_tensorflow(
-            tf.cast(base_grid, tf.int32), indices, tf.cast(values, tf.int32),
-            "max" if mode == "add" else mode,
-        )
-        return tf.cast(out, tf.bool)
-    fn = {
-        "update": tf.tensor_scatter_nd_update,
-        "add": tf.tensor_scatter_nd_add,
-        "max": tf.tensor_scatter_nd_max,
-        "min": tf.tensor_scatter_nd_min,
-    }[mode]
-    return fn(base_grid, tf.reshape(indices, [-1, 1]), values)

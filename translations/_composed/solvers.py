@@ -1081,19 +1081,6 @@ def _scipy_solve(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset, name="dir
     )
 
 
-def _mul_matrix_batched_vector_tensorflow(A: Any, b: Any) -> Any:
-    # tf.SparseTensor has no @ operator: sparse_dense_matmul takes it, with the
-    # batch of vectors as the transposed dense side
-    import tensorflow as tf
-
-    vector = b.shape.rank == 1
-    if isinstance(A, tf.SparseTensor):
-        if vector:
-            return tf.sparse.sparse_dense_matmul(A, b[:, None])[:, 0]
-        return tf.transpose(tf.sparse.sparse_dense_matmul(A, b, adjoint_b=True))
-    return tf.linalg.matvec(A, b) if vector else tf.matmul(b, A, transpose_b=True)
-
-
 # ---------------------------------------------------------------- dense linear algebra
 
 

@@ -1,0 +1,230 @@
+"""tensorflow's derivatives of the backend method list: ``jacobian``, ``gradient``,
+``hessian``, ``custom_gradient``, ``stop_gradient``, and trainable variables.
+
+Derivatives use tf.GradientTape, eagerly and inside tf.function. Nested calls nest
+tapes, so derivatives of derivatives (``hessian``, ``jacobian`` of ``gradient``) work.
+The bare name ``gradient`` of an array is numpy's (finite differences).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import tensorflow as tf
+from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._composed.selection import gradient as finite_differences
+from dispatch.translations.tensorflow._common import _SPARSE, _TENSOR, _t, _to
+
+from dispatch.engine import unsupported
+
+
+def _float_type() -> tf.DType:
+    """The float dtype of the current precision (float32 when none is set)."""
+    from dispatch.engine import get_precision
+
+    return tf.as_dtype(f"float{get_precision() or 32}")
+
+
+def _diff_args(args: tuple, argnums: tuple[int, ...]) -> list:
+    # arguments to differentiate become float tensors (integers and bools: of the current
+    # precision); variables stay variables, so that their own gradients are the ones seen
+    out = list(args)
+    for i in argnums:
+        a = out[i]
+        if not isinstance(a, _TENSOR):
+            a = _t(a)
+        if not (a.dtype.is_floating or a.dtype.is_complex):
+            a = tf.cast(a, _float_type())
+        out[i] = a
+    return out
+
+
+_ZERO = tf.UnconnectedGradients.ZERO
+
+
+def _dense(g: Any) -> Any:
+    # gradients of gathers arrive as tf.IndexedSlices: the list's are dense arrays
+    return tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g
+
+
+def _tape_jacobian(tape: tf.GradientTape, y: Any, xs: list) -> list:
+    try:  # vectorized (pfor); ops without a pfor rule fall back to a while loop
+        return tape.jacobian(y, xs, unconnected_gradients=_ZERO)
+    except (ValueError, TypeError, NotImplementedError, tf.errors.OpError):
+        return tape.jacobian(y, xs, unconnected_gradients=_ZERO, experimental_use_pfor=False)
+
+
+def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+              is_f_scalar: bool = False) -> Callable:
+    """The list's ``jacobian``: a function returning the derivatives of ``f``.
+
+    ``f(*args)`` returns an array, or a tuple/list whose first entry is the array to
+    differentiate (the others are auxiliary outputs). The derivative with respect to
+    ``args[i]`` for ``i`` in ``wrt`` has shape ``first.shape + args[i].shape``. The
+    returned function gives ``(output, grads)`` with ``get_output`` (``output`` as ``f``
+    returned it), else ``grads``: a tuple, one entry per index of ``wrt``, or one array
+    when ``wrt`` is an int. ``is_f_scalar`` takes one reverse pass (``tape.gradient``,
+    which sums a non-scalar output) instead of a Jacobian (``tape.jacobian``).
+    """
+    argnums, single = _argnums(wrt)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        full = _diff_args(args, argnums)
+        xs = [full[i] for i in argnums]
+        with tf.GradientTape(persistent=not is_f_scalar) as tape:
+            for x in xs:
+                tape.watch(x)
+            out = f(*full, **kwargs)
+            y = _t(_first(out))
+        if is_f_scalar:
+            grads = [_dense(g) for g in tape.gradient(y, xs, unconnected_gradients=_ZERO)]
+        else:
+            grads = _tape_jacobian(tape, y, xs)
+        del tape
+        result = grads[0] if single else tuple(grads)
+        return (out, result) if get_output else result
+
+    return jacobian_of_f
+
+
+def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """The list's ``gradient`` of a scalar function (``jacobian`` with
+    ``is_f_scalar=True``); numpy's ``gradient`` (finite differences) of an array."""
+    if not callable(f):
+        # numpy keeps the bare name for finite differences, which tf has no kernel for:
+        # the composed version (translations/_composed/selection.py)
+        return finite_differences(f, *args, **kwargs)
+    return _gradient_of(f, *args, **kwargs)
+
+
+def _gradient_of(f: Callable, wrt: Any = (0,), get_output: bool = False) -> Callable:
+    return _jacobian(f, wrt, get_output, is_f_scalar=True)
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian``: per-batch-entry Hessians of ``f``'s first output.
+
+    Axis 0 of every argument is a batch axis, and batch entries are independent; the
+    first output of ``f`` is a loss per batch entry (batch,) or its sum. The returned
+    function gives the tuple ``(output, gradients, hessians)``, without the output or
+    gradients unless asked for. Gradients (of the summed loss) have the arguments'
+    shapes; ``hessians[i][j]`` has shape (batch, *args[i].shape[1:],
+    *args[j].shape[1:]). With an int ``wrt``: one gradient and one Hessian, no tuples.
+    Two nested tapes: the inner one's gradient, summed over the batch, is
+    differentiated by the outer one's Jacobian.
+    """
+    argnums, single = _argnums(wrt)
+
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        full = _diff_args(args, argnums)
+        xs = [full[i] for i in argnums]
+        with tf.GradientTape(persistent=True) as outer:
+            for x in xs:
+                outer.watch(x)
+            with tf.GradientTape() as inner:
+                for x in xs:
+                    inner.watch(x)
+                out = f(*full, **kwargs)
+                loss = tf.reduce_sum(_t(_first(out)))
+            g = [_dense(gi) for gi in inner.gradient(loss, xs, unconnected_gradients=_ZERO)]
+            sums = [tf.reduce_sum(gi, axis=0) for gi in g]
+        hess = []
+        for si in sums:
+            rows = _tape_jacobian(outer, si, xs)  # (*si, batch, *sj) each
+            k = si.shape.rank
+            hess.append(tuple(
+                tf.transpose(r, [k, *range(k), *range(k + 1, r.shape.rank)]) for r in rows))
+        del outer
+        result: tuple = (out,) if get_output else ()
+        if get_gradient:
+            result += (g[0] if single else tuple(g),)
+        return (*result, hess[0][0] if single else tuple(hess))
+
+    return hessian_of_f
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    (of the output's structure) and returns one gradient (or None) per input. Built on
+    tf.custom_gradient over the tensor arguments (the others are passed through
+    unchanged); a ``jit_compile``d caller traces ``f`` like any op, so
+    ``get_external_cache``/``on_call_skipped`` (hooks for callers that skip ``f``) are
+    accepted and never needed. Variables that ``f`` reads get no gradient.
+    """
+
+    @functools.wraps(f)
+    def with_custom_gradient(*args: Any) -> Any:
+        pos = [i for i, a in enumerate(args) if isinstance(a, _TENSOR)]
+
+        @tf.custom_gradient
+        def run(*tensors: Any) -> Any:
+            full = list(args)
+            for i, t in zip(pos, tensors, strict=True):
+                full[i] = t
+            y = f(*full)
+            several = isinstance(y, (tuple, list))
+
+            def backward(*dy: Any, variables: Any = None) -> Any:
+                dx = gradient(tuple(full), y, tuple(dy) if several else dy[0])
+                dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+                grads = [tf.zeros_like(full[i]) if dx[i] is None else _to(dx[i], full[i].dtype)
+                         for i in pos]
+                if variables:
+                    return grads, [tf.zeros_like(v) for v in variables]
+                return grads
+
+            return y, backward
+
+        return run(*[tf.convert_to_tensor(args[i]) for i in pos])
+
+    return with_custom_gradient
+
+
+def _stop_gradient(x: Any) -> Any:
+    if isinstance(x, _SPARSE):
+        return tf.SparseTensor(x.indices, tf.stop_gradient(x.values), x.dense_shape)
+    return tf.stop_gradient(x)
+
+
+def _stop_gradient_tree(tree: Any) -> Any:
+    # tensor leaves only: numpy arrays and Python numbers are constants already
+    from dispatch.engine import tree_map
+
+    return tree_map(_stop_gradient, tree, is_leaf=lambda t: isinstance(t, (*_TENSOR, *_SPARSE)))
+
+
+def _variable(x: Any) -> Any:
+    # a trainable tf.Variable of a float dtype (integers: the current precision)
+    t = _t(x)
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        t = tf.cast(t, _float_type())
+    return tf.Variable(t)
+
+
+def _is_module(obj: Any) -> bool:
+    return isinstance(obj, tf.Module)
+
+
+TABLE = {
+    "jacobian": _jacobian,
+    "gradient": _gradient,
+    "hessian": _hessian,
+    "custom_gradient": _custom_gradient,
+    "stop_gradient": _stop_gradient,
+    "stop_gradient_tree": _stop_gradient_tree,
+    # trainable parameters
+    "variable": _variable,
+    "module": unsupported(
+        "tensorflow's modules are keras models, built by keras: use keras directly"
+    ),
+    "is_module": _is_module,
+}

@@ -1,0 +1,167 @@
+"""tensorflow's devices, conversions and dtypes: ``astype``, ``to_numpy``, dlpack,
+device placement and memory statistics, and the backend method list's functions
+written once in ``translations/_composed/bound.py`` and bound to tensorflow.
+
+tf has no ``.to(device)``: a tensor is copied under a ``tf.device`` scope.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    get_default_device as _get_default_device_composed,
+)
+from dispatch.translations.tensorflow._common import _SPARSE, _dt, _t
+
+from dispatch.engine import merge_tables
+
+
+def _astype(x: Any, dtype: Any, copy: bool = True, **kw: Any) -> Any:
+    x = _t(x)
+    dt = _dt(dtype)
+    if x.dtype == dt:
+        return tf.identity(x) if copy else x
+    return tf.cast(x, dt)
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    # .numpy() of a 0-d tensor is a numpy scalar, not an array
+    try:
+        return np.asarray(x.numpy())
+    except AttributeError:
+        return np.asarray(x)
+
+
+def _from_numpy(x: Any) -> Any:
+    return tf.convert_to_tensor(x)
+
+
+def _from_dlpack(x: Any) -> Any:
+    capsule = x.__dlpack__() if hasattr(x, "__dlpack__") else x
+    return tf.experimental.dlpack.from_dlpack(capsule)
+
+
+def _device_name(device: Any) -> str:
+    name = str(getattr(device, "name", device))
+    low = name.lower()
+    if low.startswith("/") or low.startswith("/job"):
+        return name
+    kind, _, index = low.partition(":")
+    kind = {"cuda": "GPU", "gpu": "GPU", "cpu": "CPU", "tpu": "TPU"}.get(kind, kind.upper())
+    return f"/{kind}:{index or 0}"
+
+
+def _to_device(x: Any, device: Any = None) -> Any:
+    if device is None:
+        return x
+    with tf.device(_device_name(device)):
+        return tf.identity(x)
+
+
+def _to_backend_dtype(name: Any) -> tf.DType:
+    return _dt(name)
+
+
+def _get_dtype_name(x: Any) -> str:
+    return x.dtype.name
+
+
+@functools.cache
+def _devices() -> list:
+    import os
+
+    out = []
+    for d in tf.config.list_logical_devices():
+        cores = (os.cpu_count() or -1) if d.device_type == "CPU" else -1
+        out.append(ComputeDevice("tensorflow", d.name, d.device_type, -1, cores,
+                                 f"tensorflow {d.device_type} {d.name}", d.name))
+    return out
+
+
+def _list_devices(device_type: str | None = None) -> list:
+    return list_devices_filtered(_devices(), device_type)
+
+
+def _device_record(name: str) -> Any:
+    """The ComputeDevice of a tf device string ('/job:.../device:GPU:0', 'GPU:0'...)."""
+    tail = name.rsplit("device:", 1)[-1].upper()
+    for d in _devices():
+        if d.name.upper().endswith(tail):
+            return d
+    kind = tail.split(":", 1)[0]
+    return ComputeDevice("tensorflow", name, kind if kind in ("CPU", "GPU", "TPU") else "CPU",
+                         ref=name)
+
+
+def _get_device(x: Any) -> Any:
+    if isinstance(x, _SPARSE):
+        x = x.values
+    name = getattr(x, "device", "") or ""
+    if not name:  # a symbolic tensor not yet placed: where tf places new ops
+        return _get_default_device_composed(backend="tensorflow")
+    return _device_record(name)
+
+
+def _device_of(device: Any) -> str:
+    if device is None:
+        device = _get_default_device_composed(backend="tensorflow")
+    return device.name if isinstance(device, ComputeDevice) else _device_name(device)
+
+
+def _allocate_on_device(x: Any, device: Any) -> Any:
+    # tf has no .to(device): a copy made under the device scope lives there
+    with tf.device(_device_of(device)):
+        if isinstance(x, _SPARSE):
+            return tf.SparseTensor(tf.identity(x.indices), tf.identity(x.values),
+                                   tf.identity(x.dense_shape))
+        return tf.identity(x)
+
+
+def _memory_name(device: Any) -> str:
+    return _device_of(device).rsplit("device:", 1)[-1].lstrip("/")
+
+
+def _get_peak_memory(device: Any = None) -> int:
+    # tf's allocator statistics (GPUs; the CPU reports 0 or nothing)
+    try:
+        return int(tf.config.experimental.get_memory_info(_memory_name(device))["peak"])
+    except (ValueError, RuntimeError, tf.errors.OpError):
+        return 0
+
+
+def _reset_peak_memory(device: Any = None) -> None:
+    with contextlib.suppress(ValueError, RuntimeError, tf.errors.OpError):
+        tf.config.experimental.reset_memory_stats(_memory_name(device))
+
+
+def _to_dlpack(x: Any) -> Any:
+    return tf.experimental.dlpack.to_dlpack(x)
+
+
+TABLE = merge_tables(
+    {
+        "astype": _astype,
+        "cast": _astype,
+        "to_numpy": _to_numpy,
+        "from_numpy": _from_numpy,
+        "from_dlpack": _from_dlpack,
+        "to_dlpack": _to_dlpack,
+        "to_device": _to_device,
+        "to_backend_dtype": _to_backend_dtype,
+        "get_dtype_name": _get_dtype_name,
+        "list_devices": _list_devices,
+        "get_device": _get_device,
+        "allocate_on_device": _allocate_on_device,
+        "get_peak_memory": _get_peak_memory,
+        "reset_peak_memory": _reset_peak_memory,
+    },
+    backend_entries("tensorflow"),  # list methods written once, bound to tensorflow
+    names=("devices", "bound list methods"),
+)
