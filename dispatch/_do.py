@@ -460,12 +460,13 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
             backend = str(like)
         else:
             backend = like_backend(like, name)
-            if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
+            rec = reg.record(backend)
+            if rec.resolver is not None:
                 kwargs["like"] = like  # a generic backend (lazy) records the example itself
             elif name in CREATION and not isinstance(like, _SCALARS):
                 # an example array lends its dtype and device (a Python number: none,
                 # like autoray's 'builtins')
-                inject = getattr(reg.table(backend), "creation_kwargs", None)
+                inject = rec.creation_kwargs
                 extra = inject(like) if inject else {"dtype": like.dtype}
                 for k, v in extra.items():
                     if kwargs.get(k) is None:

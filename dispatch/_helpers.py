@@ -250,7 +250,7 @@ def convert(x: Any, backend: str) -> Any:
     source = backend_of_type(type(x))
     if source == target:
         return x
-    tbl = getattr(reg.table(target), "TABLE", {})
+    tbl = reg.record(target).table
     if hasattr(x, "__dlpack__") and "from_dlpack" in tbl:
         try:
             return resolve(target, "from_dlpack")(x)
@@ -446,7 +446,7 @@ def coverage(
         for b in backends:
             kind = _kind(b, n)
             if kind == "unsupported":
-                row[b] = "unsupported: " + reg.table(b).TABLE[n].reason  # type: ignore[union-attr]
+                row[b] = "unsupported: " + reg.record(b).table[n].reason
             else:
                 row[b] = {"table": "native"}.get(kind, kind)
     return out
@@ -459,8 +459,7 @@ def _installed(backend: str) -> bool:
         reg.table(backend)
         if reg.has_table(backend):
             return True
-        info = reg.USER_BACKENDS.get(backend, {})
-        if info.get("resolver") is not None:  # answers every name itself (lazy)
+        if reg.record(backend).resolver is not None:  # answers every name itself (lazy)
             return True
         importlib.import_module(reg.root_module(backend))
     except (ImportError, DispatchError):

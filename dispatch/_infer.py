@@ -90,7 +90,7 @@ def _table_owner(module: str) -> str | None:
     for backend in reg.known_backends():
         if backend in reg.USER_BACKENDS or not reg.library_loaded(backend):
             continue
-        for prefix in getattr(reg.table(backend), "TYPES", ()):
+        for prefix in reg.record(backend).types:
             if _match(module, prefix):
                 return backend
     return None
@@ -113,7 +113,7 @@ def is_array_like(cls: type) -> bool:
 def _if_array(backend: str, cls: type) -> str | None:
     """Apply the table's optional ``is_array_type`` filter (dtypes, scalars...) and
     the general rule of :func:`is_array_like`."""
-    check = getattr(reg.table(backend), "is_array_type", None)
+    check = reg.record(backend).is_array_type
     if check is not None and not check(cls):
         return None
     return backend if is_array_like(cls) else None

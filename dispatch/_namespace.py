@@ -142,7 +142,7 @@ class Namespace:
             root = reg.root_module(self._backend)
             # the modules a table lets names walk through (``scipy.sparse.linalg``
             # on numpy, found through its ``MODULES`` remap) are sub-namespaces
-            if full in getattr(reg.table(self._backend), "SUBMODULES", ()):
+            if full in (reg.record(self._backend).submodules or ()):
                 return Namespace(self._backend, full + ".", self._inject)
         except DispatchError:
             return _MISSING
@@ -230,7 +230,7 @@ def get_namespace(
 def _like_defaults(backend: str, like: Any) -> dict:
     """The dtype (and device) an example array gives creation routines, as ``like=``
     does in ``do``."""
-    inject = getattr(reg.table(backend), "creation_kwargs", None)
+    inject = reg.record(backend).creation_kwargs
     if inject is not None:
         return dict(inject(like))
     dtype = getattr(like, "dtype", None)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from dispatch._backend import Backend, from_registration, from_table
 from dispatch._errors import (
     BackendNotInstalledError,
     UnknownBackendError,
@@ -73,6 +74,7 @@ def clear_caches() -> None:
         RESOLVED.clear()
         RESOLVED_NAMES.clear()
         TYPE_BACKEND.clear()
+        _RECORDS.clear()
 
 
 def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
@@ -349,6 +351,31 @@ def table(backend: str) -> ModuleType | None:
         return mod
 
 
+_RECORDS: dict[str, Backend] = {}
+
+
+def record(backend: str) -> Backend:
+    """The :class:`~dispatch._backend.Backend` record of ``backend``, built the first
+    time it is met (importing its table, or its module if implicit) and kept until
+    a registration clears the caches.
+
+    Raises
+    ------
+    BackendNotInstalledError, UnknownBackendError
+        As :func:`table` does.
+    """
+    try:
+        return _RECORDS[backend]
+    except (KeyError, TypeError):
+        pass
+    gen = generation
+    mod = table(backend)
+    rec = from_table(backend, mod) if mod is not None else (
+        from_registration(backend, USER_BACKENDS.get(backend)))
+    store(_RECORDS, backend, rec, gen)
+    return rec
+
+
 def _import_implicit(backend: str) -> None:
     try:
         importlib.import_module(backend)
@@ -385,33 +412,23 @@ def root_module(backend: str) -> str:
     """Dotted name of the module that holds the backend's numpy-like namespace."""
     if is_implicit(backend):
         return backend
-    mod = table(backend)
-    if mod is None:
-        return USER_BACKENDS[backend]["module"]
-    return getattr(mod, "MODULES", {}).get("", backend)
+    return record(backend).root
 
 
-def priority(backend: str) -> int:
+def priority(backend: str) -> float:
     """Mixed-call precedence: numpy -1, libraries and implicit backends 0, lazy 1
     (tables and registrations may use fractions: scipy.sparse is -0.5)."""
-    if backend in USER_BACKENDS:
-        return USER_BACKENDS[backend]["priority"]
     if is_implicit(backend):
         return 0
-    mod = _TABLES.get(backend)
-    if mod is None and backend not in _TABLES:
-        mod = table(backend)
-    return getattr(mod, "PRIORITY", 0)
+    return record(backend).priority
 
 
 def converts_constants(backend: str) -> bool:
     """Whether numpy constants are converted to this backend in mixed calls
     (never for an implicit backend: dispatch knows no ``asarray`` of it)."""
-    if backend in USER_BACKENDS:
-        return USER_BACKENDS[backend]["convert"]
     if is_implicit(backend):
         return False
-    return getattr(table(backend), "CONVERT_CONSTANTS", True)
+    return record(backend).convert_constants
 
 
 def library_loaded(backend: str) -> bool:

@@ -64,7 +64,7 @@ def how(backend: str, name: str) -> str:
     ``'composed'``, ``'native'``, ``'unsupported'`` or ``'missing'``."""
     if (backend, name) in reg.OVERRIDES:
         return "registered"
-    spec = getattr(reg.table(backend), "TABLE", {}).get(name)
+    spec = reg.record(backend).table.get(name)
     if isinstance(spec, Unsupported):
         return "unsupported"
     if spec is not None and not isinstance(spec, _Native):
@@ -87,10 +87,10 @@ def _resolve(backend: str, name: str) -> Callable:
     fn = reg.OVERRIDES.get((backend, name))
     if fn is not None:
         return fn
-    if reg.USER_BACKENDS.get(backend, {}).get("resolver") is not None:
+    rec = reg.record(backend)
+    if rec.resolver is not None:
         return _native(backend, name)  # a generic backend implements every name itself
-    tbl = reg.table(backend)
-    spec = getattr(tbl, "TABLE", {}).get(name)
+    spec = rec.table.get(name)
     if spec is not None:
         if isinstance(spec, Unsupported):
             raise UnsupportedError(
@@ -145,7 +145,7 @@ def _lookup(backend: str, path: str, name: str) -> Callable:
     for part in parts:
         if not part or part.startswith("_"):
             raise _unknown(backend, name, f"{part!r} is a private or empty name component")
-    remaps = getattr(reg.table(backend), "MODULES", {})
+    remaps = reg.record(backend).remaps
     for i in range(len(parts), 0, -1):
         prefix = ".".join(parts[:i])
         if prefix in remaps:
@@ -154,10 +154,10 @@ def _lookup(backend: str, path: str, name: str) -> Callable:
 
 
 def _allowed_roots(backend: str) -> set[str]:
-    mod = reg.table(backend)
-    roots = {backend, reg.root_module(backend).split(".")[0]}
-    roots.update(p.split(".")[0] for p in getattr(mod, "TYPES", ()))
-    roots.update(m.split(".")[0] for m in getattr(mod, "MODULES", {}).values())
+    rec = reg.record(backend)
+    roots = {backend, rec.root.split(".")[0]}
+    roots.update(p.split(".")[0] for p in rec.types)
+    roots.update(m.split(".")[0] for m in rec.remaps.values())
     return roots
 
 
@@ -173,13 +173,12 @@ class _Policy:
     ``do`` pins)."""
 
     def __init__(self, backend: str) -> None:
-        tbl = reg.table(backend)
-        subs = getattr(tbl, "SUBMODULES", None)
-        self.submodules: frozenset[str] | None = None if subs is None else frozenset(subs)
-        self.modules: dict[str, str | None] = dict(getattr(tbl, "CAPABILITY_MODULES", {}))
-        self.paths: dict[str, str] = dict(getattr(tbl, "REFUSED", {}))
-        self.suffix: str | None = getattr(tbl, "IN_PLACE_SUFFIX", None)
-        self.guarded_paths: dict[str, dict[str, Any]] = dict(getattr(tbl, "GUARDED", {}))
+        rec = reg.record(backend)
+        self.submodules: frozenset[str] | None = rec.submodules
+        self.modules: dict[str, str | None] = dict(rec.capability_modules)
+        self.paths: dict[str, str] = dict(rec.refused)
+        self.suffix: str | None = rec.in_place_suffix
+        self.guarded_paths: dict[str, dict[str, Any]] = {k: dict(v) for k, v in rec.guarded.items()}
         self._pending = set(self.paths) | set(self.guarded_paths)
         self._keep: list[Any] = []
         self._by_id: dict[int, str] = {}
@@ -474,7 +473,7 @@ def known_names(backend: str | None = None) -> set[str]:
     names.update(n for (b, n) in overrides if backend is None or b == backend)
     for b, mod in reg.loaded_tables().items():
         if mod is not None and (backend is None or b == backend):
-            names.update(getattr(mod, "TABLE", {}))
+            names.update(reg.record(b).table)
     from dispatch.translations import _vocabulary as vocabulary
 
     names.update(vocabulary.NAMES)
