@@ -280,7 +280,7 @@ def decide(types: Iterable[type], name: str | None = None) -> str | None:
     the function ``name`` of the call, when given).
     """
     best = None
-    best_p = -(10**9)
+    best_p: float = -(10**9)
     clash = None
     for t in types:
         b = backend_of_type(t)

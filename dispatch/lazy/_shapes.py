@@ -1608,7 +1608,7 @@ def _find_lazy(args: tuple, kwargs: dict) -> list:
 def _backend_of(lazies: list) -> str:
     from dispatch import _registry as reg
 
-    best, p = "numpy", -(10**9)
+    best, p = "numpy", -1e9
     for a in lazies:
         b = a._backend
         q = reg.priority(b) if b else -1
