@@ -3,7 +3,7 @@
 Resolution order for ``(backend, name)``, first hit wins, result cached:
 
 1. a runtime registration (:func:`dispatch.register_function`);
-2. the backend's ``TABLE[name]`` in ``translations/<backend>.py``: a path, an
+2. the backend's ``TABLE[name]`` in ``translations/<backend>/``: a path, an
    :func:`~dispatch.spec.alias`, a direct implementation, ``NATIVE`` (skip
    step 3) or :func:`~dispatch.spec.unsupported` (an error with its reason);
 3. the composed fallback of that name (``translations/_composed/``), except on

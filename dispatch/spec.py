@@ -1,6 +1,6 @@
 """Value types that translation tables use to describe a translation.
 
-A ``TABLE`` in ``translations/<lib>.py`` maps a canonical (numpy) name to one of:
+A ``TABLE`` in ``translations/<lib>/`` maps a canonical (numpy) name to one of:
 
 * a string: a dotted path relative to the library's root module
   (``"linalg.matrix_exp"``);

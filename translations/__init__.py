@@ -1,7 +1,15 @@
 """Translation tables: what each array library calls the numpy vocabulary.
 
-One module per library, named after the library's import name (the backend
-name). Each module defines, in this order:
+One package per library (a single module where the table is short), named after
+the library's import name (the backend name). Inside a package, one module per
+topic (``creation``, ``elementwise``, ``reductions``, ``statistics``, ``shape``,
+``indexing``, ``linalg``, ``solvers``, ``fft``, ``signal``, ``random``,
+``special``, ``sparse``, ``autodiff``, ``control``, ``devices``) holds its
+adapters and ends with its ``TABLE``; the package's ``__init__`` assembles them
+with ``dispatch.engine.merge_tables`` (a name defined twice is an error). Modules
+whose name starts with ``_`` are shared parts, not tables (``_vocabulary``: the
+per-function facts every library shares; ``_composed``: the fallbacks written once
+with ``do``). The package (or module) defines, in this order:
 
 ``TYPES``
     Module prefixes of the library's array classes, e.g. ``("jax", "jaxlib")``.
