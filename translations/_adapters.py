@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +68,24 @@ def default_rng(cls: type) -> Callable:
     return make
 
 
+# scipy.special's ufuncs (zeta: a Python wrapper of two): they apply to any array that
+# implements ``__array_ufunc__``, dask's block by block and lazily, pydata sparse's on
+# the stored values (f(0) != 0 becoming the fill value). polygamma and multigammaln are
+# not ufuncs (scipy's call numpy.asarray): those are composed.
+SPECIAL_UFUNCS = (
+    "erf erfc erfinv gammaln digamma xlogy expit logit entr erfcx i0 i0e i1 i1e j0 j1 k0 "
+    "k0e k1 k1e log_ndtr ndtr ndtri psi xlog1py y0 y1 zeta gammainc gammaincc"
+).split()
+
+
+def special_ufuncs() -> dict[str, Callable]:
+    """Table entries ``scipy.special.<name>`` of :data:`SPECIAL_UFUNCS`: scipy's own
+    functions, for a library whose arrays implement ``__array_ufunc__`` (dask, sparse)."""
+    import scipy.special as sc
+
+    return {f"scipy.special.{n}": getattr(sc, n) for n in SPECIAL_UFUNCS}
+
+
 def ravel_order(order: Any) -> str:
     """numpy's ``order`` argument of ``ravel`` as 'C', 'F', 'A' or 'K' (None is 'C';
     lower case is accepted, as numpy does); anything else is numpy's ValueError."""
@@ -111,6 +131,24 @@ def take_index(indices: Any, n: int, axis: int, mode: Any) -> np.ndarray:
     if bad.any():
         raise IndexError(f"index {idx[bad][0]} is out of bounds for axis {axis} with size {n}")
     return np.where(idx < 0, idx + n, idx)
+
+
+def split_slices(n: int, indices_or_sections: Any, name: str = "split") -> list[slice]:
+    """The pieces of numpy's ``split`` (or ``array_split``: ``name``) of an axis of
+    length ``n``, as slices of that axis; numpy's ValueError for a number of sections
+    that is not positive, or (``split``) that does not divide ``n``. Split points are
+    Python slice bounds, as in numpy: a negative one counts from the end."""
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if name == "split" and n % sections:
+            raise ValueError("array split does not result in an equal division")
+        q, r = divmod(n, sections)
+        points = np.cumsum([0] + [q + 1] * r + [q] * (sections - r)).tolist()
+    else:
+        points = [0, *(operator.index(i) for i in indices_or_sections), n]
+    return [slice(start, stop) for start, stop in itertools.pairwise(points)]
 
 
 def no_autodiff(f: Any, backend: str | None = None) -> Exception:

@@ -27,9 +27,9 @@ import numpy as np
 import scipy.sparse as ss
 import scipy.sparse.linalg as ssl
 import scipy.special as sc
-from dispatch.translations import _safety
+from dispatch.translations import _safety, _superlu
 
-from dispatch.engine import unsupported
+from dispatch.engine import merge_tables, unsupported
 
 TYPES = ("scipy.sparse",)
 MODULES = {"": "scipy.sparse"}
@@ -138,36 +138,32 @@ def _count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return _reduced(a, a.count_nonzero(axis=axis), axis, keepdims).astype(np.intp)
 
 
-def _var(
-    a: Any,
-    axis: Any = None,
-    dtype: Any = None,
-    out: Any = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-) -> Any:
-    # E[|x|^2] - |E[x]|^2 from sparse sums (unstored entries count as zeros)
-    axis = _one_axis(axis, a.ndim)
-    n = a.shape[axis] if axis is not None else np.prod(a.shape)
-    mean = _reduced(a, a.mean(axis=axis), axis, True)
-    sq = abs(a).power(2) if a.dtype.kind == "c" else a.power(2)
-    msq = _reduced(a, sq.mean(axis=axis), axis, True)
-    var = (msq - abs(mean) ** 2) * n / (n - ddof)
-    var = np.maximum(var, 0)
-    if not keepdims:
-        var = var.reshape(()) if axis is None else np.squeeze(var, axis)
-    return var if dtype is None else var.astype(dtype)
+def _moment(root: bool) -> Any:
+    """numpy's ``var`` (``std`` with ``root``) of a scipy.sparse matrix."""
 
+    def moment(
+        a: Any,
+        axis: Any = None,
+        dtype: Any = None,
+        out: Any = None,
+        ddof: int = 0,
+        keepdims: bool = False,
+    ) -> Any:
+        # E[|x|^2] - |E[x]|^2 from sparse sums (unstored entries count as zeros)
+        axis = _one_axis(axis, a.ndim)
+        n = a.shape[axis] if axis is not None else np.prod(a.shape)
+        mean = _reduced(a, a.mean(axis=axis), axis, True)
+        sq = abs(a).power(2) if a.dtype.kind == "c" else a.power(2)
+        msq = _reduced(a, sq.mean(axis=axis), axis, True)
+        var = (msq - abs(mean) ** 2) * n / (n - ddof)
+        var = np.maximum(var, 0)
+        if not keepdims:
+            var = var.reshape(()) if axis is None else np.squeeze(var, axis)
+        var = var if dtype is None else var.astype(dtype)
+        return np.sqrt(var) if root else var
 
-def _std(
-    a: Any,
-    axis: Any = None,
-    dtype: Any = None,
-    out: Any = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-) -> Any:
-    return np.sqrt(_var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+    moment.__name__ = moment.__qualname__ = "_std" if root else "_var"
+    return moment
 
 
 def _trace(
@@ -345,50 +341,16 @@ def _expm(a: Any) -> Any:
     return ssl.expm(_csc(a))
 
 
-def _splu(a: Any) -> Any:
-    a = _csc(a)
-    if a.shape[0] != a.shape[1]:
-        raise ValueError("Last 2 dimensions of the array must be square")
-    # natural column order, full partial pivoting: LAPACK's (getrf) factors
-    return ssl.splu(a, permc_spec="NATURAL", diag_pivot_thresh=1.0)
-
-
-def _perm_sign(perm: np.ndarray) -> int:
-    seen = np.zeros(len(perm), bool)
-    sign = 1
-    for i in range(len(perm)):
-        j, length = i, 0
-        while not seen[j]:
-            seen[j] = True
-            j = perm[j]
-            length += 1
-        if length and length % 2 == 0:
-            sign = -sign
-    return sign
-
-
 def _slogdet(a: Any) -> tuple[Any, Any]:
-    dt = np.result_type(a.dtype, np.float16)
-    rdt = np.empty(0, dt).real.dtype
-    if a.shape[0] == 0:
-        return dt.type(1), rdt.type(0)
-    try:
-        lu = _splu(a)
-    except RuntimeError:  # SuperLU: exactly singular
-        return dt.type(0), rdt.type(-np.inf)
-    d = lu.U.diagonal()
-    absd = np.abs(d)
-    sign = _perm_sign(lu.perm_r) * np.prod(d / absd)
-    return dt.type(sign), rdt.type(np.sum(np.log(absd)))
+    return _superlu.slogdet(_csc(a), a.dtype)
 
 
 def _det(a: Any) -> Any:
-    sign, logdet = _slogdet(a)
-    return sign * np.exp(logdet)
+    return _superlu.det(_csc(a), a.dtype)
 
 
 def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
-    lu = _splu(a)
+    lu = _superlu.factor(_csc(a), "linalg.lu")
     n = lu.shape[0]
     # SuperLU: Pr A = L U; numpy/scipy's convention A = P L U with P = Pr^T
     p = ss.csr_array((np.ones(n), (lu.perm_r, np.arange(n))), shape=(n, n))
@@ -425,123 +387,130 @@ def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> 
 _FILLS = "scipy.sparse has no fill value: {} would store every entry (use the 'sparse' backend)"
 _DENSE = "scipy.sparse.linalg has no {} (computing it densely is not sparse work)"
 
-TABLE = {
-    # conversion and introspection
-    "asarray": _asarray,
-    "array": _asarray,
-    "from_numpy": _asarray,
-    "to_numpy": _to_numpy,
-    "astype": _astype,
-    "cast": _astype,
-    "to_backend_dtype": np.dtype,
-    "to_device": _to_device,
-    "copy": lambda x: x.copy(),
-    "stop_gradient": lambda x: x,
-    # creation (zero-filled only)
-    "zeros": _zeros,
-    "zeros_like": _zeros_like,
-    "empty": _zeros,
-    "empty_like": _zeros_like,
-    "eye": _eye,
-    "identity": _identity,
-    **{
+TABLE = merge_tables(
+    {
+        # conversion and introspection
+        "asarray": _asarray,
+        "array": _asarray,
+        "from_numpy": _asarray,
+        "to_numpy": _to_numpy,
+        "astype": _astype,
+        "cast": _astype,
+        "to_backend_dtype": np.dtype,
+        "to_device": _to_device,
+        "copy": lambda x: x.copy(),
+        "stop_gradient": lambda x: x,
+        # creation (zero-filled only)
+        "zeros": _zeros,
+        "zeros_like": _zeros_like,
+        "empty": _zeros,
+        "empty_like": _zeros_like,
+        "eye": _eye,
+        "identity": _identity,
+        # reductions
+        "sum": _sum,
+        "mean": _mean,
+        "var": _moment(root=False),
+        "std": _moment(root=True),
+        "max": _reducer("max"),
+        "min": _reducer("min"),
+        "amax": _reducer("max"),
+        "amin": _reducer("min"),
+        "argmax": _reducer("argmax"),
+        "argmin": _reducer("argmin"),
+        "count_nonzero": _count_nonzero,
+        "trace": _trace,
+        "diagonal": _diagonal,
+        "nonzero": _nonzero,
+        # shape and products
+        "transpose": _transpose,
+        "reshape": _reshape,
+        "ravel": _ravel,
+        "matmul": _matmul,
+        "dot": _dot,
+        "multiply": _multiply,
+        "add": _add,
+        "subtract": _subtract,
+        "divide": _divide,
+        "true_divide": _divide,
+        "kron": _kron,
+        "tril": lambda m, k=0: ss.tril(m, k=k, format="csr"),
+        "triu": lambda m, k=0: ss.triu(m, k=k, format="csr"),
+        "hstack": lambda tup: ss.hstack(list(tup), format="csr"),
+        "vstack": lambda tup: ss.vstack(list(tup), format="csr"),
+        "abs": abs,
+        "absolute": abs,
+        "negative": operator.neg,
+        "positive": lambda x: x.copy(),
+        "square": lambda x: x.power(2),
+        "power": _power,
+        "degrees": _method("rad2deg"),
+        "radians": _method("deg2rad"),
+        "fix": _method("trunc"),
+        "real": lambda x: x.real,
+        "imag": lambda x: x.imag,
+        "maximum": _maximum,
+        "minimum": _minimum,
+        "cbrt": _on_data(np.cbrt),
+        "scipy.special.erf": _on_data(sc.erf),
+        "scipy.special.erfinv": _on_data(sc.erfinv),
+        "scipy.special.erfc": unsupported(_FILLS.format("'erfc' (erfc(0) = 1)")),
+        "scipy.special.expit": unsupported(_FILLS.format("'expit' (expit(0) = 0.5)")),
+        # linalg: sparse algorithms of scipy.sparse.linalg
+        "linalg.solve": _solve,
+        "linalg.inv": _inv,
+        "linalg.det": _det,
+        "linalg.slogdet": _slogdet,
+        "linalg.lu": _lu,
+        "scipy.linalg.lu": _lu,
+        "linalg.norm": _norm,
+        "linalg.expm": _expm,
+        "scipy.linalg.expm": _expm,
+        "scipy.linalg.solve_triangular": _solve_triangular,
+        "linalg.qr": unsupported(_DENSE.format("QR decomposition")),
+        "linalg.svd": unsupported(_DENSE.format("full SVD (svds finds a few singular triplets)")),
+        "linalg.eig": unsupported(_DENSE.format("full eigendecomposition (eigs finds a few)")),
+        "linalg.eigvals": unsupported(_DENSE.format("full eigendecomposition (eigs finds a few)")),
+        "linalg.eigh": unsupported(_DENSE.format("full eigendecomposition (eigsh finds a few)")),
+        "linalg.eigvalsh": unsupported(
+            _DENSE.format("full eigendecomposition (eigsh finds a few)")
+        ),
+        "linalg.cholesky": unsupported(_DENSE.format("Cholesky factorization")),
+        "linalg.pinv": unsupported(_DENSE.format("pseudo-inverse (it needs a full SVD)")),
+        "linalg.matrix_rank": unsupported(_DENSE.format("matrix rank (it needs a full SVD)")),
+        "linalg.lstsq": unsupported(
+            _DENSE.format("lstsq with numpy's rank and singular values (lsqr gives x only)")
+        ),
+    },
+    # creation routines whose result has no zeros
+    {
         n: unsupported(_FILLS.format(f"'{n}'"))
         for n in ("ones", "ones_like", "full", "full_like", "arange", "linspace", "meshgrid")
     },
-    # reductions
-    "sum": _sum,
-    "mean": _mean,
-    "var": _var,
-    "std": _std,
-    "max": _reducer("max"),
-    "min": _reducer("min"),
-    "amax": _reducer("max"),
-    "amin": _reducer("min"),
-    "argmax": _reducer("argmax"),
-    "argmin": _reducer("argmin"),
-    "count_nonzero": _count_nonzero,
-    "trace": _trace,
-    "diagonal": _diagonal,
-    "nonzero": _nonzero,
-    # shape and products
-    "transpose": _transpose,
-    "reshape": _reshape,
-    "ravel": _ravel,
-    "matmul": _matmul,
-    "dot": _dot,
-    "multiply": _multiply,
-    "add": _add,
-    "subtract": _subtract,
-    "divide": _divide,
-    "true_divide": _divide,
-    "kron": _kron,
-    "tril": lambda m, k=0: ss.tril(m, k=k, format="csr"),
-    "triu": lambda m, k=0: ss.triu(m, k=k, format="csr"),
-    "hstack": lambda tup: ss.hstack(list(tup), format="csr"),
-    "vstack": lambda tup: ss.vstack(list(tup), format="csr"),
     # elementwise functions with f(0) == 0: the sparse matrix methods
-    **{
+    {
         n: _method(n)
         for n in _names(
             "sin sinh tan tanh arcsin arcsinh arctan arctanh sqrt expm1 log1p floor ceil trunc "
             "rint sign deg2rad rad2deg conj conjugate"
         )
     },
-    "abs": abs,
-    "absolute": abs,
-    "negative": operator.neg,
-    "positive": lambda x: x.copy(),
-    "square": lambda x: x.power(2),
-    "power": _power,
-    "degrees": _method("rad2deg"),
-    "radians": _method("deg2rad"),
-    "fix": _method("trunc"),
-    "real": lambda x: x.real,
-    "imag": lambda x: x.imag,
-    "maximum": _maximum,
-    "minimum": _minimum,
-    "cbrt": _on_data(np.cbrt),
-    "scipy.special.erf": _on_data(sc.erf),
-    "scipy.special.erfinv": _on_data(sc.erfinv),
-    **{
+    # elementwise functions with f(0) != 0: every entry would be stored
+    {
         n: unsupported(_FILLS.format(f"'{n}' (f(0) != 0)"))
         for n in _names(
             "exp exp2 cos cosh log log2 log10 arccos arccosh reciprocal logical_not invert "
             "isnan isinf isfinite equal less_equal greater_equal"
         )
     },
-    "scipy.special.erfc": unsupported(_FILLS.format("'erfc' (erfc(0) = 1)")),
-    "scipy.special.expit": unsupported(_FILLS.format("'expit' (expit(0) = 0.5)")),
-    # linalg: sparse algorithms of scipy.sparse.linalg
-    "linalg.solve": _solve,
-    "linalg.inv": _inv,
-    "linalg.det": _det,
-    "linalg.slogdet": _slogdet,
-    "linalg.lu": _lu,
-    "scipy.linalg.lu": _lu,
-    "linalg.norm": _norm,
-    "linalg.expm": _expm,
-    "scipy.linalg.expm": _expm,
-    "scipy.linalg.solve_triangular": _solve_triangular,
-    "linalg.qr": unsupported(_DENSE.format("QR decomposition")),
-    "linalg.svd": unsupported(_DENSE.format("full SVD (svds finds a few singular triplets)")),
-    "linalg.eig": unsupported(_DENSE.format("full eigendecomposition (eigs finds a few)")),
-    "linalg.eigvals": unsupported(_DENSE.format("full eigendecomposition (eigs finds a few)")),
-    "linalg.eigh": unsupported(_DENSE.format("full eigendecomposition (eigsh finds a few)")),
-    "linalg.eigvalsh": unsupported(_DENSE.format("full eigendecomposition (eigsh finds a few)")),
-    "linalg.cholesky": unsupported(_DENSE.format("Cholesky factorization")),
-    "linalg.pinv": unsupported(_DENSE.format("pseudo-inverse (it needs a full SVD)")),
-    "linalg.matrix_rank": unsupported(_DENSE.format("matrix rank (it needs a full SVD)")),
-    "linalg.lstsq": unsupported(
-        _DENSE.format("lstsq with numpy's rank and singular values (lsqr gives x only)")
-    ),
     # no sparse algorithm, or results that fill every entry
-    **{
+    {
         f"fft.{n}": unsupported("scipy.sparse has no FFT (the transform fills every entry)")
         for n in _names("fft ifft fft2 ifft2 fftn ifftn rfft irfft rfftn irfftn")
     },
-    **{
+    {
         n: unsupported(f"scipy.sparse has no {n} (its matrices are not sorted or scanned)")
         for n in _names("sort argsort cumsum cumprod median searchsorted unique")
     },
-}
+    names=("scipy", "filling creation", "matrix methods", "filling functions", "fft", "scans"),
+)

@@ -29,8 +29,6 @@ ENGINE = ROOT / "dispatch"
 LONG_MODULES: dict[str, str] = {
     "translations/torch.py": "being split into translations/torch/",
     "translations/jax.py": "being split into translations/jax/",
-    "translations/sparse.py": "being split into translations/sparse/",
-    "translations/dask.py": "being split into translations/dask/",
     "translations/_composed/solvers.py": "being split by topic",
     "dispatch/lazy/_shapes.py": "being split",
     "dispatch/lazy/_array.py": "being split",
@@ -40,10 +38,7 @@ LONG_MODULES: dict[str, str] = {
 PATCHED_TABLES: dict[str, str] = {
     "translations/torch.py": "being split into translations/torch/",
     "translations/jax.py": "being split into translations/jax/",
-    "translations/dask.py": "being split into translations/dask/",
-    "translations/sparse.py": "being split into translations/sparse/",
     "translations/numpy.py": "generated parts to be merged with merge_tables",
-    "translations/scipy.py": "generated parts to be merged with merge_tables",
     "translations/cupy.py": "generated parts to be merged with merge_tables",
 }
 MAX_LINES = 850
@@ -204,3 +199,18 @@ def test_no_module_is_much_over_800_lines() -> None:
     assert not unexplained, f"modules over {MAX_LINES} lines: {unexplained}"
     stale = sorted(set(LONG_MODULES) - set(long))
     assert not stale, f"LONG_MODULES lists modules that are short now (remove them): {stale}"
+
+
+def test_every_package_is_in_the_wheel() -> None:
+    """pyproject lists packages one by one (translations/ is installed as
+    dispatch.translations), so a new package folder must be listed or a built wheel
+    lacks it while an editable install still works."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in Python 3.11+")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in ENGINE.rglob("__init__.py")
+             if "translations" not in p.relative_to(ENGINE).parts}
+    found |= {".".join(("dispatch", *p.parent.relative_to(ROOT).parts))
+              for p in TRANSLATIONS.rglob("__init__.py")}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+    assert listed - found == set(), "pyproject lists packages that do not exist"

@@ -124,6 +124,17 @@ def test_eye_wider_than_tall():
     close(do("eye", 3, 5, k=1, like="dask"), np.eye(3, 5, k=1))
 
 
+@pytest.mark.parametrize("points", [[-2], [4, 2, 10], [-9, 3]])
+def test_split_points_are_slice_bounds(points):
+    # numpy's split points are Python slice bounds: a negative one counts from the end
+    x = np.arange(24.0).reshape(4, 6)
+    got = do("array_split", chunked(x, 2), points, axis=1)
+    ref = np.array_split(x, points, axis=1)
+    assert len(got) == len(ref)
+    for g, r in zip(got, ref, strict=True):
+        close(g, r)
+
+
 def test_shape_with_unknown_chunks():
     x = chunked(np.arange(10.0), 3)
     y = x[x > 4.5]

@@ -1,4 +1,4 @@
-"""Which dask calls compute: ``GATHERS`` in translations/dask.py is exact.
+"""Which dask calls compute: ``GATHERS`` in translations/dask/__init__.py is exact.
 
 Every call of the function tests (the ``Case`` lists of ``tests/functions/``)
 plus the calls below (the names those tests exercise without ``Case`` objects:
@@ -219,7 +219,7 @@ def _gaps(cases: list[Case]) -> list:
 def test_stays_lazy(name, c):
     assert not computes(c), (
         f"do({name!r}) computed a dask graph: keep it lazy, or add it to GATHERS in "
-        "translations/dask.py with the reason"
+        "translations/dask/__init__.py with the reason"
     )
 
 

@@ -147,6 +147,31 @@ def test_singular_determinant_is_zero():
     assert do("linalg.det", ss.csr_array(np.ones((3, 3)))) == 0
 
 
+DET_CASES = {
+    "odd permutation": np.eye(4)[[1, 2, 3, 0]],
+    "even permutation": np.eye(3)[[1, 2, 0]],
+    "negative, pivoting": np.eye(3)[[2, 0, 1]] @ np.diag([1.0, -2.0, 3.0]),
+    "singular": np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]),
+    "zero column": np.array([[1.0, 0.0], [4.0, 0.0]]),
+    "complex": np.array([[1 + 2j, 2.0], [3.0, 1 - 1j]]),
+    "float32": np.array([[0.0, 2.0], [3.0, 1.0]], np.float32),
+    "int8": np.array([[0, 2], [3, 1]], np.int8),
+    "bool": np.array([[True, False], [True, True]]),
+}
+
+
+@pytest.mark.parametrize("name", DET_CASES)
+def test_determinants_are_numpys(name):
+    # SuperLU's factors (translations/_superlu.py, shared with the sparse table):
+    # numpy's values and dtypes, integers and booleans in float64
+    a = DET_CASES[name]
+    det, (sign, logdet) = do("linalg.det", ss.csr_array(a)), do("linalg.slogdet", ss.csr_array(a))
+    ref_sign, ref_logdet = np.linalg.slogdet(a)
+    for got, ref in ((det, np.linalg.det(a)), (sign, ref_sign), (logdet, ref_logdet)):
+        assert np.asarray(got).dtype == ref.dtype
+        np.testing.assert_allclose(got, ref, rtol=1e-6)
+
+
 @pytest.mark.parametrize("name", ["exp", "cos", "ones", "fft.fft", "linalg.qr", "sort"])
 def test_gaps_say_why(name):
     arg = (2, 2) if name == "ones" else ss.csr_array(SQ)

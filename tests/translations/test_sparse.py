@@ -78,6 +78,17 @@ def test_unique_flags():
     assert isinstance(got[2], sparse.SparseArray)  # the inverse keeps the input's shape
 
 
+@pytest.mark.parametrize("points", [[-2], [4, 2, 10], [-9, 3]])
+def test_split_points_are_slice_bounds(points):
+    # numpy's split points are Python slice bounds: a negative one counts from the end
+    x = A.T
+    got = do("array_split", coo(x), points)
+    ref = np.array_split(x, points)
+    assert len(got) == len(ref)
+    for g, r in zip(got, ref, strict=True):
+        np.testing.assert_array_equal(dense(g), r)
+
+
 def test_linalg_is_sparse_work():
     x = coo(SQ)
     b = RNG.standard_normal(5)
@@ -96,6 +107,36 @@ def test_singular_determinant_is_zero():
     sign, logdet = do("linalg.slogdet", coo(np.ones((3, 3))))
     assert dense(sign) == 0
     assert np.isneginf(dense(logdet))
+
+
+DET_CASES = {
+    "odd permutation": np.eye(4)[[1, 2, 3, 0]],
+    "even permutation": np.eye(3)[[1, 2, 0]],
+    "negative, pivoting": np.eye(3)[[2, 0, 1]] @ np.diag([1.0, -2.0, 3.0]),
+    "singular": np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]),
+    "zero column": np.array([[1.0, 0.0], [4.0, 0.0]]),
+    "complex": np.array([[1 + 2j, 2.0], [3.0, 1 - 1j]]),
+    "float32": np.array([[0.0, 2.0], [3.0, 1.0]], np.float32),
+    "int8": np.array([[0, 2], [3, 1]], np.int8),
+    "bool": np.array([[True, False], [True, True]]),
+}
+
+
+@pytest.mark.parametrize("name", DET_CASES)
+def test_determinants_are_numpys(name):
+    # SuperLU's factors (translations/_superlu.py, shared with the scipy table):
+    # numpy's values and dtypes, integers and booleans in float64
+    a = DET_CASES[name]
+    det, (sign, logdet) = do("linalg.det", coo(a)), do("linalg.slogdet", coo(a))
+    ref_sign, ref_logdet = np.linalg.slogdet(a)
+    for got, ref in ((det, np.linalg.det(a)), (sign, ref_sign), (logdet, ref_logdet)):
+        assert dense(got).dtype == ref.dtype
+        np.testing.assert_allclose(dense(got), ref, rtol=1e-6)
+
+
+def test_float16_determinant_is_refused_as_numpy():
+    with pytest.raises(TypeError, match="float16 is unsupported in linalg"):
+        do("linalg.det", coo(np.eye(2, dtype=np.float16)))
 
 
 @pytest.mark.parametrize("name", ["linalg.qr", "linalg.svd", "linalg.eigh", "linalg.cholesky"])

@@ -1,0 +1,173 @@
+"""dask: numpy names on ``dask.array`` arrays, results kept lazy.
+
+Most names are dask.array's own. The adapters of the topic modules exist because dask
+
+* needs particular chunks for some algorithms (FFTs and sorts along one chunk,
+  QR/SVD on tall-and-skinny or short-and-fat blocks, LU/Cholesky on square
+  chunks): the adapter rechunks, which changes no values;
+* lacks a function or differs from numpy (``cholesky`` returns the upper
+  factor, ``take`` defaults to axis 0, ``median`` needs an axis...).
+
+Results stay lazy: every name builds a dask graph and computes nothing,
+except the names in ``GATHERS`` (at the end of this module), which say why
+they pull values to the client (``to_numpy``; ``shape``/``size`` of an array
+with unknown chunk sizes; the iterative solvers, which check convergence on
+the client after every iteration...).
+
+The entries, by topic (each module holds its entries beside their adapters):
+``creation``, ``elementwise``, ``reductions``, ``statistics`` (medians,
+quantiles, histograms), ``shape``, ``indexing`` (take, sort, search, select),
+``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``fft``, ``special``
+(``scipy.special``), ``random``, ``sparse`` (the sparse formats dask lacks) and
+``devices`` (conversions, dlpack, ``block_until_ready`` and the host-library
+answers for devices, compilation and autodiff).
+"""
+
+from __future__ import annotations
+
+from dispatch.translations import _safety
+from dispatch.translations.dask import (
+    creation,
+    devices,
+    elementwise,
+    fft,
+    indexing,
+    linalg,
+    random,
+    reductions,
+    shape,
+    sparse,
+    special,
+    statistics,
+)
+
+from dispatch.engine import merge_tables
+
+TYPES = ("dask",)
+MODULES = {"": "dask.array"}
+# what a name may reach (docs/safety.md): dask.array's public modules (its
+# implementation modules hold dask's internals, which write into chunks in place)
+SUBMODULES = (
+    "dask.array.linalg", "dask.array.fft", "dask.array.random", "dask.array.ma",
+    "dask.array.overlap", "dask.array.lib", "dask.array.lib.stride_tricks",
+)
+CAPABILITY_MODULES = {
+    "dask.config": _safety.GLOBAL,
+    "dask.utils": "dask's general utilities (temporary files, locks, imports)",
+    "dask.backends": "backend registration (" + _safety.GLOBAL + ")",
+    "dask.array.backends": "backend registration (" + _safety.GLOBAL + ")",
+    "dask.array.chunk_types": "chunk type registration (" + _safety.GLOBAL + ")",
+    "dask.array.tiledb_io": "storage I/O",
+    "dask._compatibility": "module imports by name",
+}
+REFUSED = {
+    "dask.array.from_npy_stack": "it unpickles the stack's info file",
+    **dict.fromkeys(
+        ("dask.array.from_zarr", "dask.array.to_zarr", "dask.array.to_hdf5",
+         "dask.array.from_tiledb", "dask.array.to_tiledb"),
+        "storage I/O that can reach URLs (a download)",
+    ),
+    "dask.array.register_chunk_type": "chunk type registration (" + _safety.GLOBAL + ")",
+    "dask.array.store": _safety.in_place("it writes into its targets: compute the array"),
+    "dask.array.ma.set_fill_value": _safety.in_place("use ma.masked_array(..., fill_value=)"),
+}
+CONVERT_CONSTANTS = False  # dask functions take numpy arrays as they are
+
+TABLE = merge_tables(
+    creation.TABLE,
+    elementwise.TABLE,
+    reductions.TABLE,
+    statistics.TABLE,
+    shape.TABLE,
+    indexing.TABLE,
+    linalg.TABLE,
+    fft.TABLE,
+    special.TABLE,
+    random.TABLE,
+    sparse.TABLE,
+    devices.TABLE,
+    names=(
+        "creation", "elementwise", "reductions", "statistics", "shape", "indexing", "linalg",
+        "fft", "special", "random", "sparse", "devices",
+    ),
+)
+
+
+# ---------------------------------------------------------------- what computes
+
+_CONVERGENCE = (
+    "an eager loop that checks convergence on the client after every iteration: the "
+    "squared residual norms (one scalar per right-hand side) are computed, while x and "
+    "the residual stay distributed dask arrays, persisted on the workers at each step so "
+    "that no step recomputes the ones before it"
+)
+
+# Every name whose dask call computes (pulls values to the client) instead of
+# returning lazy dask arrays, with the reason; every other name builds a graph
+# only. tests/translations/test_dask_gathers.py checks both directions.
+GATHERS: dict[str, str] = {
+    "to_numpy": "returns a numpy array: the whole array is computed and brought to the client",
+    "block_until_ready": (
+        "computes the arrays and keeps the results in memory (persist: on the workers under "
+        "a distributed client); nothing is brought to the client"
+    ),
+    "numpy": "returns a numpy array: the whole array is computed and brought to the client",
+    "numpy_call": (
+        "runs a numpy function on the host: its array arguments are computed and brought "
+        "to the client (the result is wrapped as a dask array again)"
+    ),
+    "shape": (
+        "only for arrays of unknown chunk sizes (after boolean indexing, nonzero, unique): "
+        "the chunk sizes are computed"
+    ),
+    "size": (
+        "only for arrays of unknown chunk sizes (after boolean indexing, nonzero, unique): "
+        "the chunk sizes are computed"
+    ),
+    "repeat": (
+        "only with repeat counts given as a dask array: the output shape depends on their "
+        "values, so the counts are computed (the repeated array stays lazy)"
+    ),
+    "repeat_n": (
+        "only without new_length and with repeat counts given as a dask array (it is then "
+        "repeat): the counts are computed"
+    ),
+    "digitize": (
+        "only with bin edges given as a dask array: dask's digitize takes numpy edges, so "
+        "the edges are computed (the values stay lazy)"
+    ),
+    "while_loop": (
+        "an eager Python loop: the condition values[0] is computed on the client at every "
+        "step; the loop variables stay distributed, persisted at each step"
+    ),
+    "conjugate_gradient": _CONVERGENCE,
+    "conjugate_gradient_adaptive": _CONVERGENCE,
+    "bi_conjugate_gradient": _CONVERGENCE,
+    "linear_solve": (
+        "the CG and BiCGStab methods check convergence on the client (one scalar per "
+        "right-hand side and iteration); the 'scipy-*' methods compute the matrix and "
+        "right-hand side and solve with scipy on the client"
+    ),
+    "minimize": (
+        "checks convergence on the client after every iteration; scipy's methods "
+        "('L-BFGS-B', 'BFGS', 'Nelder-Mead') evaluate the function on the client"
+    ),
+    "solve_triangular_sparse": (
+        "solved with scipy's spsolve_triangular on the client: the matrix and the "
+        "right-hand side are computed"
+    ),
+    **dict.fromkeys(
+        ("quantile", "percentile", "nanquantile", "nanpercentile"),
+        "only with q given as a dask array: dask's quantiles take numpy levels, so the "
+        "levels (a few numbers) are computed; the data stays lazy",
+    ),
+    "gradient": (
+        "only with sample coordinates given as dask arrays (non-uniform spacing): the "
+        "coordinates (one small 1-D array per axis) are computed to make the weights; the "
+        "differences of f stay lazy"
+    ),
+    "scipy.linalg.lu_solve": (
+        "the pivot vector (n integers) is computed to make the row permutation (LAPACK's "
+        "swaps are sequential); the factors and the right-hand side stay lazy"
+    ),
+}

@@ -1,0 +1,56 @@
+"""dask: creation routines (lazy arrays, chunked by dask's defaults).
+
+``zeros``/``ones``/``empty`` are dask.array's own (functools wrappers, given
+directly); ``eye`` and ``identity`` keep numpy's parameters (dask's second is
+``chunks``); ``geomspace`` and ``logspace``, which dask lacks, are composed of
+its lazy ``arange`` and arithmetic (``fill_entries``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dask.array as da
+from dask.array import Array
+from dispatch.translations._composed.bound import fill_entries
+
+from dispatch.engine import merge_tables
+
+
+def _copy(x: Array) -> Array:
+    # dask arrays support __setitem__, so a copy must be a distinct object
+    return da.asarray(x).copy()
+
+
+def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float, **kwargs: Any) -> Array:
+    # dask's second positional parameter is ``chunks``, numpy's is M; and dask's
+    # blocks for M > N miss keys (dask 2026.8): slice a square identity instead
+    dtype = dtype or float
+    if M is None or M == N:
+        return da.eye(N, k=k, dtype=dtype, **kwargs)
+    return da.eye(max(N, M), k=k, dtype=dtype, **kwargs)[:N, :M]
+
+
+def _identity(n: int, dtype: Any = None, **kwargs: Any) -> Array:
+    return da.eye(n, dtype=dtype or float, **kwargs)
+
+
+def _diagflat(v: Any, k: int = 0) -> Array:
+    return da.diag(da.ravel(v), k)
+
+
+TABLE = merge_tables(
+    {
+        "copy": _copy,
+        # zeros/ones/empty are functools wrappers in dask.array: given directly
+        "zeros": da.zeros,
+        "ones": da.ones,
+        "empty": da.empty,
+        "eye": _eye,
+        "identity": _identity,
+        "diagflat": _diagflat,
+    },
+    # dask.array has none of these: composed of its lazy arange and arithmetic
+    fill_entries("dask", "geomspace", "logspace"),
+    names=("creation", "fill entries"),
+)

@@ -1,0 +1,108 @@
+"""dask: conversions, dtype casts, dlpack, devices, and what a host library answers.
+
+Conversions to and from numpy (``to_numpy`` is the one that computes), casts,
+``block_until_ready`` (persist: computed and held in memory), and the answers of
+a host-only library without compiler or autodiff (``host_entries``: one CPU
+device, ``jit_compile`` a pass-through, the autodiff names unsupported;
+``stop_gradient`` is the identity).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from dask.array import Array
+from dispatch.translations._adapters import host_from_dlpack
+from dispatch.translations._composed.bound import host_entries
+
+from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsupported
+
+
+def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> Array:
+    # dask's second positional parameter is ``allow_unknown_chunksizes``, not dtype
+    return da.asarray(x, dtype=dtype, **kwargs)
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    return np.asarray(x.compute() if isinstance(x, Array) else x)
+
+
+def _from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> Array:
+    # dask.array has no from_dlpack: numpy takes the buffer, dask wraps it (no compute)
+    return da.from_array(host_from_dlpack(x, device, copy))
+
+
+def _astype(x: Array, dtype: Any, copy: bool = True) -> Array:
+    return da.asarray(x).astype(np.dtype(dtype))
+
+
+def _to_device(x: Array, device: Any = None) -> Array:
+    if device not in (None, "cpu"):
+        raise ValueError(f"dask arrays are host arrays; cannot move to {device!r}")
+    return x
+
+
+def _block_until_ready(values: Any) -> Any:
+    # ready means computed and held in memory: persist runs the graphs once (on the
+    # workers under a distributed client) and returns arrays backed by the results,
+    # which is what an eager loop over dask arrays needs at each step
+    import dask
+
+    leaves, ref = tree_flatten(values, get_ref=True)
+    where = [i for i, v in enumerate(leaves) if isinstance(v, Array)]
+    # the results get keys of their own: a distributed scheduler holding a persisted
+    # key that another (still lazy) graph also defines mixes up the two submissions
+    fresh = (da.map_blocks(_same, leaves[i], name="ready-" + leaves[i].name) for i in where)
+    done = dask.persist(*fresh)
+    for i, v in zip(where, done, strict=True):
+        leaves[i] = v
+    client = _client()
+    if client is not None:
+        from distributed import wait
+
+        wait(list(done))
+    return tree_unflatten(leaves, ref)
+
+
+def _same(block: Any) -> Any:
+    return block
+
+
+def _client() -> Any:
+    """The default dask.distributed client, or None (without importing distributed)."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import default_client
+
+    try:
+        return default_client()
+    except ValueError:
+        return None
+
+
+TABLE = merge_tables(
+    {
+        "asarray": _asarray,
+        "array": _asarray,
+        "from_numpy": _asarray,
+        "to_numpy": _to_numpy,
+        "astype": _astype,
+        "cast": _astype,
+        "to_backend_dtype": np.dtype,
+        "to_device": _to_device,
+        "from_dlpack": _from_dlpack,
+        "to_dlpack": unsupported(
+            "a dask array is a task graph, not a buffer: export a computed array "
+            "(do('to_numpy', x)) instead"
+        ),
+        "block_until_ready": _block_until_ready,
+        "stop_gradient": lambda x: x,
+    },
+    # dask computes on the host: the device, jit and autodiff answers of a host
+    # library (translations/_composed/bound.py)
+    host_entries("dask", "dask"),
+    names=("devices", "host entries"),
+)

@@ -1,0 +1,149 @@
+"""dask: shapes, reshapes, splits, repeats, rolls and pads.
+
+``shape`` and ``size`` compute the chunk sizes of an array whose sizes are
+unknown (after boolean indexing or ``nonzero``: see ``GATHERS``). dask reshapes
+only along chunk boundaries and in C order, splits nothing, repeats only by an
+int, and pads a reflection only once: the adapters keep numpy's results lazily.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from dask.array import Array
+from dispatch.translations._adapters import ravel_order, split_slices
+
+from dispatch.engine import alias
+
+
+def _known(x: Array) -> Array:
+    """``x`` with its chunk sizes known (computes them only where they are not)."""
+    if any(math.isnan(c) for c in x.shape):
+        # e.g. after boolean indexing or nonzero: the sizes only exist once computed
+        x = x.copy()
+        x.compute_chunk_sizes()
+    return x
+
+
+def _shape(x: Array) -> tuple[int, ...]:
+    return tuple(map(int, _known(x).shape))
+
+
+def _size(x: Array) -> int:
+    return math.prod(_shape(x))
+
+
+def _ravel(a: Any, order: Any = "C") -> Array:
+    # dask.array.ravel has no order; a dask array has no memory layout, so 'A' and
+    # 'K' read it as the C-contiguous array it stands for
+    a = da.asarray(a)
+    if ravel_order(order) == "F":
+        return da.ravel(a.T)
+    return da.ravel(a)
+
+
+def _reshape(a: Array, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
+    # ``copy`` (numpy 2.1) changes nothing here: dask arrays are immutable
+    a = da.asarray(a)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if order == "F":
+        # Fortran order is C order on the reversed axes
+        return _reshape(a.T, shape[::-1]).T
+    if order == "C":
+        try:
+            return da.reshape(a, shape)
+        except NotImplementedError:
+            # dask splits or merges dimensions only along chunk boundaries:
+            # flatten first (a merge), then split the one dimension
+            return da.reshape(da.reshape(a, (-1,)), shape)
+    raise ValueError(f"reshape: order must be 'C' or 'F' on dask arrays, got {order!r}")
+
+
+def _split(a: Array, indices_or_sections: Any, axis: int = 0, *, _name: str = "split") -> list:
+    # not in dask.array; slicing along the axis keeps it lazy
+    a = da.asarray(a)
+    axis = axis % a.ndim
+    pieces = split_slices(_shape(a)[axis], indices_or_sections, _name)
+    return [a[(slice(None),) * axis + (piece,)] for piece in pieces]
+
+
+def _array_split(a: Array, indices_or_sections: Any, axis: int = 0) -> list:
+    return _split(a, indices_or_sections, axis, _name="array_split")
+
+
+def _hsplit(a: Array, indices_or_sections: Any) -> list:
+    return _split(a, indices_or_sections, 1 if da.asarray(a).ndim > 1 else 0)
+
+
+def _vsplit(a: Array, indices_or_sections: Any) -> list:
+    return _split(a, indices_or_sections, 0)
+
+
+def _repeat(a: Array, repeats: Any, axis: int | None = None) -> Array:
+    # dask repeats only by a Python int along a given axis
+    a = da.asarray(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if isinstance(repeats, (int, np.integer)):
+        return da.repeat(a, int(repeats), axis=axis)
+    if isinstance(repeats, Array):
+        repeats = repeats.compute()  # the output shape depends on these values
+    reps = np.broadcast_to(np.asarray(repeats), (_shape(a)[axis],))
+    return da.take(a, np.repeat(np.arange(reps.size), reps), axis=axis)
+
+
+def _roll(a: Any, shift: Any, axis: Any = None) -> Array:
+    # dask wants one shift per axis; numpy applies an int shift to each axis of a tuple
+    if isinstance(axis, (tuple, list)) and isinstance(shift, (int, np.integer)):
+        shift = (int(shift),) * len(axis)
+    return da.roll(da.asarray(a), shift, axis)
+
+
+def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    """Source positions of numpy's periodic pads along an axis of length ``n``."""
+    i = np.arange(-before, n + after)
+    if mode == "wrap":
+        return i % n
+    if n == 1:
+        return np.zeros_like(i)
+    period = 2 * (n - 1) if mode == "reflect" else 2 * n
+    j = i % period
+    return np.where(j >= n, period - j if mode == "reflect" else period - 1 - j, j)
+
+
+def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Array:
+    # da.pad reflects, mirrors and wraps once: a pad wider than the axis gets the wrong
+    # shape, where numpy repeats the pattern. Those modes are a take of numpy's positions
+    a = da.asarray(array)
+    if mode not in ("reflect", "symmetric", "wrap") or kwargs.get("reflect_type", "even") != "even":
+        return da.pad(a, pad_width, mode=mode, **kwargs)
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (a.ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    for axis, (before, after) in enumerate(widths.tolist()):
+        if before or after:
+            if a.shape[axis] == 0:
+                raise ValueError(f"can't extend empty axis {axis} using modes other than "
+                                 "'constant' or 'empty'")
+            a = da.take(a, _pad_index(a.shape[axis], before, after, mode), axis=axis)
+    return a
+
+
+TABLE = {
+    "shape": _shape,
+    "size": _size,
+    "ravel": _ravel,
+    "reshape": _reshape,
+    "permute_dims": "transpose",  # issue 5 (H8): the array API's spelling
+    "concat": alias("concatenate"),
+    "split": _split,
+    "array_split": _array_split,
+    "hsplit": _hsplit,
+    "vsplit": _vsplit,
+    "repeat": _repeat,
+    "roll": _roll,
+    "pad": _pad,
+}

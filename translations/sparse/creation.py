@@ -1,0 +1,156 @@
+"""pydata sparse: creation routines, stored as sparse arrays.
+
+pydata's own ``zeros``/``ones``/``full``/``eye`` and ``*_like`` with numpy's
+default dtype; numpy's other routines (``arange``, ``linspace``, ``tri``...)
+computed by numpy and stored as a COO (their results depend on no input);
+``meshgrid``, ``diag`` and ``diagflat`` from the stored entries, and ``tril``/
+``triu`` keeping the stored entries on one side of a diagonal.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import sparse
+from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
+from sparse import COO, SparseArray
+
+
+def _zeros(shape: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+    return sparse.zeros(shape, dtype=dtype or float)
+
+
+def _ones(shape: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+    return sparse.ones(shape, dtype=dtype or float)
+
+
+def _empty(shape: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+    return sparse.zeros(shape, dtype=dtype or float)
+
+
+def _full(shape: Any, fill_value: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+    return sparse.full(shape, fill_value, dtype=dtype or np.asarray(fill_value).dtype)
+
+
+def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **kwargs: Any) -> COO:
+    return sparse.eye(N, M, k=k, dtype=dtype or float)
+
+
+def _identity(n: int, dtype: Any = None, **kwargs: Any) -> COO:
+    return sparse.eye(n, dtype=dtype or float)
+
+
+def _from_numpy_creation(fn: Any) -> Any:
+    """A numpy creation routine whose (new, input-free) result is stored as a COO."""
+
+    @functools.wraps(fn)
+    def create(*args: Any, **kwargs: Any) -> COO:
+        kwargs.pop("device", None)
+        # array parameters (geomspace's start, logspace's base) are read densely
+        args = tuple(dense(a) if isinstance(a, SparseArray) else a for a in args)
+        kwargs = {k: dense(v) if isinstance(v, SparseArray) else v for k, v in kwargs.items()}
+        return COO.from_numpy(np.asarray(fn(*args, **kwargs)))
+
+    return create
+
+
+def _like(name: str) -> Any:
+    fn = getattr(sparse, name)
+
+    def like(a: Any, *args: Any, dtype: Any = None, shape: Any = None, **kwargs: Any) -> Any:
+        if "fill_value" in kwargs:  # full_like's value, passed by keyword
+            args = (kwargs.pop("fill_value"), *args)
+        return fn(sp(a), *args, dtype=dtype, shape=shape)
+
+    like.__name__ = like.__qualname__ = f"_{name}"
+    return like
+
+
+def _copy(x: Any) -> SparseArray:
+    return sp(x).copy()
+
+
+def _meshgrid(*xi: Any, indexing: str = "xy", sparse_: bool = False, **kwargs: Any) -> list:
+    xi = tuple(sp(x).reshape((-1,)) for x in xi)
+    shape = [x.shape[0] for x in xi]
+    if indexing == "xy" and len(xi) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, x in enumerate(xi):
+        dim = i
+        if indexing == "xy" and len(xi) > 1 and i < 2:
+            dim = 1 - i
+        s = [1] * len(xi)
+        s[dim] = x.shape[0]
+        # numpy copies; pydata broadcasting to the same shape keeps the input's buffers
+        out.append(owned(sparse.broadcast_to(x.reshape(tuple(s)), tuple(shape)), x))
+    return out
+
+
+def _diag(v: Any, k: int = 0) -> SparseArray:
+    v = sp(v)
+    if v.ndim == 2:
+        return sparse.diagonal(v, offset=k)
+    if v.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    # a diagonal matrix from a vector: its stored entries become the diagonal
+    v = COO(v) if not isinstance(v, COO) else v
+    n = v.shape[0] + abs(k)
+    if v.fill_value != 0:
+        # every diagonal entry is then nonzero: store all of them
+        idx = np.arange(v.shape[0])
+        data = v.todense()
+    else:
+        idx, data = v.coords[0], v.data.copy()  # numpy's diag of a vector is a new array
+    coords = np.stack([idx + max(-k, 0), idx + max(k, 0)])
+    return COO(coords, data, shape=(n, n), has_duplicates=False)
+
+
+def _diagflat(v: Any, k: int = 0) -> SparseArray:
+    return _diag(sp(v).reshape((-1,)), k)
+
+
+def _tri_part(name: str) -> Any:
+    def part(m: Any, k: int = 0) -> SparseArray:
+        # keep the stored entries on the right side of the k-th diagonal of the
+        # last two axes (sparse's own tril/triu take 2-D matrices only)
+        m = zero_fill(m)
+        if m.ndim < 2:
+            raise ValueError(f"{name}: input must be at least 2-D")
+        c = COO(m)
+        offset = c.coords[-1].astype(np.int64) - c.coords[-2]
+        keep = offset <= k if name == "tril" else offset >= k
+        return COO(
+            c.coords[:, keep], c.data[keep], shape=c.shape, has_duplicates=False, sorted=True
+        )
+
+    part.__name__ = part.__qualname__ = f"_{name}"
+    return part
+
+
+TABLE = {
+    "zeros": _zeros,
+    "ones": _ones,
+    "empty": _empty,
+    "full": _full,
+    "eye": _eye,
+    "identity": _identity,
+    "arange": _from_numpy_creation(np.arange),
+    "linspace": _from_numpy_creation(np.linspace),
+    "logspace": _from_numpy_creation(np.logspace),
+    "geomspace": _from_numpy_creation(np.geomspace),
+    "indices": _from_numpy_creation(np.indices),
+    "tri": _from_numpy_creation(np.tri),
+    "zeros_like": _like("zeros_like"),
+    "ones_like": _like("ones_like"),
+    "empty_like": _like("zeros_like"),
+    "full_like": _like("full_like"),
+    "copy": _copy,
+    "meshgrid": _meshgrid,
+    "diag": _diag,
+    "diagflat": _diagflat,
+    "tril": _tri_part("tril"),
+    "triu": _tri_part("triu"),
+}

@@ -1,0 +1,78 @@
+"""pydata sparse: conversions, dtype casts, dlpack, devices, and what a host library answers.
+
+Conversions keep sparse data sparse (a scipy.sparse matrix becomes a COO; a
+dense array is stored as one), ``to_numpy`` densifies, and the answers of a
+host-only library without compiler or autodiff (``host_entries``: one CPU
+device, ``jit_compile`` a pass-through, the autodiff names unsupported;
+``stop_gradient`` is the identity).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from dispatch.translations._adapters import host_from_dlpack
+from dispatch.translations._composed.bound import host_entries
+from dispatch.translations.sparse._common import sp
+from sparse import COO, SparseArray
+
+from dispatch.engine import merge_tables
+
+
+def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+    if isinstance(x, SparseArray):
+        if kwargs.get("copy"):  # numpy's asarray(copy=True) returns a new array
+            return x.astype(dtype or x.dtype, copy=True)
+        return x if dtype is None else x.astype(dtype)
+    if hasattr(x, "tocoo") and hasattr(x, "nnz"):  # a scipy.sparse matrix: stays sparse
+        out = COO.from_scipy_sparse(x)
+        return out if dtype is None else out.astype(dtype)
+    return COO.from_numpy(np.asarray(x, dtype=dtype))
+
+
+def _array(x: Any, dtype: Any = None, copy: bool = True, **kwargs: Any) -> SparseArray:
+    if isinstance(x, SparseArray):
+        return x.astype(dtype or x.dtype, copy=True)
+    return COO.from_numpy(np.array(x, dtype=dtype))
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    return x.todense() if isinstance(x, SparseArray) else np.asarray(x)
+
+
+def _from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> SparseArray:
+    # pydata sparse has no from_dlpack: numpy takes the buffer, a COO stores its values
+    if isinstance(x, SparseArray):  # a numpy constant, already converted by the call
+        return x
+    return COO.from_numpy(host_from_dlpack(x, device, copy))
+
+
+def _astype(x: Any, dtype: Any, copy: bool = True) -> SparseArray:
+    return sp(x).astype(np.dtype(dtype), copy=copy)
+
+
+def _to_device(x: SparseArray, device: Any = None) -> SparseArray:
+    if device not in (None, "cpu"):
+        raise ValueError(f"pydata sparse arrays live on the CPU; cannot move to {device!r}")
+    return x
+
+
+TABLE = merge_tables(
+    {
+        "asarray": _asarray,
+        "array": _array,
+        "from_numpy": _asarray,
+        "to_numpy": _to_numpy,
+        "from_dlpack": _from_dlpack,
+        "astype": _astype,
+        "cast": _astype,
+        "to_backend_dtype": np.dtype,
+        "to_device": _to_device,
+        "stop_gradient": lambda x: x,
+    },
+    # pydata sparse computes on the host: the device, jit and autodiff answers of a
+    # host library (translations/_composed/bound.py)
+    host_entries("sparse", "pydata sparse"),
+    names=("devices", "host entries"),
+)
