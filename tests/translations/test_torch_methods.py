@@ -13,6 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from dispatch.translations import torch as ttable  # noqa: E402
+from dispatch.translations.torch import control as tcontrol  # noqa: E402
 
 from dispatch import do  # noqa: E402
 
@@ -36,7 +37,7 @@ def kinds(jf):
     """How each signature of a jit function runs: 'traced', 'eager' or 'pending'."""
     out = []
     for v in jf.traces.values():
-        out.append("eager" if v is ttable._EAGER else "pending" if v is ttable._TRACE_NEXT
+        out.append("eager" if v is tcontrol._EAGER else "pending" if v is tcontrol._TRACE_NEXT
                    else "traced")
     return out
 
@@ -144,14 +145,16 @@ def finite_difference(f, x, eps=1e-6):
 
 
 @pytest.mark.parametrize(
-    ("name", "kernel"),
-    [("scatter_1d_scalar", "_scatter_1d_scalar_torch"), ("bincount_fixed", "_bincount_fixed_torch"),
-     ("searchsorted_batched", "_searchsorted_batched_torch")],
+    ("name", "topic", "kernel"),
+    [("scatter_1d_scalar", "indexing", "_scatter_1d_scalar_torch"),
+     ("bincount_fixed", "statistics", "_bincount_fixed_torch"),
+     ("searchsorted_batched", "indexing", "_searchsorted_batched_torch"),
+     ("conjugate_gradient", "solvers", "_conjugate_gradient_torch")],
 )
-def test_composed_torch_kernels_are_the_table_entries(name, kernel):
-    from dispatch.translations._composed import counting, indexing
+def test_torch_kernels_are_the_table_entries(name, topic, kernel):
+    import importlib
 
-    module = indexing if hasattr(indexing, kernel) else counting
+    module = importlib.import_module(f"dispatch.translations.torch.{topic}")
     assert ttable.TABLE[name] is getattr(module, kernel)
 
 

@@ -22,7 +22,8 @@ fill_value)``                                                  one is ``argwhere
 
 ``batched_bincount`` and ``histogram1d`` keep their list names (numpy has
 neither). The private ``_<name>_<library>`` functions at the end are native
-kernels meant for the libraries' tables.
+kernels meant for the libraries' tables; torch's live in its own package
+(``translations/torch/statistics.py`` and ``indexing.py``).
 """
 
 from __future__ import annotations
@@ -255,7 +256,8 @@ def nonzero_static(values: Any, length: int | None = None, fill_value: int = -1)
 
 
 # ---------------------------------------------------------------- native kernels
-# Meant for the libraries' tables (``"bincount_fixed": _bincount_fixed_numpy``...).
+# Meant for the libraries' tables (``"bincount_fixed": _bincount_fixed_numpy``...);
+# a library package keeps its own (translations/torch/statistics.py).
 
 
 def _bincount_fixed_numpy(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
@@ -280,26 +282,6 @@ def _bincount_fixed_numpy(x: Any, weights: Any, bins: int, x_sorted: bool = Fals
     return out.astype(dt, copy=False)
 
 
-def _bincount_fixed_torch(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
-    # scatter_add_ into zeros is torch's fastest 1-D bincount (faster than
-    # torch.bincount) and keeps the weights' dtype; it raises on out-of-range
-    # values (CPU), which then go to a spare bin that is cut off
-    import torch
-
-    x = x.to(torch.int64)
-    w = torch.ones_like(x) if weights is None else weights
-    if w.dtype == torch.bool:
-        w = w.to(torch.int64)
-    if x.device.type == "cpu":  # CUDA kernels assert instead of raising
-        try:
-            return torch.zeros(bins, dtype=w.dtype, device=w.device).scatter_add_(0, x, w)
-        except RuntimeError:
-            pass
-    x = torch.where((x >= 0) & (x < bins), x, bins)
-    out = torch.zeros(bins + 1, dtype=w.dtype, device=w.device)
-    return out.scatter_add_(0, x, w)[:bins]
-
-
 def _bincount_fixed_jax(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
     # mode="drop" drops indices >= bins; negative ones would wrap, so they get
     # zero weight; static length: works under jit
@@ -310,20 +292,6 @@ def _bincount_fixed_jax(x: Any, weights: Any, bins: int, x_sorted: bool = False)
         w = w.astype(jnp.int64)
     w = jnp.where(x >= 0, w, jnp.zeros_like(w))
     return jnp.zeros(bins, w.dtype).at[x].add(w, mode="drop", indices_are_sorted=x_sorted)
-
-
-def _searchsorted_batched_torch(
-    sorted_sequence: Any, search_values: Any, side: str = "left", dtype: str = "int32"
-) -> Any:
-    # torch.searchsorted is batched natively but wants equal leading dims
-    import torch
-
-    if sorted_sequence.ndim > 1:
-        lead = torch.broadcast_shapes(sorted_sequence.shape[:-1], search_values.shape[:-1])
-        sorted_sequence = sorted_sequence.expand(*lead, sorted_sequence.shape[-1]).contiguous()
-        search_values = search_values.expand(*lead, search_values.shape[-1]).contiguous()
-    out = torch.searchsorted(sorted_sequence, search_values, side=side, out_int32=dtype == "int32")
-    return out.to(getattr(torch, dtype))
 
 
 def _searchsorted_batched_jax(

@@ -21,7 +21,8 @@ target index and hands the work to ``scatter_1d_scalar``, the one kernel a
 library needs to make every scatter fast. The composed kernel uses ``bincount``
 (floating add) or a sort (the other modes) and works under jit; the private
 ``_scatter_1d_scalar_<library>`` functions at the end of this file are the
-native kernels meant for the libraries' tables.
+native kernels meant for the libraries' tables (a library package keeps its
+own: torch's is in ``translations/torch/indexing.py``).
 """
 
 from __future__ import annotations
@@ -642,33 +643,6 @@ def _scatter_1d_scalar_numpy(
     else:
         (np.maximum if mode == "max" else np.minimum).at(out, indices, values)
     return out
-
-
-def _scatter_1d_scalar_torch(
-    base_grid: Any, indices: Any, values: Any, mode: str = "update"
-) -> Any:
-    # scatter_add_ (on a copy) / index_put / scatter_reduce take the fast 1-D
-    # kernels; scatter_add_ and scatter_reduce need int64 indices and no bools
-    import torch
-
-    _check_mode(mode)
-    n = indices.shape[0]
-    values = torch.as_tensor(values, device=base_grid.device).to(base_grid.dtype)
-    if values.shape != (n,):
-        values = values.expand(n)
-    if base_grid.dtype == torch.bool:
-        out = _scatter_1d_scalar_torch(
-            base_grid.to(torch.uint8), indices, values.to(torch.uint8),
-            "max" if mode == "add" else mode,
-        )
-        return out.to(torch.bool)
-    indices = indices.to(torch.int64)
-    if mode == "update":
-        return base_grid.index_put((indices,), values)
-    if mode == "add":  # scatter_add_ on a copy beats index_add by ~20% on CPU
-        return base_grid.clone().scatter_add_(0, indices, values)
-    reduce = "amax" if mode == "max" else "amin"
-    return base_grid.scatter_reduce(0, indices, values, reduce=reduce, include_self=True)
 
 
 def _scatter_1d_scalar_jax(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:

@@ -1,0 +1,339 @@
+"""torch: the backend method list's derivatives, custom gradients and trainable modules.
+
+``jacobian``, ``gradient`` and ``hessian`` of plain Python functions use
+torch.func; functions made by ``jit_compile`` (and ``jit_compile_grad`` /
+``jit_compile_hessian``) are differentiated with torch.autograd (see the notes
+below). ``custom_gradient`` is a torch.autograd.Function; ``variable`` and
+``module`` make ``torch.nn.Parameter`` and ``torch.nn.Module`` objects. numpy's
+``gradient`` (finite differences of an array) shares the name ``gradient``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import first_output as _first
+from dispatch.translations.torch._common import (
+    _axes,
+    _detach_tree,
+    _float_type,
+    _inexact,
+    _tensor,
+)
+from dispatch.translations.torch.control import _jit_compile, _JitFunction
+from dispatch.translations.torch.devices import _asarray
+from torch import Tensor
+
+# Derivatives of plain Python functions use torch.func (functional, composable with vmap).
+# Functions made by ``jit_compile`` (TorchScript traces) are differentiated with
+# torch.autograd instead: higher-order torch.func transforms of a traced graph return
+# wrong values once TorchScript's profiling executor has optimised it (seen with torch
+# 2.13: jacrev(grad(traced)) is right on the first call and wrong from the second on).
+
+
+def _inexact_args(args: tuple, argnums: tuple[int, ...]) -> tuple:
+    # integer and bool arguments to differentiate become floats (of the current precision)
+    out = list(args)
+    for i in argnums:
+        a = out[i]
+        if not isinstance(a, Tensor):
+            a = _tensor(a)
+        if not (a.is_floating_point() or a.is_complex()):
+            a = a.to(_float_type())
+        out[i] = a
+    return tuple(out)
+
+
+def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+              is_f_scalar: bool = False) -> Callable:
+    """The list's ``jacobian``: a function returning the derivatives of ``f``.
+
+    ``f(*args)`` returns an array, or a tuple/list whose first entry is the array to
+    differentiate (the others are auxiliary outputs). The derivative with respect to
+    ``args[i]`` for ``i`` in ``wrt`` has shape ``first.shape + args[i].shape``. The
+    returned function gives ``(output, grads)`` with ``get_output`` (``output`` as ``f``
+    returned it), else ``grads``; ``grads`` is a tuple, one entry per index of ``wrt``,
+    or one array when ``wrt`` is an int. ``is_f_scalar`` selects one reverse pass
+    (torch.func.grad) instead of a Jacobian (torch.func.jacrev).
+    """
+    argnums, single = _argnums(wrt)
+    if isinstance(f, _JitFunction):
+        return _autograd_jacobian(f, argnums, single, get_output, is_f_scalar)
+
+    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        out = f(*args, **kwargs)
+        return _first(out), out
+
+    transform = torch.func.grad if is_f_scalar else torch.func.jacrev
+    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        grads, out = derivative(*_inexact_args(args, argnums), **kwargs)
+        grads = grads[0] if single else tuple(grads)
+        return (out, grads) if get_output else grads
+
+    return jacobian_of_f
+
+
+def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """The list's ``gradient(f, wrt=(0,), get_output=False)`` of a scalar function
+    (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
+    if not callable(f):  # numpy's finite differences keep numpy's name
+        return _np_gradient(f, *args, **kwargs)
+    return _jacobian(f, *args, is_f_scalar=True, **{"get_output": False, **kwargs})
+
+
+def _np_gradient(f: Tensor, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Any:
+    # torch.gradient names numpy's axis `dim`, its spacing `spacing`, and always
+    # returns a tuple where numpy returns one array for one axis
+    axes = tuple(range(f.ndim)) if axis is None else _axes(axis, f.ndim)
+    spacing: Any = list(varargs) if varargs else 1
+    if isinstance(spacing, list) and len(spacing) == 1:
+        spacing = spacing[0]
+    if isinstance(spacing, list) and all(isinstance(s, (int, float)) for s in spacing):
+        # torch reads a list of scalars as coordinates; a tuple is one spacing per axis
+        spacing = tuple(float(s) for s in spacing)
+    if isinstance(spacing, list) and not all(isinstance(s, (int, float)) for s in spacing):
+        # torch takes all scalars or all coordinate tensors: a scalar becomes coordinates
+        spacing = [
+            torch.arange(f.shape[ax], dtype=torch.float64, device=f.device) * s
+            if isinstance(s, (int, float)) else _tensor(s, f)
+            for s, ax in zip(spacing, axes, strict=True)
+        ]
+    elif not isinstance(spacing, (int, float, tuple)):
+        spacing = [_tensor(spacing, f)] * len(axes)
+    out = torch.gradient(_inexact(f), spacing=spacing, dim=list(axes), edge_order=edge_order)
+    return out[0] if len(axes) == 1 else list(out)
+
+
+def _leaves_for_grad(args: tuple, argnums: tuple[int, ...]) -> tuple[list, list, bool]:
+    """Arguments with the differentiated ones made autograd leaves (unless they already
+    take part in a graph, so that an outer derivative still sees them)."""
+    full = list(_inexact_args(args, argnums))
+    nested = any(full[i].requires_grad for i in argnums)
+    xs = []
+    for i in argnums:
+        x = full[i] if full[i].requires_grad else full[i].detach().requires_grad_(True)
+        full[i] = x
+        xs.append(x)
+    return full, xs, nested
+
+
+def _grads(y: Tensor, xs: list[Tensor], create_graph: bool) -> tuple[Tensor, ...]:
+    """d y / d xs of a tensor ``y`` of any shape, each y.shape + x.shape."""
+    if y.numel() == 1:
+        raw = torch.autograd.grad(y.reshape(()), xs, create_graph=create_graph,
+                                  retain_graph=True, allow_unused=True)
+        gs = [torch.zeros_like(x) if g is None else g for g, x in zip(raw, xs, strict=True)]
+        return tuple(g.reshape(y.shape + x.shape) for g, x in zip(gs, xs, strict=True))
+    flat = y.reshape(-1)
+    rows = [_grads(flat[k], xs, create_graph) for k in range(flat.shape[0])]
+    return tuple(
+        torch.stack([r[j] for r in rows]).reshape(y.shape + x.shape) if rows
+        else torch.zeros(y.shape + x.shape, dtype=x.dtype, device=x.device)
+        for j, x in enumerate(xs)
+    )
+
+
+def _autograd_jacobian(f: Callable, argnums: tuple[int, ...], single: bool,
+                       get_output: bool, is_f_scalar: bool) -> Callable:
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        with torch.enable_grad():
+            full, xs, nested = _leaves_for_grad(args, argnums)
+            out = f(*full, **kwargs)
+            grads = _grads(_first(out), xs, create_graph=nested)
+        if not nested:
+            out = _detach_tree(out)
+        result = grads[0] if single else grads
+        return (out, result) if get_output else result
+
+    return jacobian_of_f
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian``: per-batch-entry Hessians of ``f``'s first output.
+
+    Axis 0 of every argument is a batch axis, and batch entries are independent; the
+    first output of ``f`` is a loss per batch entry (batch,) or its sum. The returned
+    function gives the tuple ``(output, gradients, hessians)``, without the output or
+    gradients unless asked for. Gradients (of the summed loss) have the arguments'
+    shapes; ``hessians[i][j]`` has shape (batch, *args[i].shape[1:],
+    *args[j].shape[1:]). With an int ``wrt``: one gradient and one Hessian, no tuples.
+    Each Hessian costs one reverse pass per component of an argument's batch entry
+    (the batch entries share the passes).
+    """
+    argnums, single = _argnums(wrt)
+    if isinstance(f, _JitFunction):
+        return _autograd_hessian(f, argnums, single, get_output, get_gradient)
+
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        args = _inexact_args(args, argnums)
+        k = len(argnums)
+
+        def loss(*xs: Any) -> tuple[Tensor, Any]:
+            full = list(args)
+            for i, x in zip(argnums, xs, strict=True):
+                full[i] = x
+            out = f(*full, **kwargs)
+            return _first(out).sum(), out
+
+        grad = torch.func.grad(loss, argnums=tuple(range(k)), has_aux=True)
+
+        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
+            g, out = grad(*xs)
+            return tuple(gi.sum(0) for gi in g), (g, out)
+
+        jac = torch.func.jacrev(summed_grads, argnums=tuple(range(k)), has_aux=True)
+        raw, (g, out) = jac(*(args[i] for i in argnums))
+        hess = tuple(
+            tuple(raw[i][j].movedim(args[argnums[i]].ndim - 1, 0) for j in range(k))
+            for i in range(k)
+        )
+        return _hessian_result(out, tuple(g), hess, single, get_output, get_gradient)
+
+    return functools.wraps(f)(hessian_of_f)
+
+
+def _hessian_result(out: Any, g: tuple, hess: tuple, single: bool, get_output: bool,
+                    get_gradient: bool) -> tuple:
+    result: tuple = (out,) if get_output else ()
+    if get_gradient:
+        result += (g[0] if single else g,)
+    return (*result, hess[0][0] if single else hess)
+
+
+def _autograd_hessian(f: Callable, argnums: tuple[int, ...], single: bool,
+                      get_output: bool, get_gradient: bool) -> Callable:
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        with torch.enable_grad():
+            full, xs, nested = _leaves_for_grad(args, argnums)
+            out = f(*full, **kwargs)
+            raw = torch.autograd.grad(_first(out).sum(), xs, create_graph=True,
+                                      allow_unused=True)
+            g = [torch.zeros_like(x) if gi is None else gi for gi, x in zip(raw, xs, strict=True)]
+            hess = []
+            for gi, xi in zip(g, xs, strict=True):
+                # sum over the batch: row c of every entry's Hessian in one reverse pass
+                rows = _grads(gi.sum(0), xs, create_graph=nested)  # (*si, batch, *sj)
+                hess.append(tuple(r.movedim(xi.ndim - 1, 0) for r in rows))
+        if not nested:
+            out, g = _detach_tree(out), [gi.detach() for gi in g]
+        return _hessian_result(out, tuple(g), tuple(hess), single, get_output, get_gradient)
+
+    return hessian_of_f
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent (of
+    the output's structure) and returns one gradient (or None) per input. Built on
+    torch.autograd.Function with ``setup_context``, so torch.autograd and torch.func
+    transforms use it; a ``jit_compile``d caller keeps it as a Python op, so ``f`` runs
+    on every call and ``get_external_cache``/``on_call_skipped`` (hooks for callers
+    that skip it) are accepted and never needed.
+    """
+
+    class CustomGradient(torch.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(*args: Any) -> Any:
+            return f(*args)
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+            tensors = [i for i, a in enumerate(inputs) if isinstance(a, Tensor)]
+            outs = output if isinstance(output, tuple) else (output,)
+            ctx.save_for_backward(*(inputs[i] for i in tensors), *outs)
+            others = tuple(None if isinstance(a, Tensor) else a for a in inputs)
+            ctx.layout = (others, tensors, len(tensors), isinstance(output, tuple))
+
+        @staticmethod
+        def backward(ctx: Any, *dy: Any) -> Any:
+            inputs, tensors, n, is_tuple = ctx.layout
+            saved = ctx.saved_tensors
+            x = list(inputs)
+            for i, t in zip(tensors, saved[:n], strict=True):
+                x[i] = t
+            y = tuple(saved[n:]) if is_tuple else saved[n]
+            dx = gradient(tuple(x), y, tuple(dy) if is_tuple else dy[0])
+            dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+            return dx[0] if len(dx) == 1 else dx
+
+    @functools.wraps(f)
+    def with_custom_gradient(*args: Any) -> Any:
+        return CustomGradient.apply(*args)
+
+    return with_custom_gradient
+
+
+def _jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                      is_f_scalar: bool = False) -> Callable:
+    """``jacobian`` of the traced ``f``: the forward pass runs as a trace, the
+    derivatives through torch.autograd."""
+    argnums, single = _argnums(wrt)
+    return _autograd_jacobian(_jit_compile(f), argnums, single, get_output, is_f_scalar)
+
+
+def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                         get_gradient: bool = True) -> Callable:
+    """``hessian`` of the traced ``f`` (forward traced, derivatives by torch.autograd)."""
+    argnums, single = _argnums(wrt)
+    return _autograd_hessian(_jit_compile(f), argnums, single, get_output, get_gradient)
+
+
+def _variable(x: Any) -> Any:
+    # a trainable tensor: torch.nn.Parameter (float, requires_grad)
+    # a copy: training updates it in place
+    t = _asarray(x).detach().clone()
+    if not (t.is_floating_point() or t.is_complex()):
+        t = t.to(_float_type())
+    return torch.nn.Parameter(t)
+
+
+def _module(variables: Any, forward: Callable) -> Any:
+    """A torch.nn.Module holding ``variables`` (a dict or sequence) as parameters, whose
+    ``forward(*args)`` is ``forward(*args)``; ``forward`` should use the Parameters
+    themselves (made by ``variable``): other tensors are wrapped in new Parameters."""
+    items = variables.items() if isinstance(variables, dict) else enumerate(variables)
+
+    class FunctionModule(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.params = torch.nn.ParameterDict(
+                {str(k): v if isinstance(v, torch.nn.Parameter) else _variable(v)
+                 for k, v in items}
+            )
+
+        def forward(self, *args: Any, **kwargs: Any) -> Any:
+            return forward(*args, **kwargs)
+
+    return FunctionModule()
+
+
+def _is_module(obj: Any) -> bool:
+    return isinstance(obj, torch.nn.Module)
+
+
+TABLE = {
+    "stop_gradient": "detach",
+    "jacobian": _jacobian,
+    "gradient": _gradient,
+    "hessian": _hessian,
+    "custom_gradient": _custom_gradient,
+    "jit_compile_grad": _jit_compile_grad,
+    "jit_compile_hessian": _jit_compile_hessian,
+    "variable": _variable,
+    "module": _module,
+    "is_module": _is_module,
+}

@@ -1,0 +1,323 @@
+"""torch: ``jit_compile`` (torch.jit.trace per input signature) and the method list's control flow.
+
+``jit_compile`` traces a function once per signature and keeps signatures that
+read tensor values eager (the notes below say why and how). ``while_loop`` runs
+the composed loop without autograd graphs, ``vectorized_call`` is torch.vmap
+(falling back to the composed loop), ``numpy_call`` a host call on numpy copies,
+and ``block_until_ready`` waits for CUDA kernels.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
+from dispatch.translations._composed.control import while_loop as _while_loop_composed
+from dispatch.translations.torch._common import _detach_tree, _dtype, _functorch_wrapped
+from dispatch.translations.torch.devices import _asarray, _to_numpy
+from torch import Tensor
+
+# ``jit_compile`` traces with torch.jit.trace, once per input signature: the shapes,
+# dtypes, devices and autograd flags of the tensor arguments and the values of the
+# others. Python that depends on shapes runs at trace time and is right for every call
+# of the signature. Python that depends on tensor *values* (``if x.sum() > 0``,
+# ``.item()``, ``.numpy()``, host calls, value-driven loops, outputs whose shape
+# depends on values such as ``nonzero`` or boolean masks) cannot be recorded by a trace
+# (it would be frozen at the first call's values), and no tracer warning separates it
+# from harmless shape arithmetic (traced shapes are tensors too). So the first call of
+# each signature runs eagerly under a TorchFunctionMode that notes such value reads;
+# a signature without any is traced on its second call, whose outputs come from that
+# trace run, and runs as a TorchScript graph from then on (Python ``f`` runs on the
+# first two calls only, as under any jit). A signature with value reads stays eager:
+# slower, never wrong. torch.compile would keep Python control flow in its graphs, but
+# on CPU it needs a C compiler and compiles for seconds per function; tracing needs
+# neither and removes the Python and dispatch overhead (about 2.5x on a loop of small
+# ``do`` calls). torch marks torch.jit.trace deprecated: if a later torch drops it,
+# every signature simply stays eager. Beware (torch 2.13): an error raised by a torch
+# call and caught inside the traced function crashes the process, so adapters that try
+# a fast kernel and catch its error check ``_jit_in_progress()`` first.
+
+_EAGER = object()  # a signature that runs f eagerly
+_TRACE_NEXT = object()  # a signature whose next call traces f
+_POSITIONAL = object()  # arguments that are all dense tensors
+
+# calls that read tensor values into Python or make shapes depend on values
+_VALUE_READS = frozenset({
+    "__bool__", "__int__", "__float__", "__complex__", "__index__", "__contains__", "item",
+    "tolist", "numpy", "__array__", "nonzero", "argwhere", "unique", "unique_consecutive",
+    "masked_select", "bincount", "backward", "grad",
+})
+
+
+_WATCHING = threading.local()  # the _ValueReads of a first call in progress
+
+
+def _jit_in_progress() -> bool:
+    """Inside jit_compile's first (watched) call of a signature or its trace."""
+    return torch.jit.is_tracing() or getattr(_WATCHING, "mode", None) is not None
+
+
+def _note_value_read() -> None:
+    """Keep the signature being watched eager (for errors caught around torch calls)."""
+    watch = getattr(_WATCHING, "mode", None)
+    if watch is not None:
+        watch.seen = True
+
+
+class _ValueReads(torch.overrides.TorchFunctionMode):
+    """Notes calls whose result a trace could not record (see the notes above)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = False
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (),
+                           kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        if name in _VALUE_READS or (
+            name == "__getitem__" and _has_bool_tensor(args[1:])
+        ) or (name == "where" and len(args) + len(kwargs) == 1) or (
+            name == "repeat_interleave" and any(isinstance(a, Tensor) for a in args[1:])
+        ):
+            self.seen = True
+        try:
+            return func(*args, **kwargs)
+        except Exception:
+            # f may catch it and go on; the same error inside torch.jit.trace crashes
+            # the process (torch 2.13): never trace such a signature
+            self.seen = True
+            raise
+
+
+def _has_bool_tensor(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return tree.dtype is torch.bool
+    if isinstance(tree, (tuple, list)):
+        return any(_has_bool_tensor(t) for t in tree)
+    return False
+
+
+class _NotTraceable(Exception):
+    pass
+
+
+class _Slot:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+
+def _flatten(tree: Any, tensors: list, key: list) -> Any:
+    """``tree`` with tensors replaced by slots; appends the tensors and a hashable key."""
+    if isinstance(tree, Tensor):
+        if _functorch_wrapped(tree) or tree.layout is not torch.strided:
+            raise _NotTraceable
+        key.append((tree.shape, tree.dtype, tree.device, tree.requires_grad))
+        tensors.append(tree)
+        return _Slot(len(tensors) - 1)
+    if isinstance(tree, np.ndarray):
+        return _flatten(_asarray(tree), tensors, key)
+    if isinstance(tree, (tuple, list)):
+        key.append((type(tree), len(tree)))
+        parts = [_flatten(t, tensors, key) for t in tree]
+        return type(tree)(*parts) if hasattr(tree, "_fields") else type(tree)(parts)
+    if isinstance(tree, dict):
+        key.append((dict, tuple(tree)))
+        return {k: _flatten(v, tensors, key) for k, v in tree.items()}
+    try:
+        hash(tree)
+    except TypeError:
+        raise _NotTraceable from None
+    key.append((type(tree), tree))
+    return tree
+
+
+def _fill(tree: Any, tensors: Sequence[Tensor]) -> Any:
+    if isinstance(tree, _Slot):
+        return tensors[tree.i]
+    if isinstance(tree, (tuple, list)):
+        parts = [_fill(t, tensors) for t in tree]
+        return type(tree)(*parts) if hasattr(tree, "_fields") else type(tree)(parts)
+    if isinstance(tree, dict):
+        return {k: _fill(v, tensors) for k, v in tree.items()}
+    return tree
+
+
+class _JitFunction:
+    """``f`` traced with torch.jit.trace per input signature (see the notes above)."""
+
+    def __init__(self, f: Callable):
+        self.f = f
+        self.traces: dict[tuple, Any] = {}
+        functools.update_wrapper(self, f)
+
+    def __repr__(self) -> str:
+        return f"<torch jit of {getattr(self.f, '__qualname__', self.f)!r}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and all(type(a) is Tensor and a.layout is torch.strided
+                              and not _functorch_wrapped(a) for a in args):
+            # the common call: dense tensors only
+            spec, tensors = _POSITIONAL, args
+            k = (torch.is_grad_enabled(),
+                 *[(a.shape, a.dtype, a.device, a.requires_grad) for a in args])
+        else:
+            flat: list[Tensor] = []
+            key: list = [torch.is_grad_enabled()]
+            try:
+                spec = _flatten((args, kwargs), flat, key)
+            except _NotTraceable:  # inside torch.func transforms, sparse, unhashable args
+                return self.f(*args, **kwargs)
+            k, tensors = tuple(key), tuple(flat)
+        if not tensors or torch.jit.is_tracing() or torch.compiler.is_compiling():
+            return self.f(*args, **kwargs)  # nothing to trace, or inside an outer trace
+        entry = self.traces.get(k)
+        if entry is None:
+            watch = _ValueReads()
+            outer, _WATCHING.mode = getattr(_WATCHING, "mode", None), watch
+            try:
+                with watch:
+                    out = self.f(*args, **kwargs)
+            except Exception:  # let a plain call raise the genuine error, if any
+                self.traces[k] = _EAGER
+                return self.f(*args, **kwargs)
+            finally:
+                _WATCHING.mode = outer
+            if outer is not None and watch.seen:
+                outer.seen = True
+            self.traces[k] = _EAGER if watch.seen else _TRACE_NEXT
+            return out
+        if entry is _EAGER:
+            return self.f(*args, **kwargs)
+        if entry is _TRACE_NEXT:
+            traced = self._trace(spec, tensors)
+            if traced is None:
+                self.traces[k] = _EAGER
+                return self.f(*args, **kwargs)
+            self.traces[k] = traced[:2]
+            return _fill(traced[1], traced[2])
+        graph, out_spec = entry
+        return _fill(out_spec, graph(*tensors))
+
+    def _trace(self, spec: Any, tensors: Sequence[Tensor]) -> tuple | None:
+        """(graph, output structure, this call's outputs), or None if untraceable."""
+        import warnings
+
+        runs: list = []
+
+        def flat_f(*ts: Tensor) -> tuple[Tensor, ...]:
+            a, kw = (ts, {}) if spec is _POSITIONAL else _fill(spec, ts)
+            outs: list[Tensor] = []
+            out_spec = _flatten(self.f(*a, **kw), outs, [])
+            runs.append((out_spec, tuple(outs)))
+            return tuple(outs)
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                warnings.filterwarnings("ignore", message=".*torch.jit.trace. is deprecated")
+                graph = torch.jit.trace(flat_f, tuple(tensors), check_trace=False,
+                                        strict=False)
+        except Exception:  # ops or outputs TorchScript cannot record: stay eager
+            return None
+        if len(runs) != 1:
+            return None
+        return graph, runs[0][0], runs[0][1]
+
+
+def _jit_compile(f: Callable) -> Callable:
+    """The list's ``jit_compile``: ``f`` traced per input signature (see above)."""
+    return f if isinstance(f, _JitFunction) else _JitFunction(f)
+
+
+def _while_loop(loop: Callable, values: Sequence[Any], max_iter: Any = None) -> Any:
+    # the composed loop's semantics (see ``while_loop`` there), run without building
+    # autograd graphs (the result is not differentiable). Reading the condition needs
+    # its value: a jit_compile signature that loops runs eagerly instead of traced.
+    with torch.no_grad():
+        return _while_loop_composed(loop, tuple(_detach_tree(tuple(values))), max_iter)
+
+
+def _vectorized_call(f: Callable, *args: Any, output_dtypes: Any = None,
+                     **aux_args: Any) -> Any:
+    # torch.vmap over axis 0 (arguments of size 1 there are shared); functions vmap
+    # cannot run (data-dependent Python control flow, host calls, in-place updates of
+    # captured tensors, random draws) fall back to the composed loop, which re-raises
+    # their genuine errors
+    if not args:
+        raise ValueError("vectorized_call needs at least one batched argument")
+    sizes = [int(a.shape[0]) if isinstance(a, Tensor) and a.ndim else None for a in args]
+    big = {s for s in sizes if s is not None and s != 1}
+    if len(big) == 1 and all(s is not None for s in sizes):
+        batch = big.pop()
+        in_dims = tuple(0 if s == batch else None for s in sizes)
+        shared = [a if s == batch else a[0] for a, s in zip(args, sizes, strict=True)]
+        if not torch.jit.is_tracing():  # functorch transforms do not trace: loop there
+            try:
+                out = torch.vmap(functools.partial(f, **aux_args), in_dims=in_dims)(*shared)
+            except Exception:  # the loop below raises the real error, if there is one
+                _note_value_read()
+            else:
+                return _cast_outputs(out, output_dtypes)
+    return _vectorized_call_composed(f, *args, output_dtypes=output_dtypes, **aux_args)
+
+
+def _cast_outputs(out: Any, output_dtypes: Any) -> Any:
+    if output_dtypes is None:
+        return out
+    if isinstance(out, (tuple, list)):
+        many = isinstance(output_dtypes, (tuple, list))
+        dts = output_dtypes if many else [output_dtypes] * len(out)
+        return type(out)(o.to(_dtype(dt)) for o, dt in zip(out, dts, strict=True))
+    return out.to(_dtype(output_dtypes))
+
+
+def _numpy_call(f: Callable, output_shapes: Any, output_dtypes: Any, *args: Any,
+                **aux_args: Any) -> Any:
+    # a host call on numpy copies, results back on the arguments' device (not
+    # differentiable); a trace could only keep its result as a constant, so a
+    # jit_compile signature that calls it runs eagerly
+    ref = next((a for a in args if isinstance(a, Tensor)), None)
+    device = None if ref is None else ref.device
+    out = f(*[_to_numpy(a) if isinstance(a, Tensor) else a for a in args], **aux_args)
+    several = isinstance(out, (tuple, list))
+    outs = list(out) if several else [out]
+    if several and isinstance(output_dtypes, (tuple, list)):
+        dtypes = list(output_dtypes)
+    else:
+        dtypes = [output_dtypes] * len(outs)
+    res = [_asarray(np.asarray(o), dt, device=device) for o, dt in zip(outs, dtypes, strict=True)]
+    return type(out)(res) if several else res[0]
+
+
+def _block_until_ready(values: Any) -> Any:
+    # CUDA kernels run asynchronously: wait for the devices the values live on
+    from dispatch.engine import tree_iter
+
+    devices = {t.device for t in tree_iter(values, is_leaf=lambda v: isinstance(v, Tensor))
+               if t.device.type == "cuda"}
+    for dev in devices:
+        torch.cuda.synchronize(dev)
+    return values
+
+
+def _requires_fixed_shapes_when_tracing() -> bool:
+    return False  # jit_compile traces once per shape signature
+
+
+TABLE = {
+    "jit_compile": _jit_compile,
+    # control flow and host calls
+    "while_loop": _while_loop,
+    "vectorized_call": _vectorized_call,
+    "numpy_call": _numpy_call,
+    "block_until_ready": _block_until_ready,
+    "requires_fixed_shapes_when_tracing": _requires_fixed_shapes_when_tracing,
+}

@@ -1,0 +1,192 @@
+"""torch: arrays from shapes, ranges, grids and existing data.
+
+torch's creation functions take torch dtypes only and no ``order``; the adapters
+accept numpy-style dtype names, numpy dtypes and torch dtypes. With no dtype,
+creation from a shape uses torch's default float dtype (float32 unless changed
+with ``torch.set_default_dtype``), as torch users expect. ``geomspace`` and
+``logspace`` are the composed versions bound to torch (:func:`fill_entries`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from dispatch.translations._composed.bound import fill_entries
+from dispatch.translations.torch._common import _dtype, _inexact, _promote, _shape, _tensor
+from torch import Tensor
+
+from dispatch.engine import alias, merge_tables
+
+
+def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
+    return torch.zeros(_shape(shape), dtype=_dtype(dtype), device=device)
+
+
+def _ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
+    return torch.ones(_shape(shape), dtype=_dtype(dtype), device=device)
+
+
+def _empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
+    return torch.empty(_shape(shape), dtype=_dtype(dtype), device=device)
+
+
+def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
+          device: Any = None) -> Tensor:
+    # torch.full takes a Python number only; numpy broadcasts an array fill value
+    dtype = _dtype(dtype)
+    if isinstance(fill_value, Tensor) and fill_value.ndim:
+        out = torch.broadcast_to(fill_value, _shape(shape)).to(dtype=dtype, device=device)
+        return out.clone(memory_format=torch.contiguous_format)
+    if isinstance(fill_value, (Tensor, np.generic, np.ndarray)):
+        fill_value = fill_value.item()
+    return torch.full(_shape(shape), fill_value, dtype=dtype, device=device)
+
+
+def _like(fn: Callable) -> Callable:
+    def like(a: Tensor, dtype: Any = None, order: str = "K", subok: bool = True,
+             shape: Any = None, *, device: Any = None) -> Tensor:
+        # numpy's *_like also take numpy dtype names and a new shape
+        dtype = _dtype(dtype) or a.dtype
+        return fn(a.shape if shape is None else _shape(shape), dtype=dtype,
+                  device=a.device if device is None else device)
+
+    return like
+
+
+def _full_like(a: Tensor, fill_value: Any, dtype: Any = None, order: str = "K",
+               subok: bool = True, shape: Any = None, *, device: Any = None) -> Tensor:
+    return _full(a.shape if shape is None else shape, fill_value, _dtype(dtype) or a.dtype,
+                 device=a.device if device is None else device)
+
+
+def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
+         device: Any = None) -> Tensor:
+    # torch.eye has no diagonal offset
+    M = N if M is None else M
+    dtype = _dtype(dtype)
+    if k == 0:
+        return torch.eye(N, M, dtype=dtype, device=device)
+    return torch.ones(N, M, dtype=dtype, device=device).triu(k).tril(k)
+
+
+def _identity(n: int, dtype: Any = None, *, device: Any = None) -> Tensor:
+    return torch.eye(n, dtype=_dtype(dtype), device=device)
+
+
+def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
+         device: Any = None) -> Tensor:
+    M = N if M is None else M
+    return torch.ones(N, M, dtype=_dtype(dtype), device=device).tril(k)
+
+
+def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
+            device: Any = None) -> Tensor:
+    # torch.arange takes torch dtypes only
+    if stop is None:
+        start, stop = 0, start
+    return torch.arange(start, stop, 1 if step is None else step, dtype=_dtype(dtype),
+                        device=device)
+
+
+def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              retstep: bool = False, dtype: Any = None, axis: int = 0, *,
+              device: Any = None) -> Any:
+    # torch.linspace has no endpoint, retstep or axis and takes scalar bounds only
+    dtype = _dtype(dtype)
+    div = num - 1 if endpoint else num
+    if isinstance(start, Tensor) or isinstance(stop, Tensor) or not (
+        np.ndim(start) == 0 and np.ndim(stop) == 0
+    ):
+        ref = start if isinstance(start, Tensor) else stop if isinstance(stop, Tensor) else None
+        start, stop = _promote(_tensor(start, ref), _tensor(stop, ref))
+        start, stop = _inexact(start), _inexact(stop)
+        delta = stop - start
+        steps = torch.arange(num, dtype=start.dtype, device=start.device)
+        steps = steps.reshape((-1,) + (1,) * delta.ndim)
+        out = start + steps * (delta / div) if div > 0 else start + steps * delta
+        if endpoint and num > 1:
+            out[-1] = stop
+        out = torch.moveaxis(out, 0, axis)
+        step = delta / div if div > 0 else torch.full_like(delta, math.nan)
+    else:
+        start, stop = float(start) if isinstance(start, np.generic) else start, stop
+        step = (stop - start) / div if div > 0 else math.nan
+        if endpoint:
+            out = torch.linspace(start, stop, num, device=device)
+        else:
+            out = torch.linspace(start, start + step * (num - 1), num, device=device)
+    if dtype is not None:
+        out = out.to(dtype)
+    return (out, step) if retstep else out
+
+
+def _meshgrid(*xi: Tensor, copy: bool = True, sparse: bool = False,
+              indexing: str = "xy") -> tuple[Tensor, ...]:
+    # torch defaults to "ij" indexing and has no sparse grids
+    if not xi:
+        return ()
+    if sparse:
+        n = len(xi)
+        shapes = [[1] * n for _ in xi]
+        for i in range(n):
+            shapes[i][i] = -1
+        if indexing == "xy" and n > 1:
+            shapes[0][0], shapes[0][1] = 1, -1
+            shapes[1][0], shapes[1][1] = -1, 1
+        return tuple(x.reshape(s).clone() if copy else x.reshape(s)
+                     for x, s in zip(xi, shapes, strict=True))
+    grids = torch.meshgrid(*xi, indexing=indexing)
+    return tuple(g.clone() for g in grids) if copy else tuple(grids)
+
+
+def _indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False, *,
+             device: Any = None) -> Any:
+    dtype = _dtype(dtype)
+    ranges = [torch.arange(d, dtype=dtype, device=device) for d in dimensions]
+    if sparse:
+        n = len(ranges)
+        return tuple(r.reshape([-1 if j == i else 1 for j in range(n)])
+                     for i, r in enumerate(ranges))
+    if not ranges:
+        return torch.empty((0,), dtype=dtype, device=device)
+    return torch.stack(torch.meshgrid(*ranges, indexing="ij"))
+
+
+def _copy(a: Any, order: str = "K", subok: bool = False, *, only_mutable: bool = False) -> Any:
+    # torch.clone takes neither numpy's ``order`` nor the list's ``only_mutable`` (torch
+    # tensors are mutable: always copied)
+    return a.clone() if isinstance(a, Tensor) else torch.as_tensor(np.array(a, copy=True))
+
+
+TABLE = merge_tables(
+    {
+        "copy": _copy,
+        "zeros": _zeros,
+        "ones": _ones,
+        "empty": _empty,
+        "full": _full,
+        "zeros_like": _like(torch.zeros),
+        "ones_like": _like(torch.ones),
+        "empty_like": _like(torch.empty),
+        "full_like": _full_like,
+        "eye": _eye,
+        "identity": _identity,
+        "tri": _tri,
+        "arange": _arange,
+        "linspace": _linspace,
+        "meshgrid": _meshgrid,
+        "indices": _indices,
+        "diagflat": alias("diagflat", k="offset"),
+        "tril": alias("tril", k="diagonal"),
+        "triu": alias("triu", k="diagonal"),
+        "diag": alias("diag", k="diagonal"),
+    },
+    # torch has no geomspace; its logspace computes in float32 whatever dtype is asked
+    # and takes no array base
+    fill_entries("torch", "geomspace", "logspace"),
+    names=("creation", "fills"),
+)

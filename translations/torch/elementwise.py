@@ -1,0 +1,333 @@
+"""torch: elementwise functions, comparisons and ``clip``.
+
+Where torch's function of the same (or a close) name already has numpy's
+signature and behaviour, the entry names it and ``do`` calls it with no wrapper
+in between. Arithmetic that stays native (``add``, ``divide``...) follows torch's
+type promotion: ``int64 tensor + 1.5`` is float32, where numpy gives float64. The
+adapters cover what torch does differently: Python scalars refused by functions
+that take tensors only, integer inputs of float-only kernels, NaN handling
+(``sign``, ``heaviside``), integer division by zero and negative integer powers.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+from dispatch.translations.torch._common import _inexact, _promote, _tensor
+from torch import Tensor
+
+
+def _complex(real: Any, imag: Any) -> Tensor:
+    # torch.complex wants two floating tensors of the same dtype
+    real, imag = _promote(real, imag)
+    real, imag = _inexact(real), _inexact(imag)
+    return torch.complex(real, imag)
+
+
+def _binary(path: str, floats: bool = False) -> Callable:
+    fn = _lookup(path)
+
+    def binary(x1: Any, x2: Any, /, **kwargs: Any) -> Tensor:
+        # the torch function takes tensors only; numpy takes Python scalars and lists too
+        if not isinstance(x1, Tensor):
+            x1 = _tensor(x1, x2 if isinstance(x2, Tensor) else None)
+        if not isinstance(x2, Tensor):
+            x2 = _tensor(x2, x1)
+        if floats:  # torch has float kernels only; numpy computes integers in floats
+            x1, x2 = _inexact(x1), _inexact(x2)
+        return fn(x1, x2, **kwargs)
+
+    binary.__name__ = binary.__qualname__ = "_" + path.rsplit(".", 1)[-1]
+    return binary
+
+
+def _lookup(path: str) -> Callable:
+    obj: Any = torch
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _same_dtype(path: str) -> Callable:
+    fn = _lookup(path)
+
+    def same_dtype(x1: Any, x2: Any, /) -> Tensor:
+        # the torch function needs both operands as tensors of one float dtype (numpy
+        # computes integers in floats)
+        return fn(*(_inexact(x) for x in _promote(x1, x2)))
+
+    same_dtype.__name__ = same_dtype.__qualname__ = "_" + path
+    return same_dtype
+
+
+def _sign(x: Tensor) -> Tensor:
+    # torch.sign(nan) is 0 where numpy gives nan; torch.sgn is numpy's sign for complex
+    out = torch.sgn(x)
+    return torch.where(x.isnan(), x, out) if x.is_floating_point() else out
+
+
+def _cbrt(x: Tensor) -> Tensor:
+    # torch has no cube root
+    x = _inexact(x)
+    return torch.sgn(x) * x.abs().pow(1.0 / 3.0)
+
+
+def _imag(val: Tensor) -> Tensor:
+    # torch.imag refuses real tensors; numpy returns zeros
+    return val.imag if val.is_complex() else torch.zeros_like(val)
+
+
+def _positive(x: Tensor) -> Tensor:
+    # torch.positive returns its input itself; numpy returns a new array
+    return torch.positive(x).clone()
+
+
+def _conj(x: Tensor) -> Tensor:
+    # torch.conj returns the input (real) or a lazy view of its memory (complex);
+    # numpy returns a new array
+    return torch.conj_physical(x) if x.is_complex() else x.clone()
+
+
+def _angle(z: Tensor, deg: bool = False) -> Tensor:
+    out = torch.angle(z)
+    return torch.rad2deg(out) if deg else out
+
+
+def _round(a: Tensor, decimals: int = 0) -> Tensor:
+    # torch.round takes ``decimals`` by keyword only and has no integer or complex kernel
+    # with decimals; numpy keeps integers (rounded to tens... for negative decimals)
+    if a.is_complex():
+        return torch.complex(_round(a.real, decimals), _round(a.imag, decimals))
+    if not a.is_floating_point():
+        if decimals >= 0:
+            return a.clone()
+        f = 10 ** (-decimals)
+        return (torch.round(a.to(torch.float64) / f) * f).to(a.dtype)
+    return torch.round(a, decimals=decimals) if decimals else torch.round(a)
+
+
+def _rint(x: Tensor) -> Tensor:
+    # numpy's rint returns floats for integer input (the float width is the library's)
+    if x.is_floating_point() or x.is_complex():
+        return _round(x)
+    return x.to(torch.get_default_dtype())
+
+
+def _reciprocal(x: Tensor) -> Tensor:
+    # numpy keeps integers integral (1 // x, truncated); torch returns floats
+    if x.is_floating_point() or x.is_complex():
+        return torch.reciprocal(x)
+    return torch.div(torch.ones_like(x), x, rounding_mode="trunc")
+
+
+def _nan_to_num(x: Tensor, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+                neginf: float | None = None) -> Tensor:
+    # numpy's ``copy`` argument; never in place here
+    return torch.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+
+def _spacing(x: Tensor) -> Tensor:
+    # torch has no spacing; the distance to the next float away from zero
+    x = _inexact(x)
+    away = torch.where(x < 0, -math.inf, math.inf).to(x.dtype)
+    return torch.nextafter(x, away) - x
+
+
+_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+def _is_int(x: Any) -> bool:
+    if isinstance(x, Tensor):
+        return not (x.is_floating_point() or x.is_complex() or x.dtype is torch.bool)
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _power(x1: Any, x2: Any, /) -> Tensor:
+    # torch gives 0 (or garbage) for an integer to a negative integer power; numpy raises
+    # (read from the values: one host read, for integer exponents only)
+    if _is_int(x2) and _is_int(x1) and bool((x2 < 0).any() if isinstance(x2, Tensor) else x2 < 0):
+        raise ValueError(_NEGATIVE_POWER)
+    if not isinstance(x1, Tensor):
+        x1 = _tensor(x1, x2)
+    return torch.pow(x1, x2)
+
+
+def _int_division(fn: Callable) -> Callable:
+    def division(x1: Any, x2: Any, /) -> Tensor:
+        if not (_is_int(x1) and _is_int(x2)):
+            return fn(x1, x2)
+        # torch raises ZeroDivisionError for an integer zero divisor; numpy gives 0
+        # (and a RuntimeWarning): no host read, the zero slots are replaced
+        x1, x2 = _promote(x1, x2)
+        zero = x2 == 0
+        # r is a new tensor: filling it in place writes into no input
+        return fn(x1, x2.masked_fill(zero, 1)).masked_fill_(zero, 0)
+
+    division.__name__ = division.__qualname__ = "_" + getattr(fn, "__name__", "division")
+    return division
+
+
+def _heaviside(x1: Any, x2: Any) -> Tensor:
+    # numpy's heaviside is a float ufunc (integers give floats) and keeps NaN, where
+    # torch's gives 0 for NaN
+    x1, x2 = (_inexact(x) for x in _promote(x1, x2))
+    return torch.where(x1.isnan(), x1, torch.heaviside(x1, x2))
+
+
+def _ldexp(x1: Any, x2: Any) -> Tensor:
+    x1, x2 = _tensor(x1, x2 if isinstance(x2, Tensor) else None), _tensor(x2, None)
+    return torch.ldexp(_inexact(x1), x2.to(x1.device))
+
+
+def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, *, min: Any = None,
+          max: Any = None) -> Tensor:
+    # torch.clip takes two numbers or two tensors, not one of each
+    lo = a_min if min is None else min
+    hi = a_max if max is None else max
+    if isinstance(lo, Tensor) != isinstance(hi, Tensor) and lo is not None and hi is not None:
+        lo, hi = _tensor(lo, a), _tensor(hi, a)
+    elif isinstance(lo, (np.ndarray, list)) or isinstance(hi, (np.ndarray, list)):
+        lo = None if lo is None else _tensor(lo, a)
+        hi = None if hi is None else _tensor(hi, a)
+    return torch.clip(a, lo, hi)
+
+
+def _array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
+    a1, a2 = _promote(a1, a2)
+    if a1.shape != a2.shape:
+        return False
+    same = a1 == a2
+    if equal_nan and (a1.is_floating_point() or a1.is_complex()):
+        same = same | (a1.isnan() & a2.isnan())
+    return bool(same.all())
+
+
+def _isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Tensor:
+    # torch.isclose needs two tensors of one dtype
+    a, b = _promote(a, b)
+    return torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+              equal_nan: bool = False) -> bool:
+    return bool(_isclose(a, b, rtol, atol, equal_nan).all())
+
+
+TABLE = {
+    "complex": _complex,
+    # unary: torch's function of the same or a close name where it matches
+    "abs": "abs",
+    "absolute": "abs",
+    "negative": "negative",
+    "positive": _positive,
+    "sign": _sign,
+    "sqrt": "sqrt",
+    "cbrt": _cbrt,
+    "square": "square",
+    "exp": "exp",
+    "exp2": "exp2",
+    "expm1": "expm1",
+    "log": "log",
+    "log2": "log2",
+    "log10": "log10",
+    "log1p": "log1p",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "arcsin": "arcsin",
+    "arccos": "arccos",
+    "arctan": "arctan",
+    "sinh": "sinh",
+    "cosh": "cosh",
+    "tanh": "tanh",
+    "arcsinh": "arcsinh",
+    "arccosh": "arccosh",
+    "arctanh": "arctanh",
+    "floor": "floor",
+    "ceil": "ceil",
+    "trunc": "trunc",
+    "rint": _rint,
+    "round": _round,
+    "around": _round,
+    "fix": "fix",
+    "isnan": "isnan",
+    "isinf": "isinf",
+    "isfinite": "isfinite",
+    "isneginf": "isneginf",
+    "isposinf": "isposinf",
+    "signbit": "signbit",
+    "real": "real",
+    "imag": _imag,
+    "conj": _conj,
+    "conjugate": _conj,
+    "angle": _angle,
+    "reciprocal": _reciprocal,
+    "logical_not": "logical_not",
+    "invert": "bitwise_not",
+    "bitwise_not": "bitwise_not",
+    "bitwise_invert": "bitwise_not",
+    "deg2rad": "deg2rad",
+    "rad2deg": "rad2deg",
+    "degrees": "rad2deg",
+    "radians": "deg2rad",
+    "sinc": "sinc",
+    "nan_to_num": _nan_to_num,
+    "i0": "i0",
+    "spacing": _spacing,
+    # binary: these torch functions take Python scalars on either side
+    "add": "add",
+    "subtract": "subtract",
+    "multiply": "multiply",
+    "divide": "divide",
+    "true_divide": "true_divide",
+    "floor_divide": _int_division(torch.floor_divide),
+    "power": _power,
+    "pow": "pow",
+    "float_power": "float_power",
+    "mod": _int_division(torch.remainder),
+    "remainder": _int_division(torch.remainder),
+    "bitwise_and": "bitwise_and",
+    "bitwise_or": "bitwise_or",
+    "bitwise_xor": "bitwise_xor",
+    "left_shift": "bitwise_left_shift",
+    "right_shift": "bitwise_right_shift",
+    "bitwise_left_shift": "bitwise_left_shift",
+    "bitwise_right_shift": "bitwise_right_shift",
+    # torch.eq and friends reject a Python scalar first; the operators take either side
+    "equal": operator.eq,
+    "not_equal": operator.ne,
+    "less": operator.lt,
+    "less_equal": operator.le,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+    # these torch functions take tensors only
+    "fmod": _int_division(_binary("fmod")),
+    "maximum": _binary("maximum"),
+    "minimum": _binary("minimum"),
+    "fmax": _binary("fmax"),
+    "fmin": _binary("fmin"),
+    "arctan2": _binary("arctan2"),
+    "atan2": _binary("arctan2"),
+    "hypot": _binary("hypot", floats=True),
+    "logaddexp": _binary("logaddexp", floats=True),
+    "logaddexp2": _binary("logaddexp2", floats=True),
+    "copysign": _binary("copysign"),
+    "gcd": _binary("gcd"),
+    "lcm": _binary("lcm"),
+    "logical_and": _binary("logical_and"),
+    "logical_or": _binary("logical_or"),
+    "logical_xor": _binary("logical_xor"),
+    "nextafter": _same_dtype("nextafter"),
+    "heaviside": _heaviside,
+    "ldexp": _ldexp,
+    "clip": _clip,
+    "isclose": _isclose,
+    "allclose": _allclose,
+    "array_equal": _array_equal,
+}

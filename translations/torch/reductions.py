@@ -1,0 +1,199 @@
+"""torch: sums, products, means, extrema and other reductions over axes.
+
+torch's reductions take one ``dim`` (or a tuple), call ``keepdims`` ``keepdim``,
+refuse means of integers and know neither ``initial`` nor ``where``; the adapters
+give numpy's signatures. A ``where=`` mask goes to the composed :func:`masked`
+(only when a mask is given). ``var`` and ``std`` use numpy's ``ddof=0``, not
+torch's unbiased default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from dispatch.translations._composed.reductions import masked
+from dispatch.translations.torch._common import _axes, _dtype, _inexact, _tensor
+from torch import Tensor
+
+
+def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+         keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    # torch.sum rejects keepdims without an axis and dtype names given as strings
+    if axis is None and dtype is None and not keepdims and out is None and where is None \
+            and initial is None:
+        return torch.sum(a)
+    if where is not None:  # torch reductions take no mask
+        return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    if initial is not None:
+        return _sum(a, axis, dtype, out, keepdims) + initial
+    if out is not None:
+        raise TypeError("sum(out=...) is not supported: dispatch never writes into arrays")
+    if dtype is not None:
+        dtype = _dtype(dtype)
+    if axis is None:
+        total = torch.sum(a, dtype=dtype)
+        return total.reshape((1,) * a.ndim) if keepdims else total
+    return torch.sum(a, axis, keepdims, dtype=dtype)
+
+
+def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
+          keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    if initial is not None:
+        return _prod(a, axis, dtype, out, keepdims) * initial
+    # torch.prod reduces one axis at a time
+    dtype = _dtype(dtype)
+    if axis is None:
+        out = torch.prod(a, dtype=dtype)
+        return out.reshape((1,) * a.ndim) if keepdims else out
+    axes = _axes(axis, a.ndim)
+    if len(axes) == 1:
+        return torch.prod(a, axes[0], keepdim=keepdims, dtype=dtype)
+    for ax in sorted(axes, reverse=True):
+        a = torch.prod(a, ax, keepdim=True, dtype=dtype)
+    return a if keepdims else a.squeeze(axes)
+
+
+def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("mean", a, axis, dtype, out, keepdims, where=where)
+    dtype = _dtype(dtype)
+    a = _inexact(a) if dtype is None else a.to(dtype)
+    return torch.mean(a, dim=axis, keepdim=keepdims)
+
+
+def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where)
+    # torch divides by n - 1 unless told otherwise; numpy's ddof defaults to 0
+    dtype = _dtype(dtype)
+    a = _inexact(a) if dtype is None else a.to(dtype)
+    return torch.var(a, dim=axis, correction=ddof, keepdim=keepdims)
+
+
+def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where)
+    if a.dtype is torch.float16:
+        # torch.std works in float32 inside; numpy's is the root of its float16 var
+        return torch.sqrt(_var(a, axis, dtype, out, ddof, keepdims))
+    dtype = _dtype(dtype)
+    a = _inexact(a) if dtype is None else a.to(dtype)
+    return torch.std(a, dim=axis, correction=ddof, keepdim=keepdims)
+
+
+def _any(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+         where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("any", a, axis, out, keepdims, where=where)
+    # torch.any/all return uint8 for uint8 input; numpy always returns bool
+    out = torch.any(a, dim=axis, keepdim=keepdims)
+    return out if out.dtype is torch.bool else out.bool()
+
+
+def _all(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+          where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("all", a, axis, out, keepdims, where=where)
+    out = torch.all(a, dim=axis, keepdim=keepdims)
+    return out if out.dtype is torch.bool else out.bool()
+
+
+def _extreme(fn: Callable, name: str) -> Callable:
+    def extreme(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False,
+                initial: Any = None, where: Any = None) -> Tensor:
+        # torch.amax/amin take neither numpy's positional order, ``initial`` nor a mask
+        if where is not None:
+            return masked(name, a, axis, out, keepdims, initial=initial, where=where)
+        r = fn(a, () if axis is None else axis, keepdims)
+        if initial is None:
+            return r
+        fold = torch.maximum if fn is torch.amax else torch.minimum
+        return fold(r, _tensor(initial, r).to(r.dtype))
+
+    extreme.__name__ = extreme.__qualname__ = "_" + name
+    return extreme
+
+
+def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+            keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("nansum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    r = torch.nansum(a, () if axis is None else axis, keepdims, dtype=_dtype(dtype))
+    return r if initial is None else r + initial
+
+
+def _cumulative(fn: Callable) -> Callable:
+    def cumulative(a: Tensor, axis: int | None = None, dtype: Any = None) -> Tensor:
+        # torch needs an axis; numpy flattens when there is none
+        if axis is None:
+            a, axis = a.reshape(-1), 0
+        return fn(a, axis, dtype=_dtype(dtype))
+
+    cumulative.__name__ = cumulative.__qualname__ = "_" + fn.__name__
+    return cumulative
+
+
+def _count_nonzero(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+    # torch.count_nonzero has no keepdims
+    return torch.sum(a != 0, dim=axis, keepdim=keepdims)
+
+
+def _ptp(a: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    return torch.amax(a, dim=axis, keepdim=keepdims) - torch.amin(a, dim=axis, keepdim=keepdims)
+
+
+def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False, *, where: Any = None) -> Tensor:
+    if where is not None:
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
+    # torch.nanmean refuses integers (numpy: their mean in float64)
+    dtype = _dtype(dtype)
+    a = _inexact(a) if dtype is None else a.to(dtype)
+    return torch.nanmean(a, dim=axis, keepdim=keepdims)
+
+
+def _arg_extreme(fn: Any) -> Any:
+    """torch's argmax/argmin refuse bool tensors; numpy orders False < True."""
+
+    def arg(a: Tensor, axis: int | None = None, out: Any = None, *,
+            keepdims: bool = False) -> Tensor:
+        if a.dtype is torch.bool:
+            a = a.to(torch.uint8)
+        if out is not None:
+            return fn(a, axis, keepdims, out=out)
+        return fn(a, axis, keepdims)
+
+    arg.__name__ = fn.__name__
+    return arg
+
+
+TABLE = {
+    # reductions: torch.sum, amax, argmax... take numpy's axis/keepdims keywords natively
+    "sum": _sum,
+    "prod": _prod,
+    "mean": _mean,
+    "std": _std,
+    "var": _var,
+    "max": _extreme(torch.amax, "max"),
+    "min": _extreme(torch.amin, "min"),
+    "amax": _extreme(torch.amax, "amax"),
+    "amin": _extreme(torch.amin, "amin"),
+    "argmax": _arg_extreme(torch.argmax),
+    "argmin": _arg_extreme(torch.argmin),
+    "any": _any,
+    "all": _all,
+    "cumsum": _cumulative(torch.cumsum),
+    "cumprod": _cumulative(torch.cumprod),
+    "count_nonzero": _count_nonzero,
+    "ptp": _ptp,
+    "nansum": _nansum,
+    "nanmean": _nanmean,
+    "diff": "diff",
+}

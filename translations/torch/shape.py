@@ -1,0 +1,255 @@
+"""torch: reshaping, transposing, joining, splitting, tiling and padding.
+
+torch spells several of these differently (``cat``, ``permute``,
+``tensor_split``, ``repeat_interleave``, ``nn.functional.pad``) or takes other
+arguments (``torch.transpose`` swaps two axes, ``torch.squeeze`` keeps axes that
+are not of length 1, ``torch.flip`` needs the axes); the adapters give numpy's
+signatures and errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+from dispatch.translations._adapters import ravel_order as _ravel_order
+from dispatch.translations.torch._common import _axes, _dtype, _shape
+from dispatch.translations.torch.devices import _asarray
+from torch import Tensor
+
+from dispatch.engine import alias
+
+
+def _reshape(a: Tensor, shape: Any, order: str = "C", *, copy: bool | None = None) -> Tensor:
+    # torch.reshape takes no bare int shape (numpy's reshape(x, -1)); the Tensor.reshape
+    # method does, but costs twice as much per call
+    if order != "C":
+        raise ValueError("torch tensors reshape in C order only")
+    out = torch.reshape(a, (shape,) if type(shape) is int else shape)
+    # numpy's copy=True: a new array, never a view of ``a``
+    return out.clone() if copy else out
+
+
+_REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(65)]
+
+
+def _transpose(a: Tensor, axes: tuple[int, ...] | list[int] | None = None) -> Tensor:
+    # torch.transpose swaps two axes; numpy's permutes all of them (reversed by default)
+    return torch.permute(a, _REVERSED[a.ndim] if axes is None else axes)
+
+
+def _roll(a: Tensor, shift: Any, axis: Any = None) -> Tensor:
+    # torch wants one shift per axis; numpy applies an int shift to each axis of a tuple
+    if isinstance(axis, (tuple, list)) and isinstance(shift, (int, np.integer)):
+        shift = (int(shift),) * len(axis)
+    return torch.roll(a, shift, axis)
+
+
+def _expand_dims(a: Tensor, axis: Any) -> Tensor:
+    # torch.unsqueeze inserts one axis at a time
+    n_new = len(axis) if isinstance(axis, (tuple, list)) else 1
+    axes = sorted(_axes(axis, a.ndim + n_new))
+    for ax in axes:
+        a = a.unsqueeze(ax)
+    return a
+
+
+def _squeeze(a: Tensor, axis: Any = None) -> Tensor:
+    # torch.squeeze rejects axis=None and silently keeps axes that are not of length 1
+    if axis is None:
+        return torch.squeeze(a)
+    axes = _axes(axis, a.ndim)
+    if any(a.shape[ax] != 1 for ax in axes):
+        raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    return torch.squeeze(a, axes)
+
+
+def _atleast(fn: Callable) -> Callable:
+    def atleast(*arys: Any) -> Any:
+        # numpy reads one list argument as one array; torch reads it as several
+        # arrays and returns those very tensors
+        if len(arys) == 1 and isinstance(arys[0], (list, tuple)):
+            return fn(_asarray(arys[0]))
+        return fn(*arys)
+
+    atleast.__name__ = atleast.__qualname__ = "_" + fn.__name__
+    return atleast
+
+
+def _ravel(a: Any, order: Any = "C") -> Tensor:
+    # torch.ravel has no order: 'F' reads the axes reversed; 'A' reads a Fortran-
+    # contiguous tensor in Fortran order and 'K' follows the strides, as numpy's do
+    # (torch strides are never negative)
+    order = _ravel_order(order)
+    a = _asarray(a)
+    reverse = tuple(reversed(range(a.ndim)))
+    if order == "A" and not a.is_contiguous() and a.permute(reverse).is_contiguous():
+        order = "F"
+    if order == "F":
+        return a.permute(reverse).reshape(-1)
+    if order == "K":
+        axes = sorted(range(a.ndim), key=lambda d: -a.stride(d))
+        return a.permute(axes).reshape(-1)
+    return torch.ravel(a)
+
+
+def _concatenate(arrays: list[Tensor] | tuple[Tensor, ...], axis: int | None = 0, out: None = None,
+                 dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    # torch.cat has no axis=None (flatten first) and no dtype
+    if axis is None:
+        arrays, axis = [a.reshape(-1) for a in arrays], 0
+    res = torch.cat(arrays, dim=axis)
+    return res if dtype is None else res.to(_dtype(dtype))
+
+
+def _split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
+    # torch.split takes sizes; numpy takes a count of equal parts or split indices
+    if isinstance(indices_or_sections, (int, np.integer)):
+        n = int(indices_or_sections)
+        if n <= 0 or ary.shape[axis] % n:
+            raise ValueError("array split does not result in an equal division")
+    else:
+        indices_or_sections = [int(i) for i in indices_or_sections]
+    return list(torch.tensor_split(ary, indices_or_sections, dim=axis))
+
+
+def _array_split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
+    if not isinstance(indices_or_sections, (int, np.integer)):
+        indices_or_sections = [int(i) for i in indices_or_sections]
+    return list(torch.tensor_split(ary, indices_or_sections, dim=axis))
+
+
+def _tile(A: Tensor, reps: Any) -> Tensor:
+    # torch.tile takes a tuple only
+    return torch.tile(A, _shape(reps))
+
+
+def _repeat(a: Tensor, repeats: Any, axis: int | None = None) -> Tensor:
+    # torch.repeat_interleave takes an int or a tensor of repeats, not a list
+    if not isinstance(repeats, (int, np.integer, Tensor)):
+        repeats = torch.as_tensor(repeats, device=a.device)
+    return torch.repeat_interleave(a, repeats, dim=axis)
+
+
+def _flip(m: Tensor, axis: Any = None) -> Tensor:
+    # torch.flip needs the axes; numpy flips all of them by default
+    return torch.flip(m, tuple(range(m.ndim)) if axis is None else _axes(axis, m.ndim))
+
+
+def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
+    if isinstance(pad_width, Tensor):
+        pad_width = pad_width.tolist()
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    return [(int(b), int(f)) for b, f in widths]
+
+
+def _pad_index(n: int, before: int, after: int, mode: str, device: Any) -> Tensor:
+    i = torch.arange(-before, n + after, device=device)
+    if mode == "edge":
+        return i.clamp(0, n - 1)
+    if mode == "wrap":
+        return i % n
+    if mode == "symmetric":
+        i = i % (2 * n)
+        return torch.where(i >= n, 2 * n - 1 - i, i)
+    if n == 1:  # reflect
+        return torch.zeros_like(i)
+    i = i % (2 * (n - 1))
+    return torch.where(i >= n, 2 * (n - 1) - i, i)
+
+
+def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Tensor:
+    # torch.nn.functional.pad reverses the axis order, pads at most the last three axes in
+    # its non-constant modes and has no "symmetric" mode; gathering indices does all of it
+    a = array
+    widths = _pad_widths(pad_width, a.ndim)
+    if mode in ("constant", "empty"):
+        values = kwargs.pop("constant_values", 0) if mode == "constant" else 0
+        if kwargs:
+            raise TypeError(f"unsupported keyword arguments for mode {mode!r}: {set(kwargs)}")
+        if isinstance(values, Tensor):
+            values = values.tolist()
+        if np.ndim(values) == 0:
+            if isinstance(values, np.generic):
+                values = values.item()
+            flat = [w for pair in reversed(widths) for w in pair]
+            # the stub says float, the function takes any Python number
+            return torch.nn.functional.pad(
+                a, flat, mode="constant", value=values  # type: ignore[arg-type]
+            )
+        per_axis = np.broadcast_to(np.asarray(values), (a.ndim, 2)).tolist()
+        for ax, ((b, f), (vb, vf)) in enumerate(zip(widths, per_axis, strict=True)):
+            parts = []
+            for width, v in ((b, vb), (0, None), (f, vf)):
+                if v is None:
+                    parts.append(a)
+                elif width:
+                    shape = list(a.shape)
+                    shape[ax] = width
+                    parts.append(torch.full(shape, v, dtype=a.dtype, device=a.device))
+            a = torch.cat(parts, dim=ax)
+        return a
+    if mode not in ("edge", "wrap", "reflect", "symmetric"):
+        raise NotImplementedError(f"pad mode {mode!r} is not available on torch tensors")
+    if kwargs.pop("reflect_type", "even") != "even" or kwargs:
+        raise NotImplementedError("only reflect_type='even' is available on torch tensors")
+    for ax, (b, f) in enumerate(widths):
+        if b or f:
+            n = a.shape[ax]
+            if n == 0:
+                raise ValueError(f"can't extend empty axis {ax} using modes other than "
+                                 "'constant' or 'empty'")
+            a = torch.index_select(a, ax, _pad_index(n, b, f, mode, a.device))
+    return a
+
+
+def _splitter(fn: Any) -> Any:
+    """torch's hsplit/vsplit: overloads on ``sections`` (int) or ``indices``
+    (a sequence), so numpy's keyword ``indices_or_sections`` picks the overload."""
+
+    def split(ary: Tensor, indices_or_sections: Any) -> Any:
+        return fn(ary, indices_or_sections)
+
+    split.__name__ = fn.__name__
+    return split
+
+
+TABLE = {
+    "reshape": _reshape,
+    "ravel": _ravel,
+    "transpose": _transpose,
+    "permute_dims": _transpose,
+    "moveaxis": "moveaxis",
+    # numpy's keyword names (a positional call goes to torch's own names unchanged)
+    "swapaxes": alias("swapaxes", axis1="axis0", axis2="axis1"),
+    "expand_dims": _expand_dims,
+    "squeeze": _squeeze,
+    "concatenate": _concatenate,
+    "concat": _concatenate,
+    "stack": "stack",
+    "hstack": "hstack",
+    "vstack": "vstack",
+    "dstack": "dstack",
+    "column_stack": "column_stack",
+    "atleast_1d": _atleast(torch.atleast_1d),
+    "atleast_2d": _atleast(torch.atleast_2d),
+    "atleast_3d": _atleast(torch.atleast_3d),
+    "split": _split,
+    "array_split": _array_split,
+    "tile": _tile,
+    "repeat": _repeat,
+    "flip": _flip,
+    "fliplr": "fliplr",
+    "flipud": "flipud",
+    "rot90": alias("rot90", axes="dims"),
+    "roll": _roll,
+    "pad": _pad,
+    "broadcast_to": alias("broadcast_to", shape="size"),
+    "broadcast_arrays": "broadcast_tensors",
+    "hsplit": _splitter(torch.hsplit),
+    "vsplit": _splitter(torch.vsplit),
+}
