@@ -85,6 +85,30 @@ def _check_mode(mode: str) -> None:
         raise ValueError(f"scatter mode must be one of {_MODES}, got {mode!r}")
 
 
+def scatter_layout(
+    bshape: Sequence[int], ishape: Sequence[int], vshape: Sequence[int]
+) -> tuple[tuple[int, ...], int, int, int]:
+    """``(spatial, channels, n, batch)`` of a scatter's shapes, or the layout error.
+
+    The list's layout: base (batch, spatial..., channels), indices (batch, n, d) with
+    d the number of spatial axes, values (batch, n, channels); each batch axis is 1 or
+    the common size. Every library's ``scatter`` checks its shapes here.
+
+    >>> scatter_layout((2, 5, 3), (1, 4, 1), (2, 4, 3))
+    ((5,), 3, 4, 2)
+    """
+    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
+        raise ValueError(
+            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
+            f"values (batch, n, channels); got shapes {tuple(bshape)}, {tuple(ishape)}, "
+            f"{tuple(vshape)}"
+        )
+    spatial, channels, n = tuple(bshape[1:-1]), bshape[-1], ishape[1]
+    if ishape[2] != len(spatial):
+        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} spatial axes")
+    return spatial, channels, n, _combined(bshape[0], ishape[0], vshape[0])
+
+
 def _ravel(indices: Any, spatial: Sequence[int]) -> Any:
     """Flat C-order index from multi-indices stacked on the last axis (int64)."""
     indices = _index64(indices)
@@ -143,15 +167,7 @@ def scatter(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> 
     """
     _check_mode(mode)
     bshape, ishape, vshape = do("shape", base_grid), do("shape", indices), do("shape", values)
-    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
-        raise ValueError(
-            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
-            f"values (batch, n, channels); got shapes {bshape}, {ishape}, {vshape}"
-        )
-    spatial, channels, n = bshape[1:-1], bshape[-1], ishape[1]
-    if ishape[2] != len(spatial):
-        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} spatial axes")
-    batch = _combined(bshape[0], ishape[0], vshape[0])
+    spatial, channels, n, batch = scatter_layout(bshape, ishape, vshape)
     cells = math.prod(spatial)
     flat = _ravel(indices, spatial)  # (batch or 1, n)
     if batch > 1:

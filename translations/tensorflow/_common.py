@@ -153,13 +153,6 @@ def _static_shape(x: Any) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def _combined_size(*sizes: int) -> int:
-    big = {s for s in sizes if s != 1}
-    if len(big) > 1:
-        raise ValueError(f"batch sizes {sizes} do not broadcast (each must be 1 or the same)")
-    return big.pop() if big else 1
-
-
 def _promote(*xs: Any) -> list:
     """Tensors of numpy's common dtype of ``xs`` (Python scalars weak)."""
     dt = _result_dtype(*xs)

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
+from dispatch.translations._composed.indexing import _combined as _combined_size
 from dispatch.translations.tensorflow._common import (
     _SPARSE,
     _TENSOR,
-    _combined_size,
     _dt,
     _t,
     _to,

@@ -17,10 +17,9 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import take_index, take_mode
-from dispatch.translations._composed.indexing import _check_mode
+from dispatch.translations._composed.indexing import _check_mode, scatter_layout
 from dispatch.translations.tensorflow._common import (
     _axes,
-    _combined_size,
     _is_float,
     _promote,
     _result_dtype,
@@ -274,15 +273,7 @@ def _scatter(base_grid: Any, indices: Any, values: Any, mode: str = "update") ->
             f"scatter mode must be one of ('update', 'add', 'max', 'min'), got {mode!r}")
     base, idx, vals = _t(base_grid), _t(indices), _t(values)
     bshape, ishape, vshape = _static_shape(base), _static_shape(idx), _static_shape(vals)
-    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
-        raise ValueError(
-            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
-            f"values (batch, n, channels); got shapes {bshape}, {ishape}, {vshape}"
-        )
-    spatial, channels, n = bshape[1:-1], bshape[-1], ishape[1]
-    if ishape[2] != len(spatial):
-        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} spatial axes")
-    batch = _combined_size(bshape[0], ishape[0], vshape[0])
+    spatial, channels, n, batch = scatter_layout(bshape, ishape, vshape)
     base = _expand(base, (batch, *bshape[1:]))
     if n == 0 or math.prod(bshape[1:]) == 0:
         return tf.identity(base)

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from dispatch.translations._composed.indexing import _combined as _combined_size
 from dispatch.translations._composed.signal import conv as _conv_composed
-from dispatch.translations.tensorflow._common import _combined_size, _result_dtype, _t, _to
+from dispatch.translations.tensorflow._common import _result_dtype, _t, _to
 
 
 def _pad_crop(x: Any, axis: int, before: int, after: int) -> Any:

@@ -12,12 +12,12 @@ import math
 from typing import Any
 
 import tensorflow as tf
+from dispatch.translations._composed.indexing import _combined as _combined_size
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _acc,
     _axes,
-    _combined_size,
     _dt,
     _is_float,
     _isnan,

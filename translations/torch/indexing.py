@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._adapters import take_mode as _take_mode
-from dispatch.translations._composed.indexing import _check_mode
-from dispatch.translations._composed.indexing import _combined as _combined_size
+from dispatch.translations._composed.indexing import _check_mode, scatter_layout
 from dispatch.translations.torch._common import _axes, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
@@ -168,16 +167,7 @@ def _scatter(base_grid: Tensor, indices: Any, values: Any, mode: str = "update")
     _check_mode(mode)
     indices, values = _tensor(indices, base_grid), _tensor(values, base_grid)
     bshape, ishape, vshape = _ints(base_grid.shape), _ints(indices.shape), _ints(values.shape)
-    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
-        raise ValueError(
-            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
-            f"values (batch, n, channels); got shapes {bshape}, {ishape}, {vshape}"
-        )
-    spatial, channels, n = bshape[1:-1], bshape[-1], ishape[1]
-    if ishape[2] != len(spatial):
-        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} "
-                         "spatial axes")
-    batch = _combined_size(bshape[0], ishape[0], vshape[0])
+    spatial, channels, n, batch = scatter_layout(bshape, ishape, vshape)
     cells = math.prod(spatial)
     idx = indices.to(torch.int64)
     flat = idx[..., 0] if len(spatial) == 1 else _flat_index(idx, spatial)
