@@ -1,9 +1,13 @@
-"""``python -m dispatch``: installed libraries, a demo on each, the coverage matrix.
+"""``python -m dispatch``: installed libraries, a demo on each, the coverage summary.
 
-The libraries listed are the backends that ship a translation table; whether
-each is installed is read from the package metadata, without importing it. The
-demo and the coverage matrix import a library only when it is installed and
-selected.
+By default the output fits a screen: the libraries dispatch ships a table for
+(with their versions, read from the package metadata without importing them),
+one short array-agnostic function run on every installed library, and per
+library how many names it provides natively, through a composed fallback, or
+marks unsupported. ``--full`` prints the whole name-by-library matrix with the
+reasons of the unsupported entries; ``--names A,B`` prints it for chosen names.
+An unknown ``--backends`` or ``--names`` value exits with status 2 and a
+suggestion, as ``do`` does for an unknown name.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from typing import Any
 
 import dispatch
 from dispatch import do
+from dispatch._errors import suggest
 
-# one letter per resolution kind in the compact matrix
+# one letter per resolution kind in the matrix
 CODES = {
     "native": "N",
     "composed": "C",
@@ -34,17 +39,24 @@ CODES = {
 KINDS = tuple(CODES)
 
 
-def demo(x: Any) -> dict[str, Any]:
+def demo(x):
     """The same array-agnostic code, run on every library."""
     s = do("sum", x, axis=0)
-    q, r = do("linalg.qr", x)
-    do("random.seed", 0, like=x)
     return {
-        "sum/norm": s / do("linalg.norm", s),
-        "|diag R|": do("abs", do("diagonal", r)),
-        "q@r==x": do("allclose", do("matmul", q, r), x, atol=1e-4),
-        "normal": do("random.normal", size=(3,), like=x),
+        "sum": s,
+        "norm": do("linalg.norm", x),
+        "solve(x, sum)": do("linalg.solve", x, s),  # x is symmetric: all ones
     }
+
+
+# the demo's steps one by one: a failing call must not hide the others
+_STEPS: dict[str, Callable[[Any], Any]] = {
+    "sum": lambda x: do("sum", x, axis=0),
+    "norm": lambda x: do("linalg.norm", x),
+    "solve(x, sum)": lambda x: do("linalg.solve", x, do("sum", x, axis=0)),
+}
+# a symmetric matrix: the solution of x @ y = sum(x, axis=0) is all ones
+DEMO_INPUT = [[4, 1, 0], [1, 3, 1], [0, 1, 2]]
 
 
 # ---------------------------------------------------------------- libraries
@@ -73,6 +85,26 @@ def library_info(backend: str, dists: dict[str, list[str]]) -> tuple[bool, str]:
     return True, "?"
 
 
+def label(backend: str) -> str:
+    """The name a backend's arrays go by: its table's one class-module prefix when
+    that is a submodule of the backend (``a.sub`` for backend ``a``), else the name.
+
+    A backend named after a library whose arrays live in one of its submodules
+    (its table's ``TYPES``) is shown under that submodule's name, so that a column
+    does not read as the whole library.
+    """
+    from dispatch import _registry as reg
+
+    try:
+        mod = reg.table(backend)
+    except Exception:
+        return backend
+    types = tuple(getattr(mod, "TYPES", ()))
+    if len(types) == 1 and isinstance(types[0], str) and types[0].startswith(backend + "."):
+        return types[0]
+    return backend
+
+
 def _short_error(err: BaseException, width: int = 90) -> str:
     text = f"{type(err).__name__}: {err}".splitlines()[0] if str(err) else type(err).__name__
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -90,50 +122,41 @@ def _show(value: Any) -> str:
     return np.array2string(arr, precision=3, suppress_small=True, separator=" ")
 
 
-def run_demo(backends: Sequence[str], out: Callable[[str], None]) -> None:
+def _type_name(value: Any) -> str:
+    t = type(value)
+    return f"{t.__module__.split('.')[0]}.{t.__qualname__}"
+
+
+def run_demo(backends: Sequence[str], labels: dict[str, str], out: Callable[[str], None]) -> None:
     import numpy as np
 
-    out("demo: the same function on every library, results shown in numpy")
-    for line in inspect.getsource(demo).splitlines()[2:]:
-        out("  |" + line[3:])
-    x_np = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0], [1.0, 0.0, 1.0]])
-    x_np = x_np.astype(np.float32)
-    width = max(map(len, backends), default=0)
+    out(f"demo: one function written with do(), run in each library on x = {DEMO_INPUT}")
+    for line in inspect.getsource(demo).splitlines():
+        if '"""' not in line:
+            out("  | " + line)
+    x_np = np.array(DEMO_INPUT, dtype=np.float32)
+    width = max((len(labels[b]) for b in backends), default=0)
     for b in backends:
         start = time.perf_counter()
         try:
             x = do("asarray", x_np, like=b)
         except Exception as err:
-            out(f"  {b:<{width}}  error: {_short_error(err)}")
+            out(f"  {labels[b]:<{width}}  error: {_short_error(err)}")
             continue
         try:
             results = demo(x)
-        except Exception as err:
-            # one failing call must not hide the others: rerun step by step
-            results = _demo_steps(x, err)
+        except Exception:
+            results = {}
+            for key, step in _STEPS.items():
+                try:
+                    results[key] = step(x)
+                except Exception as err:
+                    results[key] = f"error ({_short_error(err, 70)})"
         ms = (time.perf_counter() - start) * 1e3
-        parts = []
-        for key, val in results.items():
-            parts.append(f"{key} {val}" if isinstance(val, str) else f"{key} {_show(val)}")
-        out(f"  {b:<{width}}  " + "  ".join(parts) + f"  ({ms:.0f} ms)")
-
-
-def _demo_steps(x: Any, first: BaseException) -> dict[str, Any]:
-    steps: dict[str, Callable[[], Any]] = {
-        "sum/norm": lambda: (lambda s: s / do("linalg.norm", s))(do("sum", x, axis=0)),
-        "|diag R|": lambda: do("abs", do("diagonal", do("linalg.qr", x)[1])),
-        "q@r==x": lambda: do("allclose", do("matmul", *do("linalg.qr", x)), x, atol=1e-4),
-        "normal": lambda: (do("random.seed", 0, like=x), do("random.normal", size=(3,), like=x))[1],
-    }
-    results: dict[str, Any] = {}
-    for key, step in steps.items():
-        try:
-            results[key] = step()
-        except Exception as err:
-            results[key] = f"error ({_short_error(err, 70)})"
-    if all(isinstance(v, str) for v in results.values()):
-        results = {"error": _short_error(first)}
-    return results
+        parts = [f"{k} {v if isinstance(v, str) else _show(v)}" for k, v in results.items()]
+        last = results.get("solve(x, sum)")
+        kind = "" if last is None or isinstance(last, str) else f"{_type_name(last)}, "
+        out(f"  {labels[b]:<{width}}  " + "  ".join(parts) + f"  ({kind}{ms:.0f} ms)")
 
 
 # ---------------------------------------------------------------- coverage
@@ -166,7 +189,10 @@ def coverage_matrix(
                 reasons[n, b] = kind.partition(":")[2].strip()
                 kind = "unsupported"
             rows.setdefault(n, {})[b] = kind if kind in CODES else "error"
-    return sorted(rows), rows, reasons
+    if names is not None:
+        for n in names:
+            rows.setdefault(n, {})
+    return (list(names) if names is not None else sorted(rows)), rows, reasons
 
 
 def _all_names() -> set[str]:
@@ -175,16 +201,49 @@ def _all_names() -> set[str]:
     return known_names()
 
 
-def print_coverage(
+def _counts(order: list[str], rows: dict[str, dict[str, str]], b: str) -> dict[str, int]:
+    return {k: sum(1 for n in order if rows[n].get(b) == k) for k in KINDS}
+
+
+def print_summary(
+    order: list[str],
+    rows: dict[str, dict[str, str]],
+    backends: Sequence[str],
+    labels: dict[str, str],
+    markdown: bool,
+    out: Callable[[str], None],
+) -> None:
+    """Names per library and resolution kind; kinds no library has are left out."""
+    counts = {b: _counts(order, rows, b) for b in backends}
+    kinds = [k for k in KINDS if any(counts[b][k] for b in backends)] or ["native"]
+    if markdown:
+        out("| library | " + " | ".join(kinds) + " |")
+        out("|---|" + "---|" * len(kinds))
+        for b in backends:
+            out(f"| {labels[b]} | " + " | ".join(str(counts[b][k]) for k in kinds) + " |")
+        return
+    width = max([len("library"), *(len(labels[b]) for b in backends)])
+    out(f"  {'library':<{width}}  " + "  ".join(f"{k:>{max(len(k), 5)}}" for k in kinds))
+    for b in backends:
+        out(
+            f"  {labels[b]:<{width}}  "
+            + "  ".join(f"{counts[b][k]:>{max(len(k), 5)}}" for k in kinds)
+        )
+
+
+def print_matrix(
     order: list[str],
     rows: dict[str, dict[str, str]],
     reasons: dict[tuple[str, str], str],
     backends: Sequence[str],
+    labels: dict[str, str],
     markdown: bool,
     out: Callable[[str], None],
 ) -> None:
+    """Every name by every library, then the reasons of unsupported entries."""
+    heads = [labels[b] for b in backends]
     if markdown:
-        out("| name | " + " | ".join(backends) + " |")
+        out("| name | " + " | ".join(heads) + " |")
         out("|---|" + "---|" * len(backends))
         for n in order:
             out(f"| `{n}` | " + " | ".join(rows[n].get(b, "-") for b in backends) + " |")
@@ -192,11 +251,9 @@ def print_coverage(
         legend = ", ".join(f"{c} {k}" for k, c in CODES.items())
         out(f"coverage ({legend})")
         width = max(map(len, order), default=4)
-        cols = [max(len(b), 1) for b in backends]
-        out(
-            f"  {'name':<{width}}  "
-            + " ".join(f"{b:<{w}}" for b, w in zip(backends, cols, strict=True))
-        )
+        cols = [max(len(h), 1) for h in heads]
+        head = " ".join(f"{h:<{w}}" for h, w in zip(heads, cols, strict=True))
+        out(f"  {'name':<{width}}  {head}")
         for n in order:
             cells = (
                 f"{CODES.get(rows[n].get(b, 'error'), '?'):<{w}}"
@@ -207,20 +264,7 @@ def print_coverage(
         out("")
         out("unsupported / errors:")
         for (n, b), why in sorted(reasons.items()):
-            out(f"  {n} on {b}: {why}")
-    out("")
-    out("summary (names per library):")
-    if markdown:
-        out("")
-        out("| library | " + " | ".join(KINDS) + " |")
-        out("|---|" + "---|" * len(KINDS))
-    width = max(map(len, backends), default=0)
-    for b in backends:
-        counts = {k: sum(1 for n in order if rows[n].get(b) == k) for k in KINDS}
-        if markdown:
-            out(f"| {b} | " + " | ".join(str(counts[k]) for k in KINDS) + " |")
-        else:
-            out(f"  {b:<{width}}  " + "  ".join(f"{k} {counts[k]}" for k in KINDS if counts[k]))
+            out(f"  {n} on {labels[b]}: {why}")
 
 
 # ---------------------------------------------------------------- main
@@ -232,15 +276,15 @@ def _split(text: str | None) -> list[str] | None:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m dispatch",
         description=(
             "List the array libraries dispatch knows (installed or not, with versions), "
-            "run a short demo through each installed one, and print the coverage matrix: "
-            "for every canonical function name and library, whether it resolves natively "
-            "(the library or its translation table), through a composed fallback, is "
-            "marked unsupported (with the reason), or is missing."
+            "run a short demo through each installed one, and print how many function "
+            "names each provides natively (the library or its translation table), "
+            "through a composed fallback, or marks unsupported (with the reason). "
+            "--full prints the whole matrix of names by libraries."
         ),
     )
     parser.add_argument(
@@ -251,71 +295,123 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--names",
         metavar="A,B",
-        help="comma-separated function names for the coverage matrix (default: all known)",
+        help="comma-separated function names: print the matrix for these names only",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="print the matrix of every known name by library, with the reasons of "
+        "unsupported entries (hundreds of lines)",
     )
     parser.add_argument("--no-demo", action="store_true", help="skip the demo")
-    parser.add_argument("--no-coverage", action="store_true", help="skip the coverage matrix")
+    parser.add_argument("--no-coverage", action="store_true", help="skip the coverage")
     parser.add_argument(
-        "--markdown", action="store_true", help="print the coverage matrix as a markdown table"
+        "--markdown", action="store_true", help="print the coverage tables as markdown"
     )
-    return parser.parse_args(argv)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def _backend_of(value: str, known: list[str]) -> str | None:
+    """The backend a ``--backends`` value names: a backend name or its :func:`label`."""
+    if value in known:
+        return value
+    for b in known:
+        if value.startswith(b + ".") and label(b) == value:
+            return b
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m dispatch``; returns the exit status."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # tensorflow's start-up chatter
-    opts = parse_args(argv)
+    """Entry point of ``python -m dispatch``; returns the exit status.
+
+    An unknown backend or function name exits with status 2 (argparse's usage
+    error) and a "did you mean" suggestion.
+    """
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # a library's start-up chatter
+    parser = build_parser()
+    opts = parser.parse_args(argv)
     out = print
     from dispatch import _registry as reg
 
     known = reg.known_backends()
     wanted = _split(opts.backends)
-    unknown = [b for b in wanted or [] if b not in known]
+    chosen: list[str] = []
+    for value in wanted or []:
+        b = _backend_of(value, known)
+        if b is None:
+            parser.error(
+                f"unknown backend {value!r}.{suggest(value, known)} "
+                f"Known backends: {', '.join(known)}."
+            )
+        chosen.append(b)
     # numpy, the reference, first; then the others alphabetically
     selected = sorted(
-        (b for b in known if wanted is None or b in wanted), key=lambda b: (b != "numpy", b)
+        (b for b in known if wanted is None or b in chosen), key=lambda b: (b != "numpy", b)
     )
 
-    out(f"dispatch {dispatch.__version__} on Python {platform.python_version()}")
-    out("")
-    out("libraries:")
     dists = _distributions()
-    width = max(map(len, selected), default=0)
-    installed = []
-    for b in selected:
-        ok, version = library_info(b, dists)
-        if ok:
-            installed.append(b)
-            out(f"  {b:<{width}}  {version}")
-        else:
-            out(f'  {b:<{width}}  not installed (pip install "array-dispatch[{b}]")')
-    for b in unknown:
-        out(f"  {b}  unknown backend (known: {', '.join(known)})")
-
-    usable = []
+    info = {b: library_info(b, dists) for b in selected}
+    installed = [b for b in selected if info[b][0]]
+    usable, broken = [], {}
     for b in installed:
         try:
             reg.table(b)
         except Exception as err:  # installed but broken, or no GPU driver
-            out(f"  {b}: cannot load ({_short_error(err)})")
+            broken[b] = _short_error(err)
             continue
         usable.append(b)
+    labels = {b: label(b) if b in usable else b for b in selected}
+
+    names = _split(opts.names)
+    if names is not None and not opts.no_coverage:
+        pool = _all_names()
+        for n in names:
+            if n in pool or any(dispatch.supports(n, b) for b in usable):
+                continue
+            parser.error(f"unknown function name {n!r}.{suggest(n, pool)}")
+
+    out(f"dispatch {dispatch.__version__} on Python {platform.python_version()}")
+    out("")
+    out(f"libraries ({len(installed)} of {len(selected)} installed):")
+    width = max((len(labels[b]) for b in selected), default=0)
+    for b in sorted(selected, key=lambda b: b not in installed):
+        if b in broken:
+            out(f"  {labels[b]:<{width}}  {info[b][1]}  cannot load ({broken[b]})")
+        elif b in usable:
+            note = f"  (backend {b!r})" if labels[b] != b else ""
+            out(f"  {labels[b]:<{width}}  {info[b][1]}{note}")
+        else:
+            out(f'  {labels[b]:<{width}}  not installed: pip install "array-dispatch[{b}]"')
 
     if not opts.no_demo:
         out("")
-        run_demo(usable, out)
-    if not opts.no_coverage:
+        run_demo(usable, labels, out)
+    if opts.no_coverage:
+        return 0
+    out("")
+    order, rows, reasons = coverage_matrix(names, usable)
+    if names is not None or opts.full:
+        print_matrix(order, rows, reasons, usable, labels, opts.markdown, out)
         out("")
-        order, rows, reasons = coverage_matrix(_split(opts.names), usable)
-        print_coverage(order, rows, reasons, usable, opts.markdown, out)
-        absent = [b for b in known if reg.has_table(b) and not library_info(b, dists)[0]]
-        if absent:
-            # scipy's names on numpy need scipy: they are missing, not available
-            out("")
-            out(
-                f"not installed: {', '.join(absent)}; names that need them show as missing "
-                '(pip install "array-dispatch[<library>]")'
-            )
+    scope = "the chosen names" if names is not None else f"the {len(order)} known names"
+    out(f"names per library, out of {scope}:")
+    print_summary(order, rows, usable, labels, opts.markdown, out)
+    if names is None and not opts.full:
+        out("")
+        out("--full: every name by library, with the reasons of unsupported entries; "
+            "--names A,B: chosen names")
+    absent = [b for b in selected if reg.has_table(b) and b not in installed]
+    if absent and (names is not None or opts.full):
+        # a name that needs a library that is not installed is missing, not available
+        out("")
+        out(
+            f"not installed: {', '.join(absent)}; names that need them show as missing "
+            '(pip install "array-dispatch[<library>]")'
+        )
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import numbers
 from collections.abc import Callable
 from types import ModuleType
@@ -266,13 +267,56 @@ class DoNamespace:
         return fn
 
 
+_ANY_ARGUMENTS = inspect.Signature(
+    [
+        inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+        inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD),
+    ]
+)
+
+
+class _Doc:
+    """``__doc__`` of a :class:`_DoFunction`: its name's description, read on demand."""
+
+    def __init__(self, class_doc: str):
+        self.class_doc = class_doc
+
+    def __get__(self, obj: Any, cls: Any = None) -> str:
+        if obj is None:
+            return self.class_doc
+        from dispatch._describe import help_text
+
+        return help_text(obj.name)
+
+
 class _DoFunction:
-    """``do`` bound to a name; also a namespace for dotted names (``xp.linalg.qr``)."""
+    """``do`` bound to a name; also a namespace for dotted names (``xp.linalg.qr``).
+
+    ``help(xnp.NAME)`` shows the name's description (``dispatch._describe``: the
+    docstring of its composed fallback or adapter, the one the function reference
+    prints) and ``inspect.signature`` its parameters. Like a function, it is a
+    routine for ``help``; unlike a method, it binds to nothing as a class attribute.
+    """
 
     __slots__ = ("__dict__", "name")
+    __doc__ = _Doc(__doc__)  # type: ignore[assignment]
 
     def __init__(self, name: str):
         self.name = name
+
+    def __get__(self, obj: Any, cls: Any = None) -> _DoFunction:
+        return self
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return self.name.rsplit(".", 1)[-1]
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        from dispatch._describe import describe
+
+        # a name that documents none takes what do passes on
+        return describe(self.name).signature or _ANY_ARGUMENTS
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return do(self.name, *args, **kwargs)

@@ -680,6 +680,19 @@ def count_totals(stats: dict[str, list]) -> dict[str, int]:
     return totals
 
 
+def skip_reasons(stats: dict[str, list]) -> collections.Counter:
+    """Skipped tests counted by reason (the location left out)."""
+    reasons: collections.Counter = collections.Counter()
+    for rep in stats.get("skipped", []):
+        longrepr = getattr(rep, "longrepr", None)
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else "?"
+        reasons[str(reason).removeprefix("Skipped: ")] += 1
+    return reasons
+
+
+_SKIP_REASONS_SHOWN = 6
+
+
 def pytest_terminal_summary(terminalreporter):
     totals = count_totals(terminalreporter.stats)
     lines = [fmt.format_map(totals) for fmt, key in _COUNT_LINES if totals.get(key)]
@@ -687,6 +700,24 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("counts")
         for line in lines:
             terminalreporter.write_line(line)
+    # pyproject's -rfE lists failures only: skips are summed here by reason, so that a
+    # missing library (the usual reason) reads as one line; -rs lists every skip
+    reasons = skip_reasons(terminalreporter.stats)
+    xfailed = len(terminalreporter.stats.get("xfailed", []))
+    if reasons or xfailed:
+        terminalreporter.section("skips")
+        if xfailed:
+            terminalreporter.write_line(
+                f"{xfailed} expected failures (known gaps: unsupported entries, xfail marks)"
+            )
+        for reason, n in reasons.most_common(_SKIP_REASONS_SHOWN):
+            terminalreporter.write_line(f"{n} skipped: {reason}")
+        if len(reasons) > _SKIP_REASONS_SHOWN:
+            others = sum(n for _, n in reasons.most_common()[_SKIP_REASONS_SHOWN:])
+            terminalreporter.write_line(
+                f"{others} skipped for {len(reasons) - _SKIP_REASONS_SHOWN} other reasons "
+                "(pytest -rs lists them)"
+            )
 
 
 def array_leaves_backend(x: Any) -> list:

@@ -47,7 +47,7 @@ def _runtime(path: str) -> Any:
     for i in range(len(parts), 0, -1):
         try:
             obj: Any = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
+        except (ImportError, TypeError, ValueError):  # not a module path (".bound", "a..b")
             continue
         try:
             for part in parts[i:]:
@@ -83,6 +83,9 @@ class RstRoles(griffe.Extension):
         text = target.rsplit(".", 1)[-1] if short else target
         # the target as written, then relative to each enclosing object
         scopes = [owner.path.rsplit(".", i)[0] for i in range(owner.path.count(".") + 1)]
+        if target.startswith("."):  # relative to the owner's package (":mod:`.bound`")
+            target = target.lstrip(".")
+            text = target.rsplit(".", 1)[-1] if short else target
         candidates = [target] + [f"{scope}.{target}" for scope in scopes]
         for candidate in candidates:
             found = _runtime(candidate)

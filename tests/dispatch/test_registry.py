@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 import types
+import warnings
 
 import numpy as np
 import pytest
@@ -382,13 +383,25 @@ def _module(name: str, **functions) -> types.ModuleType:
     return mod
 
 
+def _only_implicit_backend_warnings(caught: list, name: str) -> None:
+    """Every warning recorded is the one for a backend name that is kept unknown."""
+    for w in caught:
+        assert w.category is UserWarning, w
+        assert f"{name!r} is neither a known backend nor an installed module" in str(w.message)
+        assert "The registration is kept for an implicit backend" in str(w.message)
+
+
 @pytest.mark.parametrize("name", ["autograd_probe_lib", "autoray_probe.lazy", "mylib_probe"])
 def test_any_module_name_is_a_backend_in_registrations(cleanup, name):
     """autoray's rule: a backend name that is neither shipped nor registered names
     a module; its module need not be installed to register on it."""
     assert reg.is_implicit(name)
     cleanup.append((name, "probe"))
-    register_function(name, "probe", lambda x: "registered")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        register_function(name, "probe", lambda x: "registered")
+    # a name close to a known backend ('autograd') is kept, with a warning saying so
+    _only_implicit_backend_warnings(caught, name)
     assert name in reg.known_backends()
     assert get_lib_fn(name, "probe")(X) == "registered"
     assert dispatch.supports("probe", name) == "registered"
@@ -414,7 +427,10 @@ def test_compose_register_on_a_module_name(cleanup):
     def softsign_probe(x):
         return x / (1 + do("abs", x))
 
-    softsign_probe.register("autograd_probe_lib", lambda x: "override")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        softsign_probe.register("autograd_probe_lib", lambda x: "override")
+    _only_implicit_backend_warnings(caught, "autograd_probe_lib")
     assert get_lib_fn("autograd_probe_lib", "softsign_probe")(X) == "override"
     np.testing.assert_allclose(softsign_probe(X), X / (1 + X))
 

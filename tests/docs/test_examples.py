@@ -10,7 +10,7 @@ A translation module imports its library at top level; it is skipped only when t
 library is not installed.
 
 One test per page and one per module; each records how many examples it ran as the
-``examples`` user property, summed by ``tests/docs/conftest.py``.
+``examples`` user property, summed by ``tests/conftest.py``.
 """
 
 from __future__ import annotations
