@@ -127,3 +127,20 @@ def test_jit_compile_numpy_is_pass_through():
 def test_numpy_has_no_autodiff(name):
     with pytest.raises(UnsupportedError, match="automatic differentiation"):
         do(name, lambda x: x, like="numpy")
+
+
+@pytest.mark.parametrize("like", ["dask", "sparse", "numpy"])
+def test_gradient_of_a_function_without_autodiff_says_so(like):
+    """The keywords of the function gradient (wrt=, get_output=) reach the array
+    gradient on libraries without autodiff: the refusal must still be the clear one."""
+    pytest.importorskip(like)
+    with pytest.raises(UnsupportedError, match="automatic differentiation"):
+        do("gradient", lambda x: x, like=like, wrt=(0,))
+    with pytest.raises(UnsupportedError, match="automatic differentiation"):
+        do("gradient", lambda x: x, like=like, wrt=0, get_output=True)
+
+
+def test_gradient_of_an_array_refuses_function_keywords():
+    dask = pytest.importorskip("dask.array")
+    with pytest.raises(TypeError, match="'wrt'.*gradient of a function"):
+        do("gradient", dask.ones(3), wrt=0)

@@ -332,7 +332,8 @@ def _gradient_axis(f: Any, ax: int, dx: Any, edge_order: int, dtype: np.dtype) -
 
 
 @composed("gradient")
-def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Any:
+def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1,
+             **autodiff: Any) -> Any:
     """Gradient of an N-dimensional array by central differences, numpy's
     ``gradient``: second-order accurate inside, first- or second-order
     (``edge_order``) one-sided differences at the boundaries.
@@ -359,6 +360,13 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     """
     if callable(f) and not is_array(f):
         raise no_autodiff(f)
+    if autodiff:  # wrt=, get_output= belong to the gradient of a function
+        raise TypeError(
+            f"gradient of an array got unexpected keyword argument(s) "
+            f"{', '.join(map(repr, autodiff))}: 'wrt' and 'get_output' are for the gradient "
+            "of a function, on a library with automatic differentiation (like='torch', "
+            "'jax' or 'tensorflow')"
+        )
     if not is_array(f):
         f = do("asarray", np.asarray(f), like=_first_array(*varargs))
     shape = tuple(do("shape", f))
