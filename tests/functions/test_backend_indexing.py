@@ -247,6 +247,49 @@ def test_scatter_rejects_bad_mode_and_shapes(backend):
         do("scatter", base, do("concatenate", [idx, idx], axis=-1), vals, "add")
 
 
+_AT = {"add": np.add.at, "max": np.maximum.at, "min": np.minimum.at}
+
+
+@pytest.mark.parametrize("mode", ["add", "max", "min", "update"])
+@pytest.mark.parametrize(
+    ("bshape", "ishape", "vshape"),
+    [
+        ((7,), (9,), (9,)),  # 1-D: numpy's add.at(base, idx, values)
+        ((5, 3), (6,), (6, 3)),  # rows of a matrix (torch's index_add along 0)
+        ((5, 3), (6,), (3,)),  # values broadcast to (m, *rest)
+        ((4, 5), (6, 2), (6,)),  # (m, d) index tuples into all axes
+        ((4, 5, 2), (6, 2), (6, 2)),  # into the first two axes, a trailing axis left
+        ((4,), (0,), (0,)),  # nothing to scatter
+    ],
+)
+def test_scatter_takes_unbatched_indices_as_numpy_ufunc_at(backend, mode, bshape, ishape, vshape):
+    """Indices (m,) into the first axis or (m, d) tuples into the first d axes give
+    numpy's ufunc.at result (for 'update', a result with distinct indices)."""
+    gen = np.random.default_rng(sum(bshape) + len(ishape))
+    base = gen.normal(size=bshape)
+    d = 1 if len(ishape) == 1 else ishape[1]
+    if mode == "update":  # duplicates keep an unspecified one: draw distinct index tuples
+        cells = np.arange(int(np.prod(bshape[:d])))
+        if ishape[0] > cells.size:  # fewer updates than cells
+            vshape = (cells.size, *vshape[1:]) if vshape[:1] == ishape[:1] else vshape
+            ishape = (cells.size, *ishape[1:])
+        flat = gen.permutation(cells)[: ishape[0]]
+        idx = np.stack(np.unravel_index(flat, bshape[:d]), axis=-1).reshape(ishape)
+    else:
+        idx = np.stack([gen.integers(0, n, ishape[0]) for n in bshape[:d]], axis=-1)
+        idx = idx.reshape(ishape)
+    vals = gen.normal(size=vshape)
+    expected = base.copy()
+    where = tuple(idx.T) if len(ishape) == 2 else idx
+    if mode == "update":
+        expected[where] = np.broadcast_to(vals, (ishape[0], *bshape[d:]))
+    else:
+        _AT[mode](expected, where, np.broadcast_to(vals, (ishape[0], *bshape[d:])))
+    out = do("scatter", *to_backend((base, idx, vals), backend), mode=mode)
+    assert tuple(do("shape", out)) == bshape
+    assert_close(to_np(out), expected)
+
+
 def test_scatter_large_add_matches_bincount(backend):
     n, bins = 20_000, 500
     idx = rng.integers(0, bins, (1, n, 1))

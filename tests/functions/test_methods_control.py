@@ -142,5 +142,5 @@ def test_gradient_of_a_function_without_autodiff_says_so(like):
 
 def test_gradient_of_an_array_refuses_function_keywords():
     dask = pytest.importorskip("dask.array")
-    with pytest.raises(TypeError, match="'wrt'.*gradient of a function"):
+    with pytest.raises(TypeError, match=r"'wrt'.*gradient of a function"):
         do("gradient", dask.ones(3), wrt=0)

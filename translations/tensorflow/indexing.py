@@ -17,7 +17,11 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import take_index, take_mode
-from dispatch.translations._composed.indexing import _check_mode, scatter_layout
+from dispatch.translations._composed.indexing import (
+    _check_mode,
+    scatter_layout,
+    unbatched_forms,
+)
 from dispatch.translations.tensorflow._common import (
     _axes,
     _is_float,
@@ -350,7 +354,7 @@ TABLE = {
     "searchsorted": _searchsorted,
     "scatter_1d_scalar": _scatter_1d_scalar,
     # the backend method list
-    "scatter": _scatter,
+    "scatter": unbatched_forms(_scatter),
     "gather": _gather,
     "searchsorted_batched": _searchsorted_batched,
 }

@@ -19,7 +19,11 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._adapters import take_mode as _take_mode
-from dispatch.translations._composed.indexing import _check_mode, scatter_layout
+from dispatch.translations._composed.indexing import (
+    _check_mode,
+    scatter_layout,
+    unbatched_forms,
+)
 from dispatch.translations.torch._common import _axes, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
@@ -255,7 +259,7 @@ TABLE = {
     "isin": _isin,  # issue 5 (H8): torch's own beats the composed fallback
     # the backend method list (issue 3), layouts and semantics as the composed names:
     # torch's 1-D scatter/gather kernels
-    "scatter": _scatter,
+    "scatter": unbatched_forms(_scatter),
     "scatter_1d_scalar": _scatter_1d_scalar_torch,
     "gather": _gather,
     "searchsorted_batched": _searchsorted_batched_torch,
