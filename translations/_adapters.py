@@ -43,10 +43,11 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
         return draw
 
     def rand(*shape: int) -> Any:
-        return holder[0].random(shape)
+        # no shape: numpy's size=None (a float on numpy, a 0-d array elsewhere)
+        return holder[0].random(shape or None)
 
     def randn(*shape: int) -> Any:
-        return holder[0].standard_normal(shape)
+        return holder[0].standard_normal(shape or None)
 
     def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64") -> Any:
         return holder[0].integers(low, high, size, dtype=dtype)
@@ -54,6 +55,23 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
     entries = {f"random.{m}": drawing(m) for m in methods}
     entries.update({"random.rand": rand, "random.randn": randn, "random.randint": randint})
     return entries
+
+
+# scipy.special functions whose implementation in scipy (and in cupyx.scipy, which
+# mirrors it) beats the composed fallback (issue 5, H9)
+SCIPY_SPECIAL_NATIVE = "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py"
+
+
+def native_entries(names: str, prefix: str = "") -> dict[str, Any]:
+    """``NATIVE`` table entries for the space-separated ``names``, each after
+    ``prefix``: the library's own function of that name beats the composed fallback.
+
+    >>> sorted(native_entries("erf expit", "scipy.special."))
+    ['scipy.special.erf', 'scipy.special.expit']
+    """
+    from dispatch.engine import NATIVE
+
+    return dict.fromkeys((prefix + n for n in names.split()), NATIVE)
 
 
 def default_rng(cls: type) -> Callable:

@@ -157,7 +157,7 @@ SHAPE = (
     "atleast_3d take take_along_axis where tril triu diag diagonal trace nonzero "
     "argwhere flatnonzero compress select choose searchsorted sort argsort unique "
     "clip isclose allclose array_equal einsum tensordot matmul dot vdot inner outer kron "
-    "cross cumsum diff ediff1d interp histogram bincount digitize convolve correlate "
+    "cross cumsum diff ediff1d interp histogram histogram2d bincount digitize convolve correlate "
     "shape ndim size astype to_numpy"
 ).split()
 

@@ -20,9 +20,14 @@ from typing import Any
 import cupy
 import numpy as np
 from dispatch.translations import _safety
+from dispatch.translations._adapters import (
+    SCIPY_SPECIAL_NATIVE,
+    native_entries,
+    stateful_random,
+)
 from dispatch.translations._adapters import default_rng as _default_rng
 
-from dispatch.engine import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
 TYPES = ("cupy", "cupyx")
 MODULES = {"": "cupy", "scipy": "cupyx.scipy"}
@@ -146,8 +151,22 @@ class _Generator:
     """
 
     def __init__(self, seed: Any = None):
-        self._rng = cupy.random.default_rng(seed)
-        self._legacy = cupy.random.RandomState(seed)
+        self._seed = seed
+        self._made: tuple | None = None  # made on the first draw: importing allocates nothing
+
+    @property
+    def _rng(self) -> Any:
+        return self._generators()[0]
+
+    @property
+    def _legacy(self) -> Any:
+        return self._generators()[1]
+
+    def _generators(self) -> tuple:
+        if self._made is None:
+            self._made = (cupy.random.default_rng(self._seed),
+                          cupy.random.RandomState(self._seed))
+        return self._made
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None) -> Any:
         if size is None:
@@ -221,101 +240,59 @@ class _Generator:
 
 
 # the generator behind random.*; random.seed replaces it
-_RNG: list[_Generator] = []
+_RNG = [_Generator()]
 
 
 def _seed(seed: Any = None) -> None:
-    _RNG[:] = [_Generator(seed)]
-
-
-def _draw(method: str) -> Any:
-    def draw(*args: Any, **kwargs: Any) -> Any:
-        if not _RNG:
-            _seed()
-        return getattr(_RNG[0], method)(*args, **kwargs)
-
-    draw.__name__ = draw.__qualname__ = f"_{method}"
-    return draw
+    _RNG[0] = _Generator(seed)
 
 
 _HAS_EIG = hasattr(cupy.linalg, "eig")
 _HAS_EXPM = _csl is not None and hasattr(_csl, "expm")
 
-TABLE = {
-    # conversion and introspection
-    "to_numpy": _to_numpy,
-    "from_numpy": "asarray",
-    "astype": _astype,
-    "cast": _astype,
-    "to_backend_dtype": np.dtype,
-    "to_device": _to_device,
-    "from_dlpack": "from_dlpack",
-    "stop_gradient": lambda x: x,
-    "complex": _complex,
-    "concat": alias("concatenate"),
-    "conj": NATIVE,
+_NO_EIG = "this cupy version has no general eigensolver (cupy.linalg.{} came in v14)"
+_NO_EXPM = unsupported("this cupy version has no cupyx.scipy.linalg.expm")
+
+TABLE = merge_tables(
+    {
+        # conversion and introspection
+        "to_numpy": _to_numpy,
+        "from_numpy": "asarray",
+        "astype": _astype,
+        "cast": _astype,
+        "to_backend_dtype": np.dtype,
+        "to_device": _to_device,
+        "from_dlpack": "from_dlpack",
+        "stop_gradient": lambda x: x,
+        "complex": _complex,
+        "concat": alias("concatenate"),
+        "conj": NATIVE,
+        # reductions
+        "count_nonzero": _count_nonzero,
+        # linalg
+        "linalg.cholesky": _cholesky,
+        "linalg.eig": NATIVE if _HAS_EIG else unsupported(_NO_EIG.format("eig")),
+        "linalg.eigvals": NATIVE if _HAS_EIG else unsupported(_NO_EIG.format("eigvals")),
+        "linalg.expm": "scipy.linalg.expm" if _HAS_EXPM else _NO_EXPM,
+        "scipy.linalg.expm": NATIVE if _HAS_EXPM else _NO_EXPM,
+        "linalg.lu": "scipy.linalg.lu",
+        "linalg.householder_product": _householder_product,
+        "scipy.linalg.cho_factor": _cho_factor,
+        "scipy.linalg.cho_solve": _cho_solve,
+        # random: numpy's module-level draws come from _RNG[0] (stateful_random below)
+        "random.default_rng": _default_rng(_Generator),
+        "random.seed": _seed,
+    },
     # cupy's own (numpy semantics) beat the composed fallbacks of translations/_composed/
-    "column_stack": NATIVE,
-    "convolve": NATIVE,
-    "correlate": NATIVE,
-    "interp": NATIVE,
-    "linalg.tensorinv": NATIVE,
-    "linalg.tensorsolve": NATIVE,
-    # issue 5 (H8): cupy's own (numpy semantics) beat the composed fallbacks
-    **{
-        n: NATIVE
-        for n in (
-            "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd nanmedian "
-            "average quantile percentile choose compress ediff1d gradient isin digitize "
-            "histogram fft.hfft fft.ihfft scipy.linalg.lu_solve"
-        ).split()
-    },
-    # scipy.special, issue 5 (H9): cupyx.scipy.special's beat the composed fallbacks
-    **{
-        f"scipy.special.{n}": NATIVE
-        for n in "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py".split()
-    },
-    # reductions
-    "count_nonzero": _count_nonzero,
-    # linalg
-    "linalg.cholesky": _cholesky,
-    "linalg.eig": NATIVE
-    if _HAS_EIG
-    else unsupported("this cupy version has no general eigensolver (cupy.linalg.eig came in v14)"),
-    "linalg.eigvals": NATIVE
-    if _HAS_EIG
-    else unsupported(
-        "this cupy version has no general eigensolver (cupy.linalg.eigvals came in v14)"
+    # (issue 5, H8)
+    native_entries(
+        "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
+        "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd nanmedian "
+        "average quantile percentile choose compress ediff1d gradient isin digitize "
+        "histogram fft.hfft fft.ihfft scipy.linalg.lu_solve"
     ),
-    "linalg.expm": "scipy.linalg.expm"
-    if _HAS_EXPM
-    else unsupported("this cupy version has no cupyx.scipy.linalg.expm"),
-    "scipy.linalg.expm": NATIVE
-    if _HAS_EXPM
-    else unsupported("this cupy version has no cupyx.scipy.linalg.expm"),
-    "linalg.lu": "scipy.linalg.lu",
-    "linalg.householder_product": _householder_product,
-    "scipy.linalg.cho_factor": _cho_factor,
-    "scipy.linalg.cho_solve": _cho_solve,
-    # random
-    "random.default_rng": _default_rng(_Generator),
-    "random.seed": _seed,
-    **{
-        f"random.{m}": _draw(m)
-        for m in (
-            "normal",
-            "standard_normal",
-            "uniform",
-            "integers",
-            "random",
-            "permutation",
-            "choice",
-            "exponential",
-            "gamma",
-            "beta",
-            "poisson",
-            "binomial",
-        )
-    },
-    "random.randint": _draw("integers"),
-}
+    # scipy.special, issue 5 (H9): cupyx.scipy.special's beat the composed fallbacks
+    native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),
+    stateful_random(_RNG),
+    names=("cupy", "native beats composed", "scipy.special", "stateful random"),
+)

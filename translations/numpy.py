@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 from dispatch.translations import _safety
-from dispatch.translations._adapters import no_autodiff
+from dispatch.translations._adapters import (
+    SCIPY_SPECIAL_NATIVE,
+    native_entries,
+    no_autodiff,
+    stateful_random,
+)
 from dispatch.translations._composed.bound import backend_entries
-from dispatch.translations._composed.counting import _bincount_fixed_numpy
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
-from dispatch.translations._composed.indexing import _scatter_1d_scalar_numpy
+from dispatch.translations._composed.indexing import _check_mode
 
-from dispatch.engine import NATIVE, alias, unsupported
+from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
 TYPES = ("numpy",)
 MODULES = {"scipy": "scipy"}
@@ -81,39 +85,32 @@ def is_array_type(cls: type) -> bool:
     return issubclass(cls, np.ndarray)
 
 
+class _Generator(np.random.Generator):
+    """numpy's ``Generator``, with the ``dtype=`` keyword of ``normal`` and ``uniform``
+    that the other libraries' generators take (numpy's own takes it on
+    ``standard_normal``, ``random`` and ``integers`` only)."""
+
+    def __init__(self, seed=None):
+        # the bit generator of np.random.default_rng(seed): the same draws
+        super().__init__(np.random.default_rng(seed).bit_generator)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=None):
+        out = super().normal(loc, scale, size)
+        return out if dtype is None else np.asarray(out, dtype=dtype)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=None):
+        out = super().uniform(low, high, size)
+        return out if dtype is None else np.asarray(out, dtype=dtype)
+
+
 # one generator per library, so that ``random.seed`` makes every draw reproducible
-# without touching numpy's legacy global state
-_RNG = [np.random.default_rng()]
+# without touching numpy's legacy global state (numpy's own module-level draws are
+# methods of that state, docs/safety.md)
+_RNG = [_Generator()]
 
 
 def _seed(seed=None):
-    _RNG[0] = np.random.default_rng(seed)
-
-
-def _normal(loc=0.0, scale=1.0, size=None, dtype=None):
-    out = _RNG[0].normal(loc, scale, size)
-    return out if dtype is None else np.asarray(out, dtype=dtype)
-
-
-def _uniform(low=0.0, high=1.0, size=None, dtype=None):
-    out = _RNG[0].uniform(low, high, size)
-    return out if dtype is None else np.asarray(out, dtype=dtype)
-
-
-def _integers(low, high=None, size=None, dtype="int64", endpoint=False):
-    return _RNG[0].integers(low, high, size, dtype=dtype, endpoint=endpoint)
-
-
-def _permutation(x):
-    return _RNG[0].permutation(x)
-
-
-def _random(size=None, dtype="float64"):
-    return _RNG[0].random(size, dtype=dtype)
-
-
-def _choice(a, size=None, replace=True, p=None):
-    return _RNG[0].choice(a, size, replace=replace, p=p)
+    _RNG[0] = _Generator(seed)
 
 
 def _gradient(f, *varargs, **kwargs):
@@ -147,71 +144,6 @@ def _householder_product(a, tau):
         w = np.einsum("...i,...ij->...j", v.conj(), q)
         q -= tau[..., i, None, None] * v[..., :, None] * w[..., None, :]
     return q
-
-
-TABLE = {
-    # flat bincount / ufunc.at kernels on copies: the composed sort-based ones are
-    # several times slower on numpy
-    "scatter_1d_scalar": _scatter_1d_scalar_numpy,
-    "bincount_fixed": _bincount_fixed_numpy,
-    "to_numpy": "asarray",
-    "from_numpy": "asarray",
-    "astype": _astype,
-    "to_device": _to_device,
-    "random.seed": _seed,
-    "random.normal": _normal,
-    "random.standard_normal": lambda size=None, dtype="float64": _RNG[0].standard_normal(
-        size, dtype=dtype
-    ),
-    "random.uniform": _uniform,
-    "random.integers": _integers,
-    "random.randint": _integers,
-    # numpy's own are methods of its legacy global RandomState (docs/safety.md)
-    "random.rand": lambda *shape: _RNG[0].random(shape or None),
-    "random.randn": lambda *shape: _RNG[0].standard_normal(shape or None),
-    "random.permutation": _permutation,
-    "random.random": _random,
-    "random.choice": _choice,
-    "random.exponential": lambda scale=1.0, size=None: _RNG[0].exponential(scale, size),
-    "random.gamma": lambda shape, scale=1.0, size=None: _RNG[0].gamma(shape, scale, size),
-    "random.beta": lambda a, b, size=None: _RNG[0].beta(a, b, size),
-    "random.poisson": lambda lam=1.0, size=None: _RNG[0].poisson(lam, size),
-    "random.binomial": lambda n, p, size=None: _RNG[0].binomial(n, p, size),
-    "random.default_rng": NATIVE,
-    "linalg.expm": "scipy.linalg.expm",
-    "linalg.lu": "scipy.linalg.lu",
-    "linalg.householder_product": _householder_product,
-    "cast": _astype,
-    "conj": NATIVE,
-    # numpy's own beat the composed fallbacks of translations/_composed/
-    "column_stack": NATIVE,
-    "convolve": NATIVE,
-    "correlate": NATIVE,
-    "interp": NATIVE,
-    "linalg.tensorinv": NATIVE,
-    "linalg.tensorsolve": NATIVE,
-    # scipy.special, issue 5 (H9): scipy.special's beat the composed fallbacks
-    **{
-        f"scipy.special.{n}": NATIVE
-        for n in "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py".split()
-    },
-    # issue 5 (H8): numpy's own beat the composed fallbacks (reductions, statistics,
-    # selection, fft, matrices in translations/_composed/)
-    **{
-        n: NATIVE
-        for n in (
-            "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
-            "quantile percentile nanquantile nanpercentile nanmedian digitize histogram "
-            "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
-            "linalg.svdvals linalg.cond scipy.linalg.lu_solve"
-        ).split()
-    },
-    "gradient": _gradient,
-    "complex": lambda real, imag: real + 1j * imag,
-    "stop_gradient": lambda x: x,
-    "to_backend_dtype": "dtype",
-    "concat": alias("concatenate"),
-}
 
 
 # ---------------------------------------------------------------- backend method list (issue 3)
@@ -291,26 +223,106 @@ def _csc_matrix(column_pointers, row_indices, values, shape):
 
 _NO_AUTODIFF = unsupported("numpy has no automatic differentiation")
 
-TABLE.update({
-    **backend_entries("numpy"),
-    "prefers_channels_last": lambda: False,
-    "requires_fixed_shapes_when_tracing": lambda: False,
-    "copy": _copy,
-    "variable": unsupported("numpy has no trainable variables (no automatic differentiation)"),
-    "module": unsupported("numpy has no neural-network modules"),
-    "is_module": lambda obj: False,
-    "jit_compile": _jit_compile,
-    "jit_compile_grad": _NO_AUTODIFF,
-    "jit_compile_hessian": _NO_AUTODIFF,
-    "jacobian": _NO_AUTODIFF,
-    "hessian": _NO_AUTODIFF,
-    "custom_gradient": _NO_AUTODIFF,
-    "sparse_coo_tensor": _sparse_coo_tensor,
-    "csr_matrix": _csr_matrix,
-    "csc_matrix": _csc_matrix,
-    "list_devices": _list_devices,
-    "get_device": lambda x: _cpu(),
-    "allocate_on_device": _allocate_on_device,
-    "get_peak_memory": unsupported("numpy does not track peak memory"),
-    "reset_peak_memory": unsupported("numpy does not track peak memory"),
-})
+
+# ---------------------------------------------------------------- kernels
+# flat bincount / ufunc.at kernels on copies: the composed sort-based ones are
+# several times slower on numpy
+
+
+def _bincount_fixed_numpy(x, weights, bins, x_sorted=False):
+    # np.bincount grows past `bins` for large values (cut off) and rejects
+    # negative ones (filtered, on the slow path only); complex weights are split
+    x = np.asarray(x)
+    if weights is not None:
+        weights = np.asarray(weights)
+        if weights.dtype.kind == "c":
+            re = _bincount_fixed_numpy(x, weights.real, bins)
+            im = _bincount_fixed_numpy(x, weights.imag, bins)
+            return (re + 1j * im).astype(weights.dtype)
+    try:
+        out = np.bincount(x, weights, minlength=bins)
+    except ValueError:  # negative values
+        keep = x >= 0
+        out = np.bincount(x[keep], None if weights is None else weights[keep], minlength=bins)
+    out = out[:bins]
+    if weights is None:
+        return out.astype(np.int64, copy=False)
+    dt = np.int64 if weights.dtype == bool else weights.dtype
+    return out.astype(dt, copy=False)
+
+
+def _scatter_1d_scalar_numpy(base_grid, indices, values, mode="update"):
+    # ufunc.at has a fast 1-D path since numpy 1.25 (as fast as bincount) and
+    # keeps the dtype; it works in place, so on a copy
+    _check_mode(mode)
+    out = np.array(base_grid, copy=True)
+    values = np.asarray(values).astype(out.dtype, copy=False)
+    if mode == "update":
+        out[indices] = values
+    elif mode == "add":
+        (np.logical_or if out.dtype == bool else np.add).at(out, indices, values)
+    else:
+        (np.maximum if mode == "max" else np.minimum).at(out, indices, values)
+    return out
+
+
+TABLE = merge_tables(
+    {
+        "scatter_1d_scalar": _scatter_1d_scalar_numpy,
+        "bincount_fixed": _bincount_fixed_numpy,
+        "to_numpy": "asarray",
+        "from_numpy": "asarray",
+        "astype": _astype,
+        "cast": _astype,
+        "to_device": _to_device,
+        "to_backend_dtype": "dtype",
+        "random.seed": _seed,
+        "random.default_rng": NATIVE,
+        "linalg.expm": "scipy.linalg.expm",
+        "linalg.lu": "scipy.linalg.lu",
+        "linalg.householder_product": _householder_product,
+        "conj": NATIVE,
+        "concat": alias("concatenate"),
+        "gradient": _gradient,
+        "complex": lambda real, imag: real + 1j * imag,
+        "stop_gradient": lambda x: x,
+    },
+    # numpy's own beat the composed fallbacks of translations/_composed/ (issue 5, H8:
+    # reductions, statistics, selection, fft, matrices)
+    native_entries(
+        "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
+        "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
+        "quantile percentile nanquantile nanpercentile nanmedian digitize histogram histogram2d "
+        "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
+        "linalg.svdvals linalg.cond scipy.linalg.lu_solve"
+    ),
+    # scipy.special, issue 5 (H9): scipy.special's beat the composed fallbacks
+    native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),
+    {  # the backend method list (issue 3): numpy's own answers
+        "prefers_channels_last": lambda: False,
+        "requires_fixed_shapes_when_tracing": lambda: False,
+        "copy": _copy,
+        "variable": unsupported("numpy has no trainable variables (no automatic "
+                                "differentiation)"),
+        "module": unsupported("numpy has no neural-network modules"),
+        "is_module": lambda obj: False,
+        "jit_compile": _jit_compile,
+        "jit_compile_grad": _NO_AUTODIFF,
+        "jit_compile_hessian": _NO_AUTODIFF,
+        "jacobian": _NO_AUTODIFF,
+        "hessian": _NO_AUTODIFF,
+        "custom_gradient": _NO_AUTODIFF,
+        "sparse_coo_tensor": _sparse_coo_tensor,
+        "csr_matrix": _csr_matrix,
+        "csc_matrix": _csc_matrix,
+        "list_devices": _list_devices,
+        "get_device": lambda x: _cpu(),
+        "allocate_on_device": _allocate_on_device,
+        "get_peak_memory": unsupported("numpy does not track peak memory"),
+        "reset_peak_memory": unsupported("numpy does not track peak memory"),
+    },
+    backend_entries("numpy"),  # the list's methods written once, bound to numpy
+    stateful_random(_RNG),  # random.normal, random.rand... drawn from _RNG[0]
+    names=("numpy", "native beats composed", "scipy.special", "method list", "bound",
+           "stateful random"),
+)

@@ -4,6 +4,8 @@ backend, against numpy references."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from conftest import assert_close, case, params, to_backend, to_np
@@ -162,13 +164,14 @@ def test_bincount_large_matches_numpy(backend):
 
 
 def test_native_kernels_match_composed(backend):
-    """The private native kernels, meant for the tables, agree with numpy."""
-    from dispatch.translations._composed import counting
-
+    """The native kernels of the tables (their ``bincount_fixed`` and
+    ``searchsorted_batched`` entries, which live with each library's translations)
+    agree with numpy."""
+    table = importlib.import_module(f"dispatch.translations.{backend}").TABLE
     ran = False
     for name in ("bincount_fixed", "searchsorted_batched"):
-        kernel = getattr(counting, f"_{name}_{backend}", None)
-        if kernel is None:
+        kernel = table.get(name)
+        if not callable(kernel):
             continue
         ran = True
         for c in {"bincount_fixed": BINCOUNT, "searchsorted_batched": SEARCH}[name]:

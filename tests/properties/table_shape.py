@@ -531,6 +531,40 @@ def _histogram(d: Drawer) -> Call:
 PROPS["histogram"] = Prop(_histogram)
 
 
+def _histogram2d(d: Drawer) -> Call:
+    # x and y of one float dtype or two (numpy promotes them); bins: one count, a pair
+    # of counts, edges for both axes, or edges and a count; numpy's counts are float64
+    n = d.integer(0, 12)
+    dx = d.dtype(FLOAT)
+    dy = d.dtype(FLOAT) if d.boolean() else dx
+    x = d.array(dx, (n,), exact=True, lo=-4, hi=4)
+    y = d.array(dy, (n,), exact=True, lo=-4, hi=4)
+    kw: dict[str, Any] = {}
+
+    def edges() -> np.ndarray:
+        return d.sorted_array(dx, (d.integer(2, 5),), unique=True, exact=True, lo=-4, hi=4)
+
+    choice = d.integer(0, 4)
+    if choice == 1:
+        kw["bins"] = d.integer(1, 5)
+    elif choice == 2:
+        kw["bins"] = [d.integer(1, 5), d.integer(1, 5)]
+    elif choice == 3:
+        kw["bins"] = edges()
+    elif choice == 4:
+        kw["bins"] = [edges(), d.integer(1, 5)]
+    if d.boolean():
+        kw["range"] = [(-4.0, 4.0), (-2.0, 3.0)]
+    if d.boolean():
+        kw["weights"] = d.array(dx, (n,), exact=True, lo=0, hi=2)
+    if d.boolean():
+        kw["density"] = True
+    return (x, y), kw
+
+
+PROPS["histogram2d"] = Prop(_histogram2d)
+
+
 def _interp(d: Drawer) -> Call:
     dt = np.dtype("float64")
     xp = d.sorted_array(dt, (d.integer(1, 6),), unique=True, exact=True, lo=-3, hi=3)

@@ -217,6 +217,21 @@ def test_renamed_keywords_and_results():
     close(do("scipy.special.softmax", jnp.asarray(M), 0), np.exp(M) / np.exp(M).sum(0))
 
 
+def test_histogram2d_counts_in_numpy_s_floats_and_order():
+    # jnp.histogram2d counts in integers and takes weights before density (issue 11)
+    x, y = np.array([0.5, 1.5, 1.5, 2.0]), np.array([0.0, 1.0, 1.0, 3.0])
+    w = np.array([1.0, 2.0, 0.5, 1.0], np.float32)
+    for args in [(2,), (3, [(0, 2), (0, 3)]), (2, None, True), (2, None, None, w),
+                 (np.array([0, 1, 3]), None, True, w)]:
+        got = do("histogram2d", jnp.asarray(x), jnp.asarray(y),
+                 *(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
+        for g, e in zip(got, np.histogram2d(x, y, *args), strict=True):
+            close(g, e)
+    with jax.enable_x64(False):  # float64 is float32 here: the default float
+        hist, xedges, _ = do("histogram2d", jnp.asarray(x, jnp.float32), jnp.asarray(y), 2)
+        assert hist.dtype == xedges.dtype == jnp.float32
+
+
 def test_complex_from_real_and_imaginary_parts():
     z = do("complex", jnp.ones(3), jnp.array([1.0, np.inf, 2.0]))
     assert z.dtype == jnp.complex128

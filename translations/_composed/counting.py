@@ -21,9 +21,9 @@ fill_value)``                                                  one is ``argwhere
 =================================  ==========================  ================================
 
 ``batched_bincount`` and ``histogram1d`` keep their list names (numpy has
-neither). The private ``_<name>_<library>`` functions at the end are native
-kernels meant for the libraries' tables; torch's live in its own package
-(``translations/torch/statistics.py`` and ``indexing.py``).
+neither). A library's native kernels for these names live in its own table
+(``translations/numpy.py``, ``translations/<library>/statistics.py`` and
+``indexing.py``), not here.
 """
 
 from __future__ import annotations
@@ -253,60 +253,3 @@ def nonzero_static(values: Any, length: int | None = None, fill_value: int = -1)
     pos, valid = _first_true(mask, length)
     idx = do("unravel_index_stacked", pos, shape)
     return do("where", valid[:, None], idx, do("full_like", idx, fill_value))
-
-
-# ---------------------------------------------------------------- native kernels
-# Meant for the libraries' tables (``"bincount_fixed": _bincount_fixed_numpy``...);
-# a library package keeps its own (translations/torch/statistics.py).
-
-
-def _bincount_fixed_numpy(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
-    # np.bincount grows past `bins` for large values (cut off) and rejects
-    # negative ones (filtered, on the slow path only); complex weights are split
-    x = np.asarray(x)
-    if weights is not None:
-        weights = np.asarray(weights)
-        if weights.dtype.kind == "c":
-            re = _bincount_fixed_numpy(x, weights.real, bins)
-            im = _bincount_fixed_numpy(x, weights.imag, bins)
-            return (re + 1j * im).astype(weights.dtype)
-    try:
-        out = np.bincount(x, weights, minlength=bins)
-    except ValueError:  # negative values
-        keep = x >= 0
-        out = np.bincount(x[keep], None if weights is None else weights[keep], minlength=bins)
-    out = out[:bins]
-    if weights is None:
-        return out.astype(np.int64, copy=False)
-    dt = np.int64 if weights.dtype == bool else weights.dtype
-    return out.astype(dt, copy=False)
-
-
-def _bincount_fixed_jax(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
-    # mode="drop" drops indices >= bins; negative ones would wrap, so they get
-    # zero weight; static length: works under jit
-    import jax.numpy as jnp
-
-    w = jnp.ones_like(x, dtype=jnp.int64) if weights is None else weights
-    if w.dtype == bool:
-        w = w.astype(jnp.int64)
-    w = jnp.where(x >= 0, w, jnp.zeros_like(w))
-    return jnp.zeros(bins, w.dtype).at[x].add(w, mode="drop", indices_are_sorted=x_sorted)
-
-
-def _searchsorted_batched_jax(
-    sorted_sequence: Any, search_values: Any, side: str = "left", dtype: str = "int32"
-) -> Any:
-    # vmap over the flattened leading axes (jit-compatible)
-    import jax
-    import jax.numpy as jnp
-
-    if sorted_sequence.ndim == 1:
-        return jnp.searchsorted(sorted_sequence, search_values, side=side).astype(dtype)
-    lead = jnp.broadcast_shapes(sorted_sequence.shape[:-1], search_values.shape[:-1])
-    seq = jnp.broadcast_to(sorted_sequence, (*lead, sorted_sequence.shape[-1]))
-    vals = jnp.broadcast_to(search_values, (*lead, search_values.shape[-1]))
-    rows = math.prod(lead)
-    one = jax.vmap(lambda s, v: jnp.searchsorted(s, v, side=side))
-    out = one(seq.reshape(rows, seq.shape[-1]), vals.reshape(rows, vals.shape[-1]))
-    return out.reshape(*lead, vals.shape[-1]).astype(dtype)

@@ -19,10 +19,9 @@ list method               ``do`` name                     why renamed
 ``scatter`` flattens every batch, spatial and channel position into one 1-D
 target index and hands the work to ``scatter_1d_scalar``, the one kernel a
 library needs to make every scatter fast. The composed kernel uses ``bincount``
-(floating add) or a sort (the other modes) and works under jit; the private
-``_scatter_1d_scalar_<library>`` functions at the end of this file are the
-native kernels meant for the libraries' tables (a library package keeps its
-own: torch's is in ``translations/torch/indexing.py``).
+(floating add) or a sort (the other modes) and works under jit. A library's
+native kernel is its table's ``scatter_1d_scalar`` entry, written beside it
+(``translations/numpy.py``, ``translations/<library>/indexing.py``).
 """
 
 from __future__ import annotations
@@ -695,39 +694,3 @@ def indexed_segment_sum(x: Any, indices: Any, axis: int) -> Any:
     sums = do("where", single[:, :, None], picked, sums)
     out = do("reshape", sums, (batch, k, *rest))
     return do("moveaxis", out, 1, axis)
-
-
-# ---------------------------------------------------------------- native kernels
-# Meant for the libraries' tables as ``"scatter_1d_scalar": <function>``. Each
-# returns a new array and leaves its inputs alone; bool adds become a logical or.
-
-
-def _scatter_1d_scalar_numpy(
-    base_grid: Any, indices: Any, values: Any, mode: str = "update"
-) -> Any:
-    # ufunc.at has a fast 1-D path since numpy 1.25 (as fast as bincount) and
-    # keeps the dtype; it works in place, so on a copy
-    _check_mode(mode)
-    out = np.array(base_grid, copy=True)
-    values = np.asarray(values).astype(out.dtype, copy=False)
-    if mode == "update":
-        out[indices] = values
-    elif mode == "add":
-        (np.logical_or if out.dtype == bool else np.add).at(out, indices, values)
-    else:
-        (np.maximum if mode == "max" else np.minimum).at(out, indices, values)
-    return out
-
-
-def _scatter_1d_scalar_jax(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:
-    # jax arrays are immutable: .at[] is the functional scatter (works under jit); jax
-    # takes numpy constants as they are (no conversion), so a numpy base is made jax's
-    import jax.numpy as jnp
-
-    _check_mode(mode)
-    base_grid = jnp.asarray(base_grid)
-    values = values.astype(base_grid.dtype) if hasattr(values, "astype") else values
-    if base_grid.dtype == bool and mode == "add":
-        mode = "max"
-    ref = base_grid.at[indices]
-    return {"update": ref.set, "add": ref.add, "max": ref.max, "min": ref.min}[mode](values)

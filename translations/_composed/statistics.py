@@ -1,6 +1,6 @@
 """Order statistics and binning, numpy's, written once with ``do``: ``quantile``,
-``percentile``, ``nanquantile``, ``nanpercentile``, ``nanmedian``, ``digitize``
-and ``histogram``.
+``percentile``, ``nanquantile``, ``nanpercentile``, ``nanmedian``, ``digitize``,
+``histogram`` and ``histogram2d``.
 
 The quantile family sorts the reduced axes (moved last and flattened into one)
 and interpolates between order statistics with numpy's formulas for the methods
@@ -15,6 +15,8 @@ it, integers give the library's default float (float64 on numpy).
 ``histogram`` computes its edges with numpy on the host (reading ``min`` and
 ``max`` of the data when ``range`` is not given), so the edges are numpy's to
 the last bit; its counts are a ``bincount_fixed`` (static length).
+``histogram2d`` does the same on each axis and counts the pairs of bins in one
+``bincount_fixed``; its counts are float64, as numpy's.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable, default_float
 
-from dispatch.engine import composed, do, is_array
+from dispatch.engine import composed, do, infer_backend_multi, is_array
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
@@ -447,3 +449,116 @@ def histogram(
         hist = do("astype", hist, "float64")
         return hist / widths / do("sum", hist), edges
     return hist, edges
+
+
+# ---------------------------------------------------------------- histogram2d
+
+
+def _pair(x: Any, y: Any, weights: Any) -> tuple[Any, Any, Any]:
+    """``x``, ``y`` and ``weights`` as arrays of the call's library."""
+    backend = infer_backend_multi(x, y, weights)
+    x, y = (do("asarray", v if is_array(v) else np.asarray(v), like=backend) for v in (x, y))
+    if weights is not None:
+        weights = do("asarray", weights if is_array(weights) else np.asarray(weights),
+                     like=backend)
+    return x, y, weights
+
+
+def _edges2d(x: Any, y: Any, bins: Any, range_: Any) -> tuple[np.ndarray, np.ndarray]:
+    """numpy's bin edges of ``histogram2d``, computed on the host by numpy itself.
+
+    numpy derives an axis' edges from its ``range`` or, without one, from the
+    minimum and maximum of the data (in the dtype of the stacked sample): those two
+    values are read here and handed to numpy as the range, with an empty sample of
+    that dtype, so that the edges (and numpy's errors for bad ``bins`` or
+    ``range``) are numpy's own.
+    """
+    sample = np.result_type(_dt(x), _dt(y))
+    if is_array(bins):
+        bins = _host(bins)
+    elif isinstance(bins, (list, tuple)):
+        bins = [_host(b) if is_array(b) else b for b in bins]
+    # numpy's reading of bins: a pair (one entry per axis), else the same for both
+    per_axis = list(bins) if hasattr(bins, "__len__") and len(bins) == 2 else [bins, bins]
+    if range_ is not None and len(range_) != 2:
+        raise ValueError("range argument must have one entry per dimension")
+    ranges = [None, None] if range_ is None else list(range_)
+    n = do("shape", x)[0]
+    for i, (column, b) in enumerate(zip((x, y), per_axis, strict=True)):
+        if ranges[i] is None and np.ndim(b) == 0 and n:
+            lo, hi = _host(do("min", column)), _host(do("max", column))
+            ranges[i] = (lo.astype(sample)[()], hi.astype(sample)[()])
+    host_range = None if all(r is None for r in ranges) else ranges
+    empty = np.empty(0, sample)
+    _, ex, ey = np.histogram2d(empty, empty, bins, range=host_range)
+    return ex, ey
+
+
+def _bin_of(column: Any, edges_h: np.ndarray) -> tuple[Any, Any]:
+    """(bin index, inside the edges) of each value, numpy's rule: half-open bins,
+    the last one closed."""
+    n = edges_h.shape[0] - 1
+    vals, cut = _common(column, do("asarray", edges_h, like=column))
+    idx = do("searchsorted", cut, vals, side="right") - 1
+    idx = do("where", vals == cut[n], do("full_like", idx, n - 1), idx)
+    inside = (vals >= cut[0]) & (vals <= cut[n])
+    return do("astype", idx, "int64"), inside
+
+
+@composed("histogram2d")
+def histogram2d(
+    x: Any,
+    y: Any,
+    bins: Any = 10,
+    range: Any = None,  # numpy's keyword: shadows the builtin in this function only
+    density: Any = None,
+    weights: Any = None,
+) -> tuple[Any, Any, Any]:
+    """Two-dimensional histogram of the pairs ``(x[i], y[i])``, numpy's ``histogram2d``.
+
+    ``bins``: a number of equal bins for both axes, a pair of numbers, an
+    increasing array of edges for both axes, or a pair of arrays (or of an array
+    and a number). Equal bins span ``range`` (``[[xmin, xmax], [ymin, ymax]]``,
+    default: the data's min and max, read from the values). Values outside the
+    edges are dropped; the last bin of each axis includes its right edge.
+    ``weights`` sum instead of counting. Returns ``(hist, xedges, yedges)``:
+    ``hist`` is float64 (counts, sums or, with ``density=True``, densities) as
+    numpy's, of shape ``(len(xedges) - 1, len(yedges) - 1)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = np.array([0.5, 1.5, 1.6, 2.0]), np.array([0.0, 1.0, 2.0, 2.0])
+    >>> hist, xedges, yedges = do("histogram2d", x, y, bins=2, range=[(0, 2), (0, 2)])
+    >>> hist
+    array([[1., 0.],
+           [0., 3.]])
+    >>> xedges
+    array([0., 1., 2.])
+    """
+    x, y, weights = _pair(x, y, weights)
+    n = do("shape", x)[0] if len(do("shape", x)) == 1 else -1
+    if n < 0 or tuple(do("shape", y)) != (n,):
+        raise ValueError("x and y must be 1-D arrays of the same length")
+    ex, ey = _edges2d(x, y, bins, range)
+    sample = np.result_type(_dt(x), _dt(y)).name
+    ix, in_x = _bin_of(do("astype", x, sample), ex)
+    iy, in_y = _bin_of(do("astype", y, sample), ey)
+    nx, ny = ex.shape[0] - 1, ey.shape[0] - 1
+    flat = do("where", in_x & in_y, ix * ny + iy, do("full_like", ix, -1))
+    if weights is not None:
+        if tuple(do("shape", weights)) != (n,):
+            raise ValueError("weights should have the same shape as x and y.")
+        if _dt(weights).kind == "c":  # numpy sums weights in float64 (np.bincount)
+            raise TypeError("Cannot cast array data from dtype('complex128') to "
+                            "dtype('float64') according to the rule 'safe'")
+        weights = do("astype", weights, "float64")
+    counts = do("bincount_fixed", flat, weights, nx * ny)
+    hist = do("reshape", do("astype", counts, "float64"), (nx, ny))
+    if density:  # numpy's order: the widths of each axis, then the total
+        total = do("sum", hist)
+        dx = do("asarray", np.diff(ex).astype(np.float64)[:, None], like=x)
+        dy = do("asarray", np.diff(ey).astype(np.float64)[None, :], like=x)
+        hist = hist / dx / dy / total
+    # (a library whose weighted bincount answers in numpy gets its own array back)
+    return tuple(do("asarray", a, like=x) for a in (hist, ex, ey))

@@ -205,6 +205,7 @@ CASES: list[tuple] = [
     ("correlate", "correlate", (R(6), R(3)), {"mode": "same"}),
     ("cross", "cross", (R(4, 3), R(4, 3)), {}),
     ("histogram", "histogram", (R(20),), {"bins": 5}),
+    ("histogram2d", "histogram2d", (R(20), R(20)), {"bins": [5, 3]}),
     ("meshgrid", "meshgrid", (R(3), R(4)), {}),
     # contractions
     ("matmul", "matmul", (A, R(4, 5)), {}),

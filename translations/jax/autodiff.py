@@ -1,0 +1,179 @@
+"""Differentiation on jax: ``stop_gradient``, numpy's ``gradient`` of an array
+(finite differences) beside the backend method list's ``gradient`` of a
+function, ``jacobian``, ``hessian`` and ``custom_gradient`` on jax's transforms,
+and the names of other libraries' trainable state, which jax does not have."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._composed.selection import gradient as finite_differences
+
+from dispatch.engine import alias, unsupported
+
+
+def _float_type() -> Any:
+    from dispatch.engine import get_precision
+
+    bits = get_precision()
+    return jax.dtypes.canonicalize_dtype(float if bits is None else f"float{bits}")
+
+
+def _inexact_args(args: tuple, argnums: tuple[int, ...]) -> tuple:
+    # jax differentiates only floats: integer and bool arguments to differentiate
+    # become floats of the current precision
+    out = list(args)
+    for i in argnums:
+        a = jnp.asarray(out[i])
+        out[i] = a if jnp.issubdtype(a.dtype, jnp.inexact) else a.astype(_float_type())
+    return tuple(out)
+
+
+def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+              is_f_scalar: bool = False) -> Callable:
+    """The list's ``jacobian``: a function returning the derivatives of ``f``.
+
+    ``f(*args)`` returns an array, or a tuple/list whose first entry is the array to
+    differentiate (the others are auxiliary outputs). The derivative with respect to
+    ``args[i]`` for ``i`` in ``wrt`` has shape ``first.shape + args[i].shape``. The
+    returned function gives ``(output, grads)`` with ``get_output``, else ``grads``;
+    ``grads`` is a tuple with one entry per index of ``wrt``, or one array when ``wrt``
+    is an int. ``is_f_scalar`` takes one reverse pass (jax.grad) instead of a
+    Jacobian (jax.jacrev).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> _jacobian(lambda x: x ** 2, wrt=0, get_output=False)(jnp.array([1.0, 2.0])).tolist()
+    [[2.0, 0.0], [0.0, 4.0]]
+    """
+    argnums, single = _argnums(wrt)
+
+    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        out = f(*args, **kwargs)
+        return _first(out), out
+
+    transform = jax.grad if is_f_scalar else jax.jacrev
+    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        grads, out = derivative(*_inexact_args(args, argnums), **kwargs)
+        grads = grads[0] if single else tuple(grads)
+        return (out, grads) if get_output else grads
+
+    return jacobian_of_f
+
+
+def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """The list's ``gradient(f, wrt=(0,), get_output=False)`` of a scalar ``f``
+    (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
+    if not callable(f):  # numpy's finite differences keep numpy's name
+        if kwargs.get("edge_order", 1) != 1:  # jnp.gradient has first-order edges only
+            return finite_differences(f, *args, **kwargs)
+        return jnp.gradient(f, *args, **kwargs)
+    return _gradient_of(f, *args, **kwargs)
+
+
+def _gradient_of(f: Callable, wrt: Any = (0,), get_output: bool = False) -> Callable:
+    return _jacobian(f, wrt, get_output, is_f_scalar=True)
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian``: per-batch-entry Hessians of ``f``'s first output.
+
+    Axis 0 of every argument is a batch axis whose entries are independent; the first
+    output of ``f`` is a loss per batch entry or its sum. The returned function gives
+    ``(output, gradients, hessians)`` without the output or gradients unless asked
+    for. Gradients (of the summed loss) have the arguments' shapes;
+    ``hessians[i][j]`` has shape (batch, *args[i].shape[1:], *args[j].shape[1:]). With
+    an int ``wrt``: one gradient and one Hessian. Forward over reverse (as
+    jax.hessian), one forward pass per component of a batch entry.
+    """
+    argnums, single = _argnums(wrt)
+
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        args = _inexact_args(args, argnums)
+        k = len(argnums)
+
+        def loss(*xs: Any) -> tuple[Any, Any]:
+            full = list(args)
+            for i, x in zip(argnums, xs, strict=True):
+                full[i] = x
+            out = f(*full, **kwargs)
+            return jnp.sum(_first(out)), out
+
+        grad = jax.grad(loss, argnums=tuple(range(k)), has_aux=True)
+
+        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
+            g, out = grad(*xs)
+            return tuple(gi.sum(0) for gi in g), (g, out)
+
+        jac = jax.jacfwd(summed_grads, argnums=tuple(range(k)), has_aux=True)
+        raw, (g, out) = jac(*(args[i] for i in argnums))
+        hess = tuple(
+            tuple(jnp.moveaxis(raw[i][j], args[argnums[i]].ndim - 1, 0) for j in range(k))
+            for i in range(k)
+        )
+        result: tuple = (out,) if get_output else ()
+        if get_gradient:
+            result += (g[0] if single else tuple(g),)
+        return (*result, hess[0][0] if single else hess)
+
+    return hessian_of_f
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    and returns one gradient (or None: zero) per input. Built on jax.custom_vjp, so
+    every jax transform and jit uses it; ``f`` runs on every call, so
+    ``get_external_cache`` and ``on_call_skipped`` are accepted and never needed.
+    """
+
+    def fwd(*args: Any) -> tuple[Any, Any]:
+        y = f(*args)
+        return y, (args, y)
+
+    def bwd(res: Any, dy: Any) -> tuple:
+        args, y = res
+        dx = gradient(args, y, dy)
+        dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+        return tuple(_zero_cotangent(a) if d is None else jnp.asarray(d).astype(jnp.result_type(a))
+                     for d, a in zip(dx, args, strict=True))
+
+    custom = jax.custom_vjp(f)
+    custom.defvjp(fwd, bwd)
+    return functools.wraps(f)(lambda *args: custom(*args))
+
+
+def _zero_cotangent(a: Any) -> Any:
+    # integer inputs take float0 cotangents
+    a = jnp.asarray(a)
+    if jnp.issubdtype(a.dtype, jnp.inexact):
+        return jnp.zeros_like(a)
+    return np.zeros(a.shape, jax.dtypes.float0)
+
+
+TABLE = {
+    "stop_gradient": alias("stop_gradient", module="jax.lax"),
+    "jacobian": _jacobian,
+    "gradient": _gradient,
+    "hessian": _hessian,
+    "custom_gradient": _custom_gradient,
+    "variable": unsupported("jax has no variables: parameters are immutable arrays "
+                            "passed to the function that jax.grad differentiates"),
+    "module": unsupported("jax has no module class (flax and equinox define their own)"),
+    "is_module": lambda obj: False,
+}

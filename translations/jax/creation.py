@@ -1,0 +1,42 @@
+"""jax's creation routines: the ones whose ``device=`` keyword jax lacks, and
+``logspace`` with an array base (the others resolve to ``jax.numpy``)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+
+def _with_device(fn: Callable) -> Callable:
+    """``fn`` plus the ``device=`` keyword jax did not give it."""
+
+    @functools.wraps(fn)
+    def placed(*args: Any, device: Any = None, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        return out if device is None else jax.device_put(out, device)
+
+    return placed
+
+
+def _logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              base: Any = 10.0, dtype: Any = None, axis: int = 0) -> Any:
+    # jnp.logspace does not broadcast an array base with start and stop, as numpy does
+    if not jnp.ndim(base):
+        return jnp.logspace(start, stop, num, endpoint, base, dtype, axis)
+    start, stop, base = jnp.broadcast_arrays(start, stop, base)
+    y = jnp.linspace(start, stop, num, endpoint, axis=axis)
+    out = jnp.power(jnp.expand_dims(base, axis), y)
+    return out if dtype is None else out.astype(dtype)
+
+
+TABLE = {
+    # creation functions without jax's device keyword
+    "identity": _with_device(jnp.identity),
+    "logspace": _with_device(_logspace),
+    "geomspace": _with_device(jnp.geomspace),
+    "tri": _with_device(jnp.tri),
+}

@@ -1,0 +1,158 @@
+"""jax's elementwise functions where they depart from numpy: numpy's promotion
+of integers with floats (jax keeps the float's width), integer ``power`` and
+``floor_divide`` edge cases, ``reciprocal`` of integers, ``angle``'s width,
+``complex`` built exactly, and numpy's ``a_min``/``a_max`` keywords of ``clip``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dispatch.engine import merge_tables
+
+
+def _complex(real: Any, imag: Any) -> Any:
+    # lax.complex builds the value exactly (real + 1j * imag turns an infinite
+    # imaginary part into a nan real part) but wants equal float dtypes and shapes
+    dtype = jnp.result_type(real, imag, 1.0)  # integers -> default float, as numpy
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        return real + 1j * imag
+    real, imag = jnp.broadcast_arrays(jnp.asarray(real, dtype), jnp.asarray(imag, dtype))
+    return jax.lax.complex(real, imag)
+
+
+# (dtype, dtype, x64 mode) -> the dtype numpy promotes them to where jax differs, else None
+_PROMOTIONS: dict[tuple, Any] = {}
+
+
+def _numpy_promotion(d1: Any, d2: Any) -> Any:
+    target = np.result_type(d1, d2)
+    if target == jnp.result_type(d1, d2):
+        return None
+    return jax.dtypes.canonicalize_dtype(target)  # float64 stays float32 without x64
+
+
+def _promoting(fn: Callable) -> Callable:
+    """``fn`` promoting integers with floats as numpy does.
+
+    jax keeps the float's width (int64 * float32 -> float32, int32 + complex64 ->
+    complex64); numpy widens (float64, complex128). Other dtype pairs agree, so
+    the usual call (equal dtypes, or a Python scalar) costs one identity test.
+    """
+
+    @functools.wraps(fn)
+    def promoting(x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
+        d1 = getattr(x1, "dtype", None)
+        d2 = getattr(x2, "dtype", None)
+        if d1 is d2 or d1 is None or d2 is None:
+            return fn(x1, x2, *args, **kwargs)
+        key = (d1, d2, jax.config.read("jax_enable_x64"))  # the answer depends on it
+        try:
+            target = _PROMOTIONS[key]
+        except KeyError:
+            target = _PROMOTIONS[key] = _numpy_promotion(d1, d2)
+        if target is None:
+            return fn(x1, x2, *args, **kwargs)
+        return fn(x1.astype(target), x2.astype(target), *args, **kwargs)
+
+    return promoting
+
+
+# binary functions whose arguments numpy promotes to one dtype (ldexp takes an
+# integer exponent as it is; bitwise functions take integers only); power,
+# float_power and floor_divide have adapters of their own below
+_BINARY = (
+    "add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder", "fmod",
+    "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "logaddexp", "logaddexp2",
+    "copysign", "nextafter", "heaviside", "equal", "not_equal", "less", "less_equal",
+    "greater", "greater_equal",
+)  # fmt: skip
+
+
+def _reciprocal(x: Any) -> Any:
+    # numpy keeps integers integer (1 // x rounded towards zero: 0 unless |x| == 1);
+    # jax returns floats
+    x = jnp.asarray(x)
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.where(jnp.abs(x) == 1, x, jnp.zeros_like(x))
+    return jnp.reciprocal(x)
+
+
+def _angle(z: Any, deg: bool = False) -> Any:
+    # jnp.angle returns float64 for a 0-d float32 array under x64; numpy keeps the
+    # argument's precision (complex64 -> float32)
+    z = jnp.asarray(z)
+    out = jnp.angle(z, deg)
+    if jnp.issubdtype(z.dtype, jnp.inexact):
+        return out.astype(jnp.finfo(z.dtype).dtype)
+    return out
+
+
+def _float_power(x1: Any, x2: Any) -> Any:
+    # numpy computes float_power in float64 (complex128) whatever the inputs; jax keeps
+    # float32 (without x64 the widest float is float32 anyway)
+    wide = jax.dtypes.canonicalize_dtype(
+        np.complex128 if jnp.iscomplexobj(x1) or jnp.iscomplexobj(x2) else np.float64
+    )
+    return jnp.float_power(jnp.asarray(x1, wide), jnp.asarray(x2, wide))
+
+
+def _is_int(x: Any) -> bool:
+    dt = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    return jnp.issubdtype(dt, jnp.integer)
+
+
+_promoting_power = _promoting(jnp.power)
+
+
+def _power(x1: Any, x2: Any, /) -> Any:
+    # jax gives 0 for an integer to a negative integer power; numpy raises. The
+    # exponent is read when it can be (eagerly); traced for jit, jax's 0 stays
+    if (
+        _is_int(x2)
+        and _is_int(x1)
+        and not isinstance(x2, jax.core.Tracer)
+        and bool(np.any(np.asarray(x2) < 0))
+    ):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return _promoting_power(x1, x2)
+
+
+_promoting_floor_divide = _promoting(jnp.floor_divide)
+
+
+def _floor_divide(x1: Any, x2: Any, /) -> Any:
+    # jax's integer floor_divide by zero gives arbitrary values (-1, -2, 255); numpy
+    # gives 0 (with a RuntimeWarning), as jax's own remainder does
+    r = _promoting_floor_divide(x1, x2)
+    if _is_int(x1) and _is_int(x2):
+        r = jnp.where(jnp.asarray(x2) == 0, jnp.zeros_like(r), r)
+    return r
+
+
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
+    # jax accepts only the array API's min/max, not numpy's a_min/a_max keywords
+    return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
+
+
+TABLE = merge_tables(
+    {
+        "complex": _complex,
+        # elementwise: jax dropped numpy's alias fix (round towards zero)
+        "fix": "trunc",
+        "reciprocal": _reciprocal,
+        "float_power": _float_power,
+        "power": _power,
+        "floor_divide": _floor_divide,
+        "angle": _angle,
+        "clip": _clip,
+    },
+    # numpy's promotion of integer with float arrays
+    {name: _promoting(getattr(jnp, name)) for name in _BINARY},
+    names=("elementwise", "promoting binary functions"),
+)

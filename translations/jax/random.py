@@ -1,0 +1,159 @@
+"""numpy's stateful ``random`` API on jax's explicit PRNG keys: a ``Generator``
+with numpy's methods, the module-level draws of the shared stateful-random
+adapter (``translations/_adapters.py``) on one generator that ``random.seed``
+replaces, and the backend method list's ``random_permutations``. Draws inside
+``jit`` use a key fixed at trace time, so a compiled function repeats them."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from dispatch.translations._adapters import stateful_random
+
+from dispatch.engine import merge_tables
+
+
+def _size(size: Any, *params: Any) -> tuple[int, ...]:
+    """numpy's ``size``: None means the broadcast shape of the parameters."""
+    if size is None:
+        return jnp.broadcast_shapes(*(jnp.shape(p) for p in params)) if params else ()
+    return tuple(size) if np.iterable(size) else (int(size),)
+
+
+class Generator:
+    """numpy's ``random.Generator`` methods on a jax PRNG key.
+
+    The key is split on every draw, so draws differ and a generator made with
+    the same seed repeats them exactly. Returned by
+    ``do("random.default_rng", seed, like="jax")``.
+
+    Parameters
+    ----------
+    seed : int, jax key array, or None
+        Seed of the key; None takes fresh entropy from the operating system.
+
+    Examples
+    --------
+    >>> rng = Generator(0)
+    >>> rng.normal(size=(2,)).shape
+    (2,)
+    >>> bool((Generator(1).uniform(size=3) == Generator(1).uniform(size=3)).all())
+    True
+    """
+
+    __slots__ = ("_key", "_seed")
+
+    def __init__(self, seed: Any = None):
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "little")
+        self._seed = seed
+        self._key: Any = None  # made on the first draw: importing stays cheap
+
+    def _next(self) -> Any:
+        # split outside any jit trace, so that the stored key never becomes a tracer
+        with jax.ensure_compile_time_eval():
+            if self._key is None:
+                seed = self._seed
+                is_key = hasattr(seed, "dtype") and jnp.issubdtype(seed.dtype, jax.dtypes.prng_key)
+                self._key = seed if is_key else jax.random.key(seed)
+            self._key, sub = jax.random.split(self._key)
+        return sub
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None):
+        """Normal draws, numpy's ``Generator.normal`` (``dtype`` added)."""
+        z = jax.random.normal(self._next(), _size(size, loc, scale), dtype or float)
+        return loc + scale * z
+
+    def standard_normal(self, size: Any = None, dtype: Any = None) -> Any:
+        """Standard normal draws."""
+        return jax.random.normal(self._next(), _size(size), dtype or float)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None):
+        """Uniform draws on ``[low, high)``."""
+        u = jax.random.uniform(self._next(), _size(size, low, high), dtype or float)
+        return low + (high - low) * u
+
+    def random(self, size: Any = None, dtype: Any = None) -> Any:
+        """Uniform draws on ``[0, 1)``."""
+        return jax.random.uniform(self._next(), _size(size), dtype or float)
+
+    def integers(
+        self,
+        low: Any,
+        high: Any = None,
+        size: Any = None,
+        dtype: Any = None,
+        endpoint: bool = False,
+    ) -> Any:
+        """Integers on ``[low, high)`` (``[0, low)`` with one bound; ``]`` with endpoint)."""
+        if high is None:
+            low, high = 0, low
+        if endpoint:
+            high = high + 1
+        shape = _size(size, low, high)
+        return jax.random.randint(self._next(), shape, low, high, dtype or int)
+
+    def permutation(self, x: Any, axis: int = 0) -> Any:
+        """A permuted ``arange(x)``, or ``x`` shuffled along ``axis``."""
+        return jax.random.permutation(self._next(), x, axis)
+
+    def choice(
+        self, a: Any, size: Any = None, replace: bool = True, p: Any = None, axis: int = 0
+    ) -> Any:
+        """Draws from ``a`` (or ``arange(a)``), with or without replacement."""
+        return jax.random.choice(self._next(), a, _size(size), replace, p, axis)
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Exponential draws."""
+        return scale * jax.random.exponential(self._next(), _size(size, scale), float)
+
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gamma draws."""
+        return scale * jax.random.gamma(self._next(), shape, _size(size, shape, scale), float)
+
+    def beta(self, a: Any, b: Any, size: Any = None) -> Any:
+        """Beta draws."""
+        return jax.random.beta(self._next(), a, b, _size(size, a, b), float)
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        """Poisson draws (integers)."""
+        return jax.random.poisson(self._next(), lam, _size(size, lam), int)
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Binomial draws (integers, as numpy; jax draws them as floats)."""
+        return jax.random.binomial(self._next(), n, p, _size(size, n, p)).astype(int)
+
+
+# the generator behind the module-level draws: kept here rather than as global
+# library state, and replaced by ``random.seed``
+_RNG = [Generator()]
+
+
+def _seed(seed: Any = None) -> None:
+    _RNG[0] = Generator(seed)
+
+
+def _default_rng(seed: Any = None) -> Generator:
+    return seed if isinstance(seed, Generator) else Generator(seed)
+
+
+def _random_permutations(permutations: int, n: int) -> Any:
+    # one key per row from the seeded generator, permuted together by vmap
+    keys = jax.random.split(_RNG[0]._next(), int(permutations))
+    rows = jax.vmap(lambda key: jax.random.permutation(key, int(n)))(keys)
+    return rows.astype(jax.dtypes.canonicalize_dtype(np.int64))
+
+
+TABLE = merge_tables(
+    {
+        "random.seed": _seed,
+        "random.default_rng": _default_rng,
+        "random_permutations": _random_permutations,
+    },
+    stateful_random(_RNG),
+    names=("random", "stateful random"),
+)

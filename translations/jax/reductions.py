@@ -1,0 +1,89 @@
+"""jax's reductions where they depart from numpy: the truth of complex values in
+``all``/``any``, the accumulator of small integers in cumulative sums and
+products, ``nanargmax``/``nanargmin`` of an all-NaN slice; and jax's own
+NaN-skipping reductions, which beat the composed fallbacks."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dispatch.engine import NATIVE, merge_tables
+
+
+def _truth(fn: Any) -> Any:
+    """jax's all/any read a complex value by its real part (jnp.all(0.25j) is False);
+    numpy's truth of a complex is ``z != 0``."""
+
+    def reduce(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
+               where: Any = None) -> Any:
+        a = jnp.asarray(a)
+        if jnp.iscomplexobj(a):
+            a = a != 0
+        if where is None:
+            return fn(a, axis=axis, keepdims=keepdims)
+        return fn(a, axis=axis, keepdims=keepdims, where=where)
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+def _accumulating(fn: Callable) -> Callable:
+    """``fn`` (a cumulative sum or product) accumulating small integers and bools in
+    the default integer, as numpy does (jax keeps the input's integer type)."""
+
+    @functools.wraps(fn)
+    def run(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+        a = jnp.asarray(a)
+        if dtype is None:
+            dtype = _accumulator(a.dtype)
+        return fn(a, axis=axis, dtype=dtype)
+
+    return run
+
+
+def _accumulator(dt: Any) -> Any:
+    dt = np.dtype(dt)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < np.dtype(np.int_).itemsize):
+        return jax.dtypes.canonicalize_dtype(np.int_)
+    if dt.kind == "u" and dt.itemsize < np.dtype(np.uint).itemsize:
+        return jax.dtypes.canonicalize_dtype(np.uint)
+    return None
+
+
+def _nan_arg(fn: Callable) -> Callable:
+    def arg(a: Any, axis: Any = None, out: None = None, *, keepdims: bool = False) -> Any:
+        r = fn(a, axis=axis, keepdims=keepdims)
+        # jnp marks an all-NaN slice with -1 (a jitted function needs a value); numpy
+        # raises, which is done here where the values can be read (not while tracing)
+        if not isinstance(r, jax.core.Tracer) and bool(jnp.any(r < 0)):
+            raise ValueError("All-NaN slice encountered")
+        return r
+
+    arg.__name__ = arg.__qualname__ = f"_{fn.__name__}"
+    return arg
+
+
+TABLE = merge_tables(
+    {
+        "all": _truth(jnp.all),
+        "any": _truth(jnp.any),
+        "nanargmax": _nan_arg(jnp.nanargmax),
+        "nanargmin": _nan_arg(jnp.nanargmin),
+        # issue 5 (H8): jax's own beat the composed fallbacks of translations/_composed/
+        "nanmax": NATIVE,
+        "nanmin": NATIVE,
+        "nanprod": NATIVE,
+        "nanvar": NATIVE,
+        "nanstd": NATIVE,
+        "average": NATIVE,
+    },
+    # numpy accumulates small integers in the default integer
+    {name: _accumulating(getattr(jnp, name)) for name in ("cumsum", "cumprod", "nancumsum")},
+    names=("reductions", "accumulations"),
+)

@@ -1,0 +1,70 @@
+"""jax's shape functions where they depart from numpy: ``split`` at indices past
+the end, ``ravel``'s orders, ``atleast_*`` of a list and their tuple results."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+from dispatch.translations._adapters import ravel_order as _ravel_order
+
+from dispatch.engine import NATIVE
+
+
+def _split_at(ary: Any, indices: Any, axis: int) -> list:
+    # numpy splits at indices as slices do: indices past the end give empty pieces;
+    # jax refuses them
+    ary = jnp.asarray(ary)
+    lead = (slice(None),) * (axis % ary.ndim)
+    bounds = [0, *(int(i) for i in indices), ary.shape[axis]]
+    return [ary[(*lead, slice(b0, b1))] for b0, b1 in itertools.pairwise(bounds)]
+
+
+def _splitter(fn: Callable, axis_of: Callable | None = None) -> Callable:
+    @functools.wraps(fn)
+    def split(ary: Any, indices_or_sections: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(indices_or_sections, (int, np.integer)):
+            return fn(ary, indices_or_sections, *args, **kwargs)
+        ary = jnp.asarray(ary)
+        axis = axis_of(ary) if axis_of else (args[0] if args else kwargs.get("axis", 0))
+        return _split_at(ary, indices_or_sections, axis)
+
+    return split
+
+
+def _ravel(a: Any, order: Any = "C") -> Any:
+    # jax implements 'C' and 'F' only; its arrays expose no memory layout, so 'A' and
+    # 'K' read them as the C-contiguous arrays they stand for
+    return jnp.ravel(a, "F" if _ravel_order(order) == "F" else "C")
+
+
+def _atleast(fn: Callable) -> Callable:
+    def atleast(*arys: Any) -> Any:
+        # numpy reads one list argument as one array (jax refuses lists) and returns
+        # several results as a tuple (jax: a list)
+        if len(arys) == 1 and isinstance(arys[0], (list, tuple)):
+            return fn(jnp.asarray(arys[0]))
+        out = fn(*arys)
+        return tuple(out) if isinstance(out, list) else out
+
+    atleast.__name__ = atleast.__qualname__ = "_" + fn.__name__
+    return atleast
+
+
+TABLE = {
+    "split": _splitter(jnp.split),
+    "array_split": _splitter(jnp.array_split),
+    "hsplit": _splitter(jnp.hsplit, lambda a: 1 if a.ndim > 1 else 0),
+    "vsplit": _splitter(jnp.vsplit, lambda a: 0),
+    "ravel": _ravel,
+    "atleast_1d": _atleast(jnp.atleast_1d),
+    "atleast_2d": _atleast(jnp.atleast_2d),
+    "atleast_3d": _atleast(jnp.atleast_3d),
+    # jax.numpy's own (numpy semantics) beat the composed fallbacks of translations/_composed/
+    "column_stack": NATIVE,
+    "matrix_transpose": NATIVE,
+}
