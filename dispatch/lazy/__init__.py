@@ -25,7 +25,7 @@ from typing import Any
 from dispatch._registry import alias_backend as _alias_backend
 from dispatch._registry import register_backend as _register_backend
 from dispatch.lazy import core
-from dispatch.lazy._array import LazyArray, Variable, array, shared_intermediates
+from dispatch.lazy._array import LazyArray, Variable, array
 from dispatch.lazy._graph import (
     ascend,
     compute,
@@ -41,13 +41,15 @@ from dispatch.lazy._graph import (
     to_nx_digraph,
 )
 from dispatch.lazy._jit import autojit, jit_function
-from dispatch.lazy._linear import LinearTracer, NonLinearError, matrix_from_function
+from dispatch.lazy._linear import LinearTracer, NonLinearError
+from dispatch.lazy._linear_trace import matrix_from_function
 from dispatch.lazy._plot import (
     plot_graph,
     plot_history_functions,
     plot_history_size_footprint,
     plot_history_stats,
 )
+from dispatch.lazy._record import shared_intermediates
 from dispatch.lazy._shapes import ShapeError, register_shape_rule
 from dispatch.lazy._source import Function, get_source
 

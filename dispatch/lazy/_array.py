@@ -1,4 +1,4 @@
-"""The lazy array node and the recording of ``do`` calls into nodes.
+"""The lazy array node: :class:`LazyArray`, its leaves and its Python protocol.
 
 A :class:`LazyArray` is one node ``(fn_name, args, kwargs)`` of a graph. Its
 arguments hold other nodes, constants (Python scalars, strings, slices...) and
@@ -6,35 +6,25 @@ constant leaves (arrays of any library, wrapped in a leaf node on first use).
 Its shape and dtype are known when it is made (see ``_shapes``), and its
 backend is the library of its leaves (the highest priority one: a torch leaf
 wins over numpy constants), which is where :func:`compute` runs it.
+
+Calls on nodes are recorded by ``_record`` (``do``, operators and methods all
+go through its recorders); graphs are copied and pickled by ``_copy``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import copy
 import operator
-import struct
-import weakref
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from dispatch.lazy import _shapes
-from dispatch.lazy._shapes import ShapeError, broadcast, eval_dtype, infer
 
 _NODATA = object()  # the value of a node that is not computed (or a Variable)
 _shapes._NODATA.append(_NODATA)
 _WEAK = (int, float, complex, bool)
-_INERT = frozenset(
-    {int, float, complex, bool, str, type(None), slice, type(Ellipsis), np.dtype, type}
-)
-# contexts of shared_intermediates: a stack of dicts, the innermost in use. A context
-# variable: a block in one thread (or asyncio task) shares nothing with another
-_SHARED: contextvars.ContextVar[tuple[dict, ...]] = contextvars.ContextVar(
-    "dispatch_lazy_shared", default=()
-)
 
 
 class LazyArray:
@@ -82,8 +72,8 @@ class LazyArray:
         "_shape",
         "_token",
     )
-    # set on first pickling only (see _records); never read before
-    _token: _Token | None
+    # set on first pickling only (see _copy.records); never read before
+    _token: _copy._Token | None
     # numpy defers to our reflected operators: ``ndarray + lazy`` is lazy
     __array_ufunc__ = None
 
@@ -227,19 +217,19 @@ class LazyArray:
 
     @property
     def T(self) -> LazyArray:
-        return _rec("transpose")(self)
+        return _record.recorder("transpose")(self)
 
     @property
     def H(self) -> LazyArray:
-        return _rec("transpose")(_rec("conj")(self))
+        return _record.recorder("transpose")(_record.recorder("conj")(self))
 
     @property
     def real(self) -> LazyArray:
-        return _rec("real")(self)
+        return _record.recorder("real")(self)
 
     @property
     def imag(self) -> LazyArray:
-        return _rec("imag")(self)
+        return _record.recorder("imag")(self)
 
     # ---------------------------------------------------------------- graph methods
 
@@ -364,7 +354,7 @@ class LazyArray:
         )
 
     def __getitem__(self, key: Any) -> LazyArray:
-        return _rec("getitem")(self, key)
+        return _record.recorder("getitem")(self, key)
 
     # ---------------------------------------------------------------- copy and pickle
     # A graph is copied and pickled node by node in topological order, never by
@@ -381,7 +371,7 @@ class LazyArray:
     def __deepcopy__(self, memo: dict) -> LazyArray:
         """Copy the whole graph below this node, sharing nodes as the original does
         (also with other objects copied in the same ``deepcopy`` call)."""
-        for node in _graph_order(self):
+        for node in _copy.graph_order(self):
             if id(node) in memo:
                 continue
             n = object.__new__(LazyArray)
@@ -400,163 +390,50 @@ class LazyArray:
         return memo[id(self)]
 
     def __reduce__(self) -> tuple:
-        return (_rebuild, (_records(self),))
+        return (_copy.rebuild, (_copy.records(self),))
 
     def reshape(self, *shape: Any, **kwargs: Any) -> LazyArray:
         if len(shape) == 1:
             shape = shape[0]
-        return _rec("reshape")(self, shape, **kwargs)
+        return _record.recorder("reshape")(self, shape, **kwargs)
 
     def transpose(self, *axes: Any) -> LazyArray:
         perm: Any = axes
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             perm = axes[0]
-        return _rec("transpose")(self, perm or None)
+        return _record.recorder("transpose")(self, perm or None)
 
     def astype(self, dtype: Any, **kwargs: Any) -> LazyArray:
-        return _rec("astype")(self, dtype, **kwargs)
+        return _record.recorder("astype")(self, dtype, **kwargs)
 
     def conj(self) -> LazyArray:
-        return _rec("conj")(self)
+        return _record.recorder("conj")(self)
 
     def ravel(self) -> LazyArray:
-        return _rec("ravel")(self)
+        return _record.recorder("ravel")(self)
 
     flatten = ravel
 
     def squeeze(self, axis: Any = None) -> LazyArray:
-        return _rec("squeeze")(self, axis)
+        return _record.recorder("squeeze")(self, axis)
 
     def sum(self, axis: Any = None, **kwargs: Any) -> LazyArray:
-        return _rec("sum")(self, axis, **kwargs)
+        return _record.recorder("sum")(self, axis, **kwargs)
 
     def mean(self, axis: Any = None, **kwargs: Any) -> LazyArray:
-        return _rec("mean")(self, axis, **kwargs)
+        return _record.recorder("mean")(self, axis, **kwargs)
 
     def max(self, axis: Any = None, **kwargs: Any) -> LazyArray:
-        return _rec("max")(self, axis, **kwargs)
+        return _record.recorder("max")(self, axis, **kwargs)
 
     def min(self, axis: Any = None, **kwargs: Any) -> LazyArray:
-        return _rec("min")(self, axis, **kwargs)
+        return _record.recorder("min")(self, axis, **kwargs)
 
     def clip(self, a_min: Any = None, a_max: Any = None) -> LazyArray:
-        return _rec("clip")(self, a_min, a_max)
+        return _record.recorder("clip")(self, a_min, a_max)
 
 
 _FIELDS = ("_fn", "_args", "_kwargs", "_shape", "_dtype", "_backend", "_data", "_deps", "_depth")
-
-
-def _graph_order(root: LazyArray) -> list[LazyArray]:
-    """Every node below ``root`` (itself included), each after its dependencies;
-    iterative, so that the depth of the graph does not matter."""
-    order: list[LazyArray] = []
-    seen = {id(root)}
-    stack = [(root, iter(_children(root)))]
-    while stack:
-        node, it = stack[-1]
-        for child in it:
-            if id(child) not in seen:
-                seen.add(id(child))
-                stack.append((child, iter(_children(child))))
-                break
-        else:
-            stack.pop()
-            order.append(node)
-    return order
-
-
-def _children(node: LazyArray) -> tuple:
-    # deps normally hold every lazy argument; ``to(..., deps=...)`` may say less
-    found = _shapes._find_lazy(node._args, node._kwargs or {})
-    return (*node._deps, *found) if found else node._deps
-
-
-class _Token:
-    """Pickled with each node, so that nodes shared by several pickled graphs (one
-    ``pickle.dumps((y, x))``) are one node again after loading: the first graph to
-    load records its node on the token, the others find it there."""
-
-    __slots__ = ("__weakref__", "node")
-
-    def __init__(self) -> None:
-        self.node: Any = None
-
-    def __reduce__(self) -> tuple:
-        return (_Token, ())  # never the loaded node (a weak reference) itself
-
-
-class _Ref:
-    """Stands for the ``i``-th node of a pickled graph inside arguments."""
-
-    __slots__ = ("i",)
-
-    def __init__(self, i: int):
-        self.i = i
-
-    def __reduce__(self) -> tuple:
-        return (_Ref, (self.i,))
-
-
-def _encode(obj: Any, index: dict) -> Any:
-    if type(obj) is LazyArray:
-        return _Ref(index[id(obj)])
-    if isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields"):
-        return type(obj)(_encode(o, index) for o in obj)
-    if type(obj) is dict:
-        return {k: _encode(v, index) for k, v in obj.items()}
-    return obj
-
-
-def _decode(obj: Any, nodes: list) -> Any:
-    if type(obj) is _Ref:
-        return nodes[obj.i]
-    if isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields"):
-        return type(obj)(_decode(o, nodes) for o in obj)
-    if type(obj) is dict:
-        return {k: _decode(v, nodes) for k, v in obj.items()}
-    return obj
-
-
-def _records(root: LazyArray) -> tuple:
-    """The graph below ``root`` as a flat tuple of node records, root last."""
-    order = _graph_order(root)
-    index = {id(n): i for i, n in enumerate(order)}
-    out = []
-    for n in order:
-        token = getattr(n, "_token", None)
-        if token is None:
-            token = n._token = _Token()
-        has_data = n._data is not _NODATA
-        args, kwargs = _encode(n._args, index), _encode(n._kwargs, index)
-        data = n._data if has_data else None
-        deps = tuple(index[id(d)] for d in n._deps)
-        fields = (n._fn, args, kwargs, n._shape, n._dtype, n._backend, has_data, data, deps)
-        out.append((token, *fields, n._depth))
-    return tuple(out)
-
-
-def _rebuild(records: tuple) -> LazyArray:
-    """Unpickle a graph written by :meth:`LazyArray.__reduce__`."""
-    nodes: list[LazyArray] = []
-    for token, fn, args, kwargs, shape, dtype, backend, has_data, data, deps, depth in records:
-        known = token.node() if token.node is not None else None
-        if known is not None:  # loaded already, with another graph of the same pickle
-            nodes.append(known)
-            continue
-        n = object.__new__(LazyArray)
-        n._fn = fn
-        n._args = _decode(args, nodes)
-        n._kwargs = _decode(kwargs, nodes)
-        n._shape = shape
-        n._dtype = dtype
-        n._backend = backend
-        n._data = data if has_data else _NODATA
-        n._deps = tuple(nodes[i] for i in deps)
-        n._depth = depth
-        n._token = token
-        token.node = weakref.ref(n)
-        nodes.append(n)
-    return nodes[-1]
 
 
 def _binop(name: str, reflected: bool = False) -> Any:
@@ -569,7 +446,7 @@ def _binop(name: str, reflected: bool = False) -> Any:
         ):
             return NotImplemented
         if not box:
-            box.append(recorder(name))
+            box.append(_record.recorder(name))
         return box[0](other, self) if reflected else box[0](self, other)
 
     op.__name__ = f"__{'r' if reflected else ''}{name}__"
@@ -578,7 +455,7 @@ def _binop(name: str, reflected: bool = False) -> Any:
 
 def _unop(name: str) -> Any:
     def op(self: LazyArray) -> LazyArray:
-        return recorder(name)(self)
+        return _record.recorder(name)(self)
 
     return op
 
@@ -608,21 +485,6 @@ def _outranked(other: Any) -> bool:
     from dispatch import _registry as reg
 
     return reg.priority(b) > reg.priority("lazy")
-
-
-_RECORDERS: dict[str, Any] = {}
-
-
-def recorder(name: str) -> Any:
-    """The (cached) function recording calls of ``name`` on lazy arrays."""
-    try:
-        return _RECORDERS[name]
-    except KeyError:
-        fn = _RECORDERS[name] = make_recorder(name)
-        return fn
-
-
-_rec = recorder
 
 
 # ---------------------------------------------------------------- leaves
@@ -709,9 +571,6 @@ def Variable(shape: Any, dtype: Any = "float64", backend: str = "numpy") -> Lazy
     return n
 
 
-# ---------------------------------------------------------------- recording
-
-
 def _node(fn: str, args: tuple, kwargs: dict | None, shape: Any, dtype: Any,
           backend: str, deps: tuple, depth: int) -> LazyArray:
     n = object.__new__(LazyArray)
@@ -727,297 +586,23 @@ def _node(fn: str, args: tuple, kwargs: dict | None, shape: Any, dtype: Any,
     return n
 
 
-_PRIORITY: dict[str, float] = {}
-
-
-def _priority(b: str) -> float:
-    try:
-        return _PRIORITY[b]
-    except KeyError:
-        from dispatch import _registry as reg
-
-        try:
-            p = reg.priority(b)
-        except Exception:
-            p = 0
-        _PRIORITY[b] = p
-        return p
-
-
-def _backend(deps: tuple) -> str:
-    b = deps[0]._backend
-    for d in deps[1:]:
-        c = d._backend
-        if c != b and _priority(c) > _priority(b):
-            b = c
-    return b
-
-
-def _wrap(a: Any, deps: list) -> Any:
-    """Replace foreign arrays in ``a`` by constant leaves, collecting lazy deps."""
-    t = type(a)
-    if t is LazyArray:
-        deps.append(a)
-        return a
-    if t in _INERT:
-        return a
-    if t is list or t is tuple:
-        out = [_wrap(e, deps) for e in a]
-        if all(x is y for x, y in zip(out, a, strict=False)):
-            return a
-        return t(out)
-    if _is_foreign_array(a):
-        shared = _SHARED.get()
-        if shared:
-            cache = shared[-1]
-            key = ("<leaf>", id(a))
-            hit = cache.get(key)
-            if hit is not None and hit._data is a:
-                deps.append(hit)
-                return hit
-            leaf = cache[key] = _leaf(a)
-        else:
-            leaf = _leaf(a)
-        deps.append(leaf)
-        return leaf
-    return a
-
-
-def record(name: str, args: tuple, kwargs: dict) -> Any:
-    """Record ``do(name, *args, **kwargs)`` as a node (the general path)."""
-    like = kwargs.get("like") if kwargs else None
-    if type(like) is LazyArray:
-        # creation with like=<lazy>: the example gives the library and the dtype
-        from dispatch.translations._vocabulary import CREATION
-
-        kwargs = {**kwargs, "like": like._backend}
-        if name in CREATION and kwargs.get("dtype") is None and like._dtype:
-            from dispatch import do
-
-            kwargs["dtype"] = do("to_backend_dtype", like._dtype, like=like._backend)
-    found: list = []
-    args = tuple(_wrap(a, found) for a in args)
-    if kwargs:
-        kwargs = {k: _wrap(v, found) for k, v in kwargs.items()}
-    if not found:
-        # nothing lazy (creation with like=<lazy>): compute now, keep as a constant
-        return _constant(name, args, kwargs)
-    deps = tuple(dict.fromkeys(found)) if len(found) > 1 else tuple(found)
-    shared = _SHARED.get()
-    key = None
-    if shared:
-        key = _share_key(name, args, kwargs)
-        if key is not None:
-            hit = shared[-1].get(key)
-            if hit is not None:
-                return hit
-    try:
-        res = infer(name, args, kwargs)
-    except ShapeError:
-        if _has_variables(deps):
-            raise
-        return _eager(name, args, kwargs)
-    backend = _backend(deps)
-    depth = 1 + max(d._depth for d in deps)
-    if isinstance(res, list):
-        parent = _node(name, args, kwargs or None, None, None, backend, deps, depth)
-        out: Any = tuple(
-            _node("getitem", (parent, i), None, s, d, backend, (parent,), depth + 1)
-            for i, (s, d) in enumerate(res)
-        )
-    else:
-        out = _node(name, args, kwargs or None, res[0], res[1], backend, deps, depth)
-    if key is not None:
-        shared[-1][key] = out
-    return out
-
-
-def _constant(name: str, args: tuple, kwargs: dict) -> Any:
-    from dispatch import do
-
-    return _as_leaves(do(name, *args, **kwargs))
-
-
-def _as_leaves(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_as_leaves(v) for v in value)
-    if type(value) is LazyArray or not _is_foreign_array(value):
-        return value
-    return _leaf(value)
-
-
-def _eager(name: str, args: tuple, kwargs: dict) -> Any:
-    """A data-dependent call on a graph without variables: compute it now."""
-    from dispatch.lazy._graph import evaluate, node_function
-
-    values = evaluate([list(args), kwargs])
-    return _as_leaves(node_function(name)(*values[0], **values[1]))
-
-
-def _has_variables(deps: tuple) -> bool:
-    from dispatch.lazy._graph import ascend
-
-    return any(n._fn is None and n._data is _NODATA for n in ascend(list(deps)))
-
-
-def _share_key(name: str, args: tuple, kwargs: dict) -> Any:
-    try:
-        key = (name, _hk(args), _hk(kwargs) if kwargs else None)
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
-def _hk(obj: Any) -> Any:
-    """A key equal only for arguments that give the same call: by type, and floats by
-    their bits (``0.0 == -0.0``, ``1 == 1.0 == True`` and ``nan != nan`` in Python)."""
-    t = type(obj)
-    if t is LazyArray:
-        return ("L", id(obj))
-    if t is float:
-        return ("f", struct.pack("<d", obj))
-    if t is complex:
-        return ("c", struct.pack("<dd", obj.real, obj.imag))
-    if isinstance(obj, np.generic):
-        return ("g", obj.dtype.str, obj.tobytes())
-    if t is tuple or t is list:
-        return (t.__name__, *(_hk(o) for o in obj))
-    if t is dict:
-        return ("d", *sorted((_hk(k), _hk(v)) for k, v in obj.items()))
-    if t is slice:
-        return ("s", _hk(obj.start), _hk(obj.stop), _hk(obj.step))
-    return (t, obj)
-
-
-def sharing_cache() -> dict | None:
-    """The cache of the innermost active :func:`shared_intermediates` block, or None."""
-    shared = _SHARED.get()
-    return shared[-1] if shared else None
-
-
-@contextlib.contextmanager
-def shared_intermediates(cache: dict | None = None) -> Iterator[dict]:
-    """Within the block, identical lazy calls return the same node.
-
-    A call is identical when the function name, the lazy arguments (by
-    identity), constant arrays (by identity) and every other argument (by value)
-    match. Nodes are kept alive until the block exits and the yielded cache is
-    released; pass the cache to a later block to resume sharing.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from dispatch import do, lazy
-    >>> x = lazy.array(np.ones(3))
-    >>> with lazy.shared_intermediates() as cache:
-    ...     a = do("sin", x)
-    ...     b = do("sin", x)
-    >>> a is b
-    True
-    """
-    cache = {} if cache is None else cache
-    token = _SHARED.set((*_SHARED.get(), cache))
-    try:
-        yield cache
-    finally:
-        _SHARED.reset(token)
-
-
-# ---------------------------------------------------------------- fast recorders
-
-
-def make_recorder(name: str) -> Any:
-    """The function ``do(name, ...)`` calls on lazy arrays (fast paths for
-    elementwise calls without keywords)."""
-    from dispatch.translations import _vocabulary as vocabulary
-
-    if name in _UNARY_NAMES or name in vocabulary.ELEMENTWISE_UNARY:
-        return _unary_recorder(name)
-    if name in vocabulary.ELEMENTWISE_BINARY:
-        return _binary_recorder(name)
-
-    def rec(*args: Any, **kwargs: Any) -> Any:
-        return record(name, args, kwargs)
-
-    rec.__name__ = rec.__qualname__ = name
-    return rec
-
-
-_UNARY_NAMES = frozenset({"negative", "positive", "abs", "conj"})
-
-
-def _unary_recorder(name: str) -> Any:
-    dts: dict = {}
-
-    def rec(x: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(x) is LazyArray and not args and not kwargs and not _SHARED.get():
-            d = x._dtype
-            try:
-                dt = dts[d]
-            except KeyError:
-                dt = dts[d] = eval_dtype(name, (d,))
-            t = (x,)  # one tuple serves as arguments and dependencies
-            return _node(name, t, None, x._shape, dt, x._backend, t, x._depth + 1)
-        return record(name, (x, *args), kwargs)
-
-    rec.__name__ = rec.__qualname__ = name
-    return rec
-
-
-def _binary_recorder(name: str) -> Any:
-    dts: dict = {}
-
-    def rec(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and not _SHARED.get():
-            ta = type(a)
-            tb = type(b)
-            if ta is LazyArray:
-                if tb is LazyArray:
-                    sa = a._shape
-                    sb = b._shape
-                    shape = sa if sa == sb else broadcast(sa, sb)
-                    key = (a._dtype, b._dtype)
-                    try:
-                        dt = dts[key]
-                    except KeyError:
-                        dt = dts[key] = eval_dtype(name, key)
-                    args = (a, b)
-                    if a is b:
-                        deps: tuple = (a,)
-                        depth = a._depth + 1
-                    else:
-                        deps = args
-                        depth = 1 + (a._depth if a._depth > b._depth else b._depth)
-                    ba = a._backend
-                    bb = b._backend
-                    if ba != bb and _priority(bb) > _priority(ba):
-                        ba = bb
-                    return _node(name, args, None, shape, dt, ba, deps, depth)
-                if tb in _WEAK:
-                    key = (a._dtype, tb)
-                    try:
-                        dt = dts[key]
-                    except KeyError:
-                        dt = dts[key] = eval_dtype(name, key)
-                    return _node(name, (a, b), None, a._shape, dt, a._backend, (a,),
-                                 a._depth + 1)
-            elif tb is LazyArray and ta in _WEAK:
-                key = (ta, b._dtype)
-                try:
-                    dt = dts[key]
-                except KeyError:
-                    dt = dts[key] = eval_dtype(name, key)
-                return _node(name, (a, b), None, b._shape, dt, b._backend, (b,), b._depth + 1)
-        return record(name, (a, b, *args), kwargs)
-
-    rec.__name__ = rec.__qualname__ = name
-    return rec
-
-
 def is_lazy(x: Any) -> bool:
     return type(x) is LazyArray
 
 
 _shapes._LAZY.append(LazyArray)
-__all__ = ["LazyArray", "Variable", "array", "record", "shared_intermediates"]
+__all__ = ["LazyArray", "Variable", "array"]
+
+
+# pickles written before graphs were copied and pickled by ``_copy`` name these here
+_MOVED = {"_rebuild": "rebuild", "_Token": "_Token", "_Ref": "_Ref"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        return getattr(_copy, _MOVED[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+# recording and copying build on the node and are used only at call time: imported
+# last, so that either may be imported first
+from dispatch.lazy import _copy, _record  # noqa: E402

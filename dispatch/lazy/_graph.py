@@ -12,7 +12,9 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from dispatch._do import do
+from dispatch._do import _annotate, do
+from dispatch._registry import CALLS1 as _CALLS1
+from dispatch._registry import CALLS2 as _CALLS2
 from dispatch._tree import tree_flatten, tree_map
 from dispatch.lazy._array import _NODATA, LazyArray
 
@@ -38,23 +40,26 @@ def toposort(
     treated as leaves (their dependencies are not visited).
     """
     seen: set = set()
+    add = seen.add
     order: list = []
     append = order.append
     for root in roots:
         if root in seen or (pending_only and root._fn is None):
             continue
-        seen.add(root)
+        add(root)
         stack = [(root, _dep_iter(root, stop))]
+        push = stack.append
+        pop = stack.pop
         while stack:
             node, it = stack[-1]
             for d in it:
                 if d in seen or (pending_only and d._fn is None):
                     continue
-                seen.add(d)
-                stack.append((d, _dep_iter(d, stop)))
+                add(d)
+                push((d, _dep_iter(d, stop)))
                 break
             else:
-                stack.pop()
+                pop()
                 append(node)
     return order
 
@@ -66,6 +71,9 @@ def _dep_iter(node: LazyArray, stop: set | frozenset) -> Iterator[LazyArray]:
     if len(deps) == 1:
         return iter(deps)
     # deepest first keeps fewer intermediates alive
+    if len(deps) == 2:
+        a, b = deps
+        return iter(deps) if a._depth >= b._depth else iter((b, a))
     return iter(sorted(deps, key=_depth, reverse=True))
 
 
@@ -202,9 +210,15 @@ def _run(root: LazyArray) -> None:
     The stack is the path from the root to the current node, so a node is never
     on it twice (the graph has no cycles) and no visited set is needed: a node is
     pending exactly while its ``_fn`` is set.
+
+    A call without keywords takes the callable ``do`` would take straight from
+    ``do``'s own cache of one- and two-argument calls (the same dictionaries, so
+    the same callable); any other call, or a miss, goes through ``do``.
     """
     nodata = _NODATA
     lazy = LazyArray
+    calls1 = _CALLS1
+    calls2 = _CALLS2
     stack = [root]
     push = stack.append
     pop = stack.pop
@@ -216,7 +230,8 @@ def _run(root: LazyArray) -> None:
                 break
         else:
             pop()
-            if node._fn is None:
+            name = node._fn
+            if name is None:
                 continue
             vals = []
             for a in node._args:
@@ -231,9 +246,20 @@ def _run(root: LazyArray) -> None:
                 else:
                     vals.append(a)
             kw = node._kwargs
-            name = node._fn
+            fn = None
             try:
-                if name == "getitem":
+                if kw is None and name != "getitem":
+                    try:
+                        n = len(vals)
+                        if n == 1:
+                            fn = calls1[name][type(vals[0])]
+                        elif n == 2:
+                            fn = calls2[name][type(vals[0])][type(vals[1])]
+                    except (KeyError, TypeError):
+                        pass
+                if fn is not None:
+                    data = fn(*vals)
+                elif name == "getitem":
                     data = vals[0][vals[1]]
                 elif not isinstance(name, str):  # a callable given to LazyArray.to
                     data = name(*vals, **{k: _values(v) for k, v in (kw or {}).items()})
@@ -242,6 +268,8 @@ def _run(root: LazyArray) -> None:
                 else:
                     data = do(name, *vals)
             except Exception as err:
+                if fn is not None:
+                    _annotate(err, name, tuple(vals), {}, None)  # what do would have noted
                 if hasattr(err, "add_note"):
                     err.add_note(f"(while computing the lazy node {node!r})")
                 raise

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from dispatch.lazy._array import LazyArray, Variable
+from dispatch.lazy._bind import bind
 from dispatch.lazy._shapes import dtype_name
 from dispatch.lazy._source import Function
 
@@ -65,7 +66,7 @@ def jit_function(function: Function, backend: str | None = None, **options: Any)
         options.setdefault("autograph", False)
         compiled = tf.function(lazy_function, **options)
     elif backend == "torch":
-        compiled = _torch_jit(lazy_function, **options)
+        compiled = _torch_jit(function, **options)
     else:
         raise NotImplementedError(
             f"no compiler known for backend {backend!r}; use backend='jax', 'torch' or "
@@ -80,29 +81,38 @@ def jit_function(function: Function, backend: str | None = None, **options: Any)
     return jitted
 
 
-def _torch_jit(call: Callable, mode: str = "compile", torch_backend: Any = None,
+def _torch_jit(function: Function, mode: str = "compile", torch_backend: Any = None,
                **options: Any) -> Callable:
+    """torch.compile (or torch.jit.trace) of ``function``'s code bound, for the types of
+    the first inputs, to the callables ``do`` takes (``_bind``): the compiler traces
+    torch's functions, not ``do``'s lookups."""
     import torch
 
-    if mode == "compile":
-        if torch_backend is not None:
-            options["backend"] = torch_backend
-        return torch.compile(call, **options)
-    if mode != "trace":
+    if mode not in ("compile", "trace"):
         raise ValueError(f"torch mode must be 'compile' or 'trace', not {mode!r}")
-    traced: dict = {}
+    if mode == "compile" and torch_backend is not None:
+        options["backend"] = torch_backend
+    compiled: dict = {}
 
     def run(*args: Any) -> Any:
-        key = tuple((tuple(a.shape), a.dtype, a.device) for a in args)
-        fn = traced.get(key)
+        # compile: the types decide the binding, torch.compile guards shapes itself;
+        # trace: a trace holds for one set of shapes, dtypes and devices
+        key = tuple(type(a) for a in args) if mode == "compile" else tuple(
+            (type(a), tuple(a.shape), a.dtype, a.device) for a in args)
+        fn = compiled.get(key)
         if fn is None:
-            with warnings.catch_warnings():
-                # torch.jit is deprecated in favour of torch.compile, but traces
-                # in a fraction of the time
-                warnings.simplefilter("ignore", DeprecationWarning)
-                # numpy constants become constants of the trace: that is the intent
-                warnings.simplefilter("ignore", torch.jit.TracerWarning)
-                fn = traced[key] = torch.jit.trace(call, args, **options)
+            bound = bind(function, args)
+            if mode == "compile":
+                fn = torch.compile(bound, **options)
+            else:
+                with warnings.catch_warnings():
+                    # torch.jit is deprecated in favour of torch.compile, but traces
+                    # in a fraction of the time
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    # numpy constants become constants of the trace: that is the intent
+                    warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                    fn = torch.jit.trace(bound, args, **options)
+            compiled[key] = fn
         return fn(*args)
 
     return run

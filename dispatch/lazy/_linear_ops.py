@@ -8,7 +8,7 @@ ones included, resolves to a function that raises
 from types import ModuleType as _ModuleType
 from typing import Any as _Any
 
-from dispatch.lazy import _linear as _linear
+from dispatch.lazy import _linear_trace as _trace
 
 
 class _Namespace(_ModuleType):
@@ -34,7 +34,7 @@ _NAMESPACES = frozenset({"linalg", "fft", "random", "scipy", "special", "sparse"
 def _lookup(full: str, last: str) -> _Any:
     if last in _NAMESPACES:
         return _Namespace(full)
-    return _linear.OPS.get(full) or _linear.unsupported_op(full)
+    return _trace.OPS.get(full) or _trace.unsupported_op(full)
 
 
 _HOOKS = frozenset({"setup_module", "teardown_module", "setup_function", "teardown_function",

@@ -10,7 +10,7 @@ introspection answered from the node, and conversions that must compute.
 
 from typing import Any as _Any
 
-from dispatch.lazy import _array as _array
+from dispatch.lazy import _record as _record
 
 # first components of dotted names that are namespaces rather than functions
 _NAMESPACES = frozenset(
@@ -36,7 +36,7 @@ class _Namespace:
         return _recorder(self._prefix)(*args, **kwargs)
 
 
-_recorder = _array.recorder
+_recorder = _record.recorder
 
 
 def _lookup(full: str, last: str) -> _Any:

@@ -29,9 +29,10 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from dispatch.lazy import _array
-from dispatch.lazy._array import LazyArray, Variable, array, shared_intermediates
+from dispatch.lazy import _record
+from dispatch.lazy._array import LazyArray, Variable, array
 from dispatch.lazy._graph import ascend, compute, descend
+from dispatch.lazy._record import shared_intermediates
 from dispatch.lazy._source import Function, get_source
 
 __all__ = [
@@ -79,12 +80,12 @@ def find_lazy(x: Any) -> Iterator[LazyArray]:
 
 def currently_sharing() -> bool:
     """Whether a :func:`shared_intermediates` block is active here."""
-    return _array.sharing_cache() is not None
+    return _record.sharing_cache() is not None
 
 
 def get_sharing_cache() -> dict:
     """The cache of the innermost active :func:`shared_intermediates` block."""
-    cache = _array.sharing_cache()
+    cache = _record.sharing_cache()
     if cache is None:
         raise RuntimeError("get_sharing_cache(): no shared_intermediates() block is active")
     return cache
@@ -126,7 +127,7 @@ def lazy_cache(fn_name: str, hasher: Callable | None = None) -> Callable[[Callab
     def deco(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def cached(*args: Any, **kwargs: Any) -> Any:
-            cache = _array.sharing_cache()
+            cache = _record.sharing_cache()
             if cache is None:
                 return fn(*args, **kwargs)
             key = key_of(fn_name, *args, **kwargs)

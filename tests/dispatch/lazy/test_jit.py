@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import re
+
 import numpy as np
 import pytest
 
@@ -104,3 +107,67 @@ def test_function_jit_on_numpy_returns_the_function():
     x = lazy.Variable((2,))
     func = lazy.Function(x, do("exp", x))
     assert func.jit() is func
+
+
+# ---------------------------------------------------------------- bound code (_bind)
+
+
+def _torch_function():
+    x = lazy.Variable((2, 3), backend="torch")
+    w = lazy.Variable((3, 3), backend="torch")
+    return lazy.Function([x, w], model(x, w))
+
+
+def test_bound_code_calls_the_callables_do_takes():
+    torch = pytest.importorskip("torch")
+    from dispatch.lazy._bind import bind
+
+    f = _torch_function()
+    args = (torch.as_tensor(X), torch.as_tensor(W))
+    bound = bind(f, args)
+    sites = {k: v for k, v in bound.__globals__.items() if k.startswith("_s")}
+    assert len(sites) == len(re.findall(r"\b[a-z_]+\(", f.get_source())) - 1  # not the def
+    assert all(not isinstance(v, functools.partial) for v in sites.values())
+    # the numpy constant (the folded scale) is converted once, not on every call
+    assert [type(v) for k, v in bound.__globals__.items() if k.startswith("_c")] == [
+        torch.Tensor]
+    for got, ref in zip(bound(*args), f.flat(*args), strict=True):
+        assert torch.equal(got, ref)
+
+
+def test_bound_code_converts_numpy_operands_once():
+    torch = pytest.importorskip("torch")
+    from dispatch.lazy._bind import bind
+
+    x = lazy.Variable((2, 3), backend="torch")
+    mask = np.array([[True, False, True], [False, True, False]])
+    f = lazy.Function(x, do("where", mask, do("sin", x), 0.0))
+    t = torch.arange(6.0, dtype=torch.float64).reshape(2, 3)
+    bound = bind(f, (t,))
+    assert [type(v) for k, v in bound.__globals__.items() if k.startswith("_c")] == [
+        torch.Tensor]
+    assert torch.equal(bound(t), torch.where(torch.as_tensor(mask), torch.sin(t), 0.0))
+
+
+def test_torch_compile_sees_one_graph_without_breaks():
+    torch = pytest.importorskip("torch")
+    from dispatch.lazy._bind import bind
+
+    f = _torch_function()
+    args = (torch.as_tensor(X), torch.as_tensor(W))
+    explained = torch._dynamo.explain(bind(f, args))(*args)
+    assert explained.graph_count == 1
+    assert explained.graph_break_count == 0
+
+
+def test_autojit_torch_compile_calls_again_without_recompiling():
+    torch = pytest.importorskip("torch")
+    f = lazy.autojit(model, mode="compile", torch_backend="eager")
+    t, w = torch.as_tensor(X), torch.as_tensor(W)
+    _check(f(t, w), lambda r: r.numpy())
+    torch._dynamo.reset()
+    counts = torch._dynamo.utils.counters
+    counts.clear()
+    f(t + 1, w)
+    f(t + 2, w)
+    assert counts["stats"]["unique_graphs"] <= 1  # compiled once (after the reset), not per call
