@@ -11,7 +11,7 @@ from dispatch.translations._adapters import (
     no_autodiff,
     stateful_random,
 )
-from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 from dispatch.translations._composed.indexing import _check_mode
 

@@ -83,7 +83,7 @@ class RstRoles(griffe.Extension):
         text = target.rsplit(".", 1)[-1] if short else target
         # the target as written, then relative to each enclosing object
         scopes = [owner.path.rsplit(".", i)[0] for i in range(owner.path.count(".") + 1)]
-        if target.startswith("."):  # relative to the owner's package (":mod:`.bound`")
+        if target.startswith("."):  # relative to the owner's package (":mod:`._bound`")
             target = target.lstrip(".")
             text = target.rsplit(".", 1)[-1] if short else target
         candidates = [target] + [f"{scope}.{target}" for scope in scopes]

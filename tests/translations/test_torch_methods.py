@@ -336,7 +336,7 @@ def test_fft_axes_dtypes_and_values():
     np.testing.assert_allclose(N(do("ifft_axes", out, (0, 2))), x, atol=1e-12)
     assert do("fft_axes", T(x.astype(np.float32)), (1,)).dtype == torch.complex64
     assert do("fft_axes", T(np.arange(4)), ()).dtype == torch.complex64  # default precision
-    from dispatch.translations._composed.signal import fft_axes
+    from dispatch.translations._composed.fft import fft_axes
 
     assert np.dtype(N(do("fft_axes", T(np.arange(4)), (0,))).dtype) == fft_axes(
         np.arange(4), (0,)).dtype

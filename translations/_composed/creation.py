@@ -1,9 +1,17 @@
-"""numpy creation routines that some libraries lack: ``geomspace``, ``logspace``,
-``random.rand`` and ``random.randn``, written once with ``do``.
+"""Creation routines written once with ``do``.
+
+The backend method list's creation methods: ``as_tensor``, ``range`` and
+``linspace_without_last`` create arrays from no array, so they need to know the
+backend: they are bound to each library in its table (see :mod:`._bound`)
+rather than registered as composed fallbacks; ``meshgrid_ij`` (numpy's
+``meshgrid`` defaults to 'xy') and ``copy_leaves`` are composed.
+
+numpy creation routines that some libraries lack: ``geomspace``, ``logspace``,
+``random.rand`` and ``random.randn``.
 
 They create arrays from numbers, with no array to decide the library, so they
 take the backend as a keyword and are bound in the tables of the libraries that
-lack them (``fill_entries`` in :mod:`.bound`), never registered as composed
+lack them (``fill_entries`` in :mod:`._bound`), never registered as composed
 fallbacks: a library's own function of the same name stays where it exists.
 ``do("geomspace", 1, 100, 3, like="torch")`` reaches them like any creation
 routine; an example array as ``like=`` also gives its dtype.
@@ -15,13 +23,14 @@ Without ``dtype`` the values are computed in the library's default float type
 
 from __future__ import annotations
 
+import numbers
 import operator
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.precision import np_dtype
+from dispatch.translations._composed.devices import np_dtype
 
-from dispatch.engine import backend_of_type, do, is_array
+from dispatch.engine import backend_of_type, composed, do, get_precision, is_array, tree_map
 
 
 def _np(dtype: Any) -> np.dtype:
@@ -221,3 +230,73 @@ def randn(*shape: int, backend: str) -> Any:
     """
     size = tuple(operator.index(d) for d in shape)
     return do("random.standard_normal", size=size, like=backend)
+
+
+# ---------------------------------------------------------------- creation (bound)
+
+
+def as_tensor(x: Any, convert_external: bool = True, *, backend: str) -> Any:
+    """``x`` (list, number, numpy array or array) as an array of ``backend``.
+
+    Floats are cast to the current precision when one is set;
+    ``convert_external=False`` returns Python numbers as they are.
+    """
+    if not convert_external and isinstance(x, numbers.Number):
+        return x
+    out = x if is_array(x) and _owned(x, backend) else do("asarray", x, like=backend)
+    return do("auto_cast1", out) if get_precision() is not None else out
+
+
+def _owned(x: Any, backend: str) -> bool:
+    from dispatch.engine import backend_of_type
+
+    return backend_of_type(type(x)) == backend
+
+
+def range_(
+    start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, *, backend: str
+) -> Any:
+    """``arange(start, limit, delta)``, int32 by default (the list's ``range``)."""
+    if limit is None:
+        start, limit = 0, start
+    return do("arange", start, limit, delta, dtype=dtype or "int32", like=backend)
+
+
+def linspace_without_last(start: Any, stop: Any, number: int, *, backend: str) -> Any:
+    """``number`` evenly spaced values from ``start`` to ``stop``, ``stop`` excluded."""
+    return do("linspace", start, stop, number + 1, like=backend)[:-1]
+
+
+# ---------------------------------------------------------------- creation (composed)
+
+
+@composed("meshgrid_ij")
+def meshgrid_ij(*coordinates: Any) -> tuple:
+    """``numpy.meshgrid(*coordinates, indexing='ij')`` as a tuple (the list's
+    ``meshgrid``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [g.shape for g in do("meshgrid_ij", np.arange(2), np.arange(3))]
+    [(2, 3), (2, 3)]
+    """
+    return tuple(do("meshgrid", *coordinates, indexing="ij"))
+
+
+@composed("copy_leaves")
+def copy_leaves(tree: Any, only_mutable: bool = False) -> Any:
+    """Copy every array leaf of a nested tuple/list/dict; other leaves stay.
+
+    ``only_mutable`` is accepted for the list's signature; every leaf is
+    copied (a copy of an immutable array is cheap and harmless).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.zeros(2)
+    >>> out = do("copy_leaves", {"a": a, "n": 3})
+    >>> out["a"] is a, out["n"]
+    (False, 3)
+    """
+    return tree_map(lambda x: do("copy", x), tree)

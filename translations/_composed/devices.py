@@ -1,16 +1,37 @@
-"""Devices, tensor identity and interop methods of the backend method list.
+"""Devices, dtypes and precision, and introspection helpers, written once with ``do``.
+
+Devices, tensor identity and interop methods of the backend method list.
 
 :class:`ComputeDevice` is the one device record of every library. Each table
 lists its devices (``list_devices``), says where an array lives
 (``get_device``) and moves arrays (``allocate_on_device``); the default device
 bookkeeping below (``get_default_device``, ``set_default_device``,
 ``get_device_by_ref``) is written once on top of ``list_devices`` and bound to
-each library in its table (:mod:`.bound`), as are ``is_tensor`` and
+each library in its table (:mod:`._bound`), as are ``is_tensor`` and
 ``from_external_array_dlpack``, which need to know the library they answer for.
+
+dtype and precision methods of the backend method list.
+
+Dtypes are described by numpy dtypes on every library (``dtype_of`` returns
+``numpy.dtype('float32')`` for a torch float32 tensor); casts take a numpy
+dtype or a dtype name. The list's ``dtype(array)`` is ``dtype_of`` here,
+because numpy's ``dtype`` constructs dtypes.
+
+Precision: ``dispatch.get_precision()`` (the ``precision(bits)`` context, else
+the global setting) decides the float width of ``float_type()``,
+``to_float``, ``to_complex``, ``auto_cast1`` and of ``combine_types`` when a
+float is involved. With no precision set, ``float_type()`` is float32 (the
+list's default) and ``combine_types`` keeps the widest float among its inputs.
+
+Python scalars are *weak*, as in every array library: in ``combine_types`` and
+``auto_cast`` they can raise the kind (int -> float) but never the width.
+
+Introspection and conversion helpers every backend gets for free.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -18,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch.engine import backend_of_type, composed, convert, do, is_array
+from dispatch.engine import backend_of_type, composed, convert, do, get_precision, is_array
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")
 
@@ -195,3 +216,296 @@ def from_external_array_dlpack(x: Any, *, backend: str) -> Any:
     """An array of ``backend`` sharing memory with ``x`` (any object with
     ``__dlpack__``) where DLPack allows, else a copy through numpy."""
     return convert(x, backend)
+
+
+_KINDS = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def np_dtype(name_or_dtype: Any) -> np.dtype:
+    """A numpy dtype from a name or a dtype; ``bfloat16`` through ``ml_dtypes``."""
+    try:
+        return np.dtype(name_or_dtype)
+    except TypeError:
+        if str(name_or_dtype) == "bfloat16":
+            import ml_dtypes
+
+            return np.dtype(ml_dtypes.bfloat16)
+        raise
+
+
+def _weak_kind(x: Any) -> str | None:
+    """numpy kind letter of a Python scalar, None for anything else."""
+    if isinstance(x, bool):
+        return "b"
+    if isinstance(x, numbers.Integral) and not isinstance(x, np.generic):
+        return "i"
+    if isinstance(x, numbers.Real) and not isinstance(x, np.generic):
+        return "f"
+    if isinstance(x, numbers.Complex) and not isinstance(x, np.generic):
+        return "c"
+    return None
+
+
+@composed("dtype_of")
+def dtype_of(x: Any) -> np.dtype:
+    """The numpy dtype equivalent to the dtype of ``x`` (the list's ``dtype``).
+
+    Python scalars give numpy's dtype of ``numpy.asarray(x)`` (int -> int64,
+    float -> float64; the list's int32 for Python ints is not followed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("dtype_of", np.ones(2, "float32"))
+    dtype('float32')
+    >>> do("dtype_of", 1.5)
+    dtype('float64')
+    """
+    if _weak_kind(x) is not None or isinstance(x, np.generic):
+        return np.asarray(x).dtype
+    return np_dtype(do("get_dtype_name", x))
+
+
+@composed("cast")
+def cast(x: Any, dtype: Any) -> Any:
+    """``x`` as ``dtype`` (a numpy dtype or a name); no copy when it already is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("cast", np.arange(3), "float32")
+    array([0., 1., 2.], dtype=float32)
+    """
+    if do("dtype_of", x) == np_dtype(dtype):
+        return x
+    return do("astype", x, np_dtype(dtype).name)
+
+
+def _float_bits() -> int:
+    return get_precision() or 32
+
+
+@composed("float_type")
+def float_type() -> np.dtype:
+    """The float dtype of the current precision (float32 when none is set).
+
+    Examples
+    --------
+    >>> do("float_type")
+    dtype('float32')
+    """
+    return np.dtype(f"float{_float_bits()}")
+
+
+@composed("complex_type")
+def complex_type() -> np.dtype:
+    """The complex dtype of the current precision: complex64 up to 32 bits, else
+    complex128.
+
+    Examples
+    --------
+    >>> do("complex_type")
+    dtype('complex64')
+    """
+    return np.dtype(f"complex{max(64, 2 * _float_bits())}")
+
+
+def combine(dtypes: list[np.dtype], weak: list[str] = ()) -> np.dtype:  # type: ignore[assignment]
+    """Result dtype of strong ``dtypes`` and weak scalar kinds ``weak``."""
+    dtypes = [np_dtype(d) for d in dtypes]
+    kinds = [_KINDS.get(d.kind, 2) for d in dtypes] + [_KINDS[k] for k in weak]
+    if not kinds:
+        raise ValueError("combine_types needs at least one dtype")
+    kind = max(kinds)
+    prec = get_precision()
+    if kind == 0:
+        return np.dtype(bool)
+    if kind == 1:
+        ints = [d for d in dtypes if d.kind in "iu"]
+        if not ints:
+            return np.dtype("int64")
+        out = np.result_type(*ints)
+        return out if out.kind in "iu" else np.dtype("int64")  # uint64 with a signed int
+    inexact = [d for d in dtypes if d.kind in "fc"]
+    if kind == 2:
+        if prec is not None:
+            return np.dtype(f"float{prec}")
+        floats = [d for d in inexact if d.kind == "f"]
+        return np.result_type(*floats) if floats else float_type()
+    if prec is not None:
+        return np.dtype(f"complex{max(64, 2 * prec)}")
+    if not inexact:
+        return complex_type()
+    widest = max(d.itemsize * (2 if d.kind == "f" else 1) for d in inexact)
+    return np.dtype(f"complex{8 * widest}")
+
+
+@composed("combine_types")
+def combine_types(*dtypes: Any) -> np.dtype:
+    """Result dtype of mixing values of these dtypes (numpy dtypes or names).
+
+    The highest kind wins (bool < int < float < complex); integers combine by
+    numpy's rules; floats take the current precision when one is set, else the
+    widest float (or complex) width present: an int64 mixed with a float32 gives
+    float32, as in the ML libraries, where numpy would give float64.
+
+    Examples
+    --------
+    >>> do("combine_types", "int64", "float32")
+    dtype('float32')
+    >>> from dispatch import precision
+    >>> with precision(64):
+    ...     do("combine_types", "float32", "int8")
+    dtype('float64')
+    """
+    return combine(list(dtypes))
+
+
+@composed("auto_cast")
+def auto_cast(*tensors: Any, bool_to_int: bool = False, int_to_float: bool = False) -> list:
+    """Cast all ``tensors`` to their common dtype (``combine_types``).
+
+    Python scalars take part as weak values and are returned as Python scalars
+    of the result kind. ``bool_to_int``: an all-bool result becomes int32.
+    ``int_to_float``: an integer result becomes ``float_type()``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("auto_cast", np.arange(2), np.ones(2, "float32"))
+    [array([0., 1.], dtype=float32), array([1., 1.], dtype=float32)]
+    """
+    strong, weak = [], []
+    for t in tensors:
+        k = _weak_kind(t)
+        if k is None:
+            strong.append(do("dtype_of", t))
+        else:
+            weak.append(k)
+    target = combine(strong, weak)
+    if target.kind == "b" and bool_to_int:
+        target = np.dtype("int32")
+    if target.kind in "iu" and int_to_float:
+        target = float_type()
+    py = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[target.kind]
+    return [py(t) if _weak_kind(t) is not None else do("cast", t, target) for t in tensors]
+
+
+@composed("auto_cast1")
+def auto_cast1(x: Any) -> Any:
+    """A float (or complex) ``x`` at the current precision; others unchanged.
+
+    Without a precision set, ``x`` is returned as it is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import precision
+    >>> with precision(32):
+    ...     do("auto_cast1", np.ones(1)).dtype
+    dtype('float32')
+    """
+    prec = get_precision()
+    kind = do("dtype_of", x).kind
+    if prec is None or kind not in "fc":
+        return x
+    return do("cast", x, float_type() if kind == "f" else complex_type())
+
+
+@composed("to_float")
+def to_float(x: Any) -> Any:
+    """``x`` as ``float_type()`` (the current precision, float32 by default).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("to_float", np.arange(2))
+    array([0., 1.], dtype=float32)
+    """
+    return do("cast", x, float_type())
+
+
+@composed("to_int32")
+def to_int32(x: Any) -> Any:
+    """``x`` as int32 (floats truncate toward zero).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("to_int32", np.array([1.7, -1.7]))
+    array([ 1, -1], dtype=int32)
+    """
+    return do("cast", x, "int32")
+
+
+@composed("to_int64")
+def to_int64(x: Any) -> Any:
+    """``x`` as int64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("to_int64", np.array([True, False]))
+    array([1, 0])
+    """
+    return do("cast", x, "int64")
+
+
+@composed("to_complex")
+def to_complex(x: Any) -> Any:
+    """``x`` as ``complex_type()`` (complex64 by default).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("to_complex", np.array([1.0]))
+    array([1.+0.j], dtype=complex64)
+    """
+    return do("cast", x, complex_type())
+
+
+@composed("sizeof")
+def sizeof(x: Any) -> int:
+    """Size of the data of ``x`` in bytes (elements times item size).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("sizeof", np.ones((2, 3), "float32"))
+    24
+    """
+    return int(do("size", x)) * do("dtype_of", x).itemsize
+
+
+@composed("shape")
+def shape(x: Any) -> tuple[int, ...]:
+    """``tuple(x.shape)`` as Python ints."""
+    return tuple(map(int, x.shape))
+
+
+@composed("ndim")
+def ndim(x: Any) -> int:
+    """Number of dimensions."""
+    return len(x.shape)
+
+
+@composed("size")
+def size(x: Any) -> int:
+    """Number of elements (the product of the shape)."""
+    return math.prod(map(int, x.shape))
+
+
+@composed("to_numpy")
+def to_numpy(x: Any) -> np.ndarray:
+    """``numpy.asarray(x)``; libraries with devices or autodiff override it."""
+    return np.asarray(x)
+
+
+@composed("get_dtype_name")
+def get_dtype_name(x: Any) -> str:
+    """numpy-style dtype name: ``"float32"``, ``"int64"``, ``"complex128"``..."""
+    dt = x.dtype
+    name = getattr(dt, "name", None)
+    if not isinstance(name, str):
+        name = str(dt).rsplit(".", 1)[-1]
+    return name

@@ -1,16 +1,48 @@
-"""numpy.linalg functions that some libraries lack, written once with ``do``:
-``linalg.tensorinv`` and ``linalg.tensorsolve``, as reshapes around the
-library's ``linalg.inv`` and ``linalg.solve``."""
+"""Dense linear algebra written once with ``do``, for libraries that lack it.
+
+* numpy.linalg / scipy.linalg functions: ``linalg.tensorinv`` and
+  ``linalg.tensorsolve`` (reshapes around the library's ``linalg.inv`` and
+  ``linalg.solve``), ``linalg.svdvals``, ``linalg.cond`` and
+  ``scipy.linalg.lu_solve``.
+* Decompositions and triangular solves of the backend method list (numpy's
+  conventions: ``eig``, ``eigvals``, ``svd``, ``solve_triangular``,
+  ``solve_triangular_sparse``) and its batched dense helpers
+  (``matrix_solve_least_squares``, ``solve_triangular_dense``,
+  ``matrix_rank_dense``).
+* ``minimize`` of the backend method list.
+
+``eig``, ``eigvals`` and ``svd`` are the list's batched versions (leading batch
+axes, plain tuples) of numpy's ``linalg.eig``, ``linalg.eigvals`` and
+``linalg.svd``. ``solve_triangular`` chooses ``solve_triangular_sparse`` or
+``solve_triangular_dense`` by ``is_sparse(matrix)``.
+
+``minimize(method, f, x0, atol, max_iter, trj)`` minimizes a batch of
+independent problems: ``x0`` (batch, parameters), ``f(x)`` -> losses (batch,),
+row ``b`` of the loss depending on row ``b`` of ``x`` only. Method ``'GD'`` is
+gradient descent composed with ``do``; every other method (``'auto'`` =
+``'L-BFGS-B'``, ``'BFGS'``, ``'CG'``, ``'Nelder-Mead'``, ...) runs
+``scipy.optimize.minimize`` on the host, one batch entry at a time. Gradients
+come from ``jac(x)`` when given, else from the library's ``jacobian`` where it
+has one, else from central finite differences. Eager only.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.indexing import _cast, _dtype, _kind
+from dispatch.translations._composed.reductions import _dt
+from dispatch.translations._composed.solvers import SolveResult
 
-from dispatch.engine import composed, do
+from dispatch.engine import DispatchError, composed, do
+
+__all__ = ["SolveResult"]
+
+
+# ---------------------------------------------------------------- numpy.linalg
 
 
 @composed("linalg.tensorinv")
@@ -70,3 +102,556 @@ def tensorsolve(a: Any, b: Any, axes: Sequence[int] | None = None) -> Any:
         )
     x = do("linalg.solve", do("reshape", a, (prod, prod)), do("reshape", b, (-1,)))
     return do("reshape", x, oldshape)
+
+
+@composed("linalg.svdvals")
+def svdvals(x: Any, /) -> Any:
+    """Singular values of a matrix (or a stack), in decreasing order, numpy's
+    ``linalg.svdvals``: ``linalg.svd(x, compute_uv=False)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("linalg.svdvals", np.array([[3.0, 0.0], [0.0, -4.0]]))
+    array([4., 3.])
+    """
+    return do("linalg.svd", x, compute_uv=False)
+
+
+@composed("linalg.cond")
+def cond(x: Any, p: Any = None) -> Any:
+    """Condition number of a matrix (or a stack), numpy's ``linalg.cond``.
+
+    ``p`` None, 2 or -2: ratio of the extreme singular values (any shape);
+    'fro', 'nuc', inf, -inf, 1 or -1: ``norm(x, p) * norm(inv(x), p)``
+    (square matrices). As numpy, a NaN result becomes inf unless ``x`` holds
+    NaN. Limit: for the norm-based ``p`` a singular matrix raises the
+    library's error from ``linalg.inv`` where numpy returns inf.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.array([[1.0, 0.0], [0.0, 4.0]])
+    >>> do("linalg.cond", a), do("linalg.cond", a, 1)
+    (np.float64(4.0), np.float64(4.0))
+    """
+    shape = tuple(do("shape", x))
+    if len(shape) < 2:
+        raise np.linalg.LinAlgError(
+            f"{len(shape)}-dimensional array given. Array must be at least two-dimensional"
+        )
+    if shape[-1] * shape[-2] == 0:
+        raise np.linalg.LinAlgError("cond is not defined on empty arrays")
+    if p is None or (not isinstance(p, str) and p in (2, -2)):
+        s = do("linalg.svd", x, compute_uv=False)
+        hi, lo = s[..., 0], s[..., -1]
+        r = lo / hi if p == -2 else hi / lo
+    else:
+        if shape[-1] != shape[-2]:
+            raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+        inv = do("linalg.inv", x)
+        r = do("linalg.norm", x, p, axis=(-2, -1)) * do("linalg.norm", inv, p, axis=(-2, -1))
+        dt = _dt(x)
+        real = "float32" if dt in (np.float32, np.complex64) else "float64"
+        r = do("astype", r, real)
+    # numpy: NaN from a singular matrix means infinitely ill-conditioned
+    nan_in_x = do("any", do("isnan", x), axis=(-2, -1))
+    fix = do("isnan", r) & do("logical_not", nan_in_x)
+    return do("where", fix, do("full_like", r, math.inf), r)
+
+
+_TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
+
+
+@composed("scipy.linalg.lu_solve")
+def lu_solve(
+    lu_and_piv: Any,
+    b: Any,
+    trans: Any = 0,
+    overwrite_b: bool = False,
+    check_finite: bool = True,
+) -> Any:
+    """Solve ``a x = b`` from the LU factorization of ``scipy.linalg.lu_factor``,
+    scipy's ``lu_solve``.
+
+    ``lu_and_piv`` is ``(lu, piv)``: L (unit diagonal, below) and U (on and
+    above the diagonal) packed in one square matrix, and LAPACK's pivots
+    (row ``i`` was swapped with row ``piv[i]``, in order). ``trans``: 0 ('N')
+    solves ``a x = b``, 1 ('T') ``a^T x = b``, 2 ('C') ``a^H x = b``. ``b`` has
+    ``n`` rows (1-D or 2-D). Two triangular solves.
+
+    Limits: the pivots are read on the host (they become a row permutation), so
+    a lazy library computes them; ``check_finite`` is accepted and not checked;
+    2-D ``lu`` only (no batches).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.linalg
+    >>> a = np.array([[2.0, 1.0], [4.0, 3.0]])
+    >>> do("scipy.linalg.lu_solve", scipy.linalg.lu_factor(a), np.array([3.0, 7.0]))
+    array([1., 1.])
+    """
+    lu, piv = lu_and_piv
+    if trans not in _TRANS:
+        raise ValueError("trans must be 0, 1, 2 or 'N', 'T', 'C'")
+    mode = _TRANS[trans]
+    shape = tuple(do("shape", lu))
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError(f"expected a square 2-D lu, got shape {shape}")
+    n = shape[0]
+    b_shape = tuple(do("shape", b))
+    if not b_shape or b_shape[0] != n:
+        raise ValueError(f"Shapes of lu {shape} and b {b_shape} are incompatible")
+    rt = np.result_type(_dt(lu), _dt(b))
+    if rt.kind not in "fc":
+        rt = np.dtype("float64")
+    elif rt.itemsize < 4:
+        rt = np.dtype("float32")
+    m, x = do("astype", lu, rt.name), do("astype", b, rt.name)
+    perm = np.arange(n)
+    for i, p in enumerate(np.asarray(do("to_numpy", piv)).astype(np.int64)):
+        perm[i], perm[p] = perm[p], perm[i]
+    solve = "scipy.linalg.solve_triangular"
+    if mode == 0:
+        y = do("take", x, do("asarray", perm, like=x), axis=0)
+        y = do(solve, m, y, lower=True, unit_diagonal=True)
+        return do(solve, m, y, lower=False)
+    mt = do("matrix_transpose", m)
+    if mode == 2 and rt.kind == "c":
+        mt = do("conj", mt)
+    z = do(solve, mt, x, lower=True)
+    w = do(solve, mt, z, lower=False, unit_diagonal=True)
+    return do("take", w, do("asarray", np.argsort(perm), like=x), axis=0)
+
+
+# ------------------------------------------------------------ method list: decompositions, minimize
+
+
+@composed("eig")
+def eig(matrix: Any) -> tuple[Any, Any]:
+    """Eigenvalues (batch..., n) and right eigenvectors (batch..., n, n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w, v = do("eig", np.diag([1.0, 2.0])[None])
+    >>> w
+    array([[1., 2.]])
+    """
+    w, v = do("linalg.eig", matrix)
+    return w, v
+
+
+@composed("eigvals")
+def eigvals(matrix: Any) -> Any:
+    """Eigenvalues (batch..., n) of (batch..., n, n) matrices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("eigvals", np.diag([1.0, 2.0])[None])
+    array([[1., 2.]])
+    """
+    return do("linalg.eigvals", matrix)
+
+
+@composed("svd")
+def svd(matrix: Any, full_matrices: bool = True) -> tuple[Any, Any, Any]:
+    """``(U, S, Vh)`` of (batch..., m, n) matrices, as ``numpy.linalg.svd``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> u, s, vh = do("svd", np.diag([3.0, 2.0])[None])
+    >>> s
+    array([[3., 2.]])
+    """
+    u, s, vh = do("linalg.svd", matrix, full_matrices=full_matrices)
+    return u, s, vh
+
+
+@composed("solve_triangular")
+def solve_triangular(
+    matrix: Any, rhs: Any, lower: bool = False, unit_diagonal: bool = False
+) -> Any:
+    """Triangular solve, sparse or dense by the format of ``matrix``.
+
+    Dense: matrix (batch, n, n), rhs (batch, n) (see ``solve_triangular_dense``);
+    sparse: one (n, n) matrix, rhs (batch, n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> U = np.array([[[1.0, 1.0], [0.0, 2.0]]])
+    >>> do("solve_triangular", U, np.array([[3.0, 4.0]]))
+    array([[1., 2.]])
+    """
+    if do("is_sparse", matrix):
+        return do("solve_triangular_sparse", matrix, rhs, lower, unit_diagonal)
+    return do("solve_triangular_dense", matrix, rhs, lower=lower, unit_diagonal=unit_diagonal)
+
+
+@composed("solve_triangular_sparse")
+def solve_triangular_sparse(
+    matrix: Any, rhs: Any, lower: bool = False, unit_diagonal: bool = False
+) -> Any:
+    """Solve a sparse (n, n) triangular system for rhs (batch, n) or (n,), or a
+    batch of them (batch, n, n), with ``scipy.sparse.linalg.spsolve_triangular``
+    on the host (eager only).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> L = sp.csr_array(np.array([[2.0, 0.0], [1.0, 1.0]]))
+    >>> do("solve_triangular_sparse", L, np.array([[2.0, 3.0]]), True)
+    array([[1., 2.]])
+    """
+    import scipy.sparse as sp
+    from scipy.sparse.linalg import spsolve_triangular
+
+    m = do("numpy", matrix)
+    if getattr(m, "ndim", 2) == 3:  # a batch of matrices (n-D sparse or dense)
+        dense = m.toarray() if sp.issparse(m) else np.asarray(m)
+        mats = [sp.csr_array(d) for d in dense]
+    else:
+        mats = [m.tocsr() if sp.issparse(m) else sp.csr_array(np.asarray(m))]
+    mats = [a.astype(np.float64) if a.dtype.kind not in "fc" else a for a in mats]
+    b = np.asarray(do("to_numpy", rhs))
+    if b.dtype.kind not in "fc":
+        b = b.astype(np.float64)
+    if len(mats) == 1:
+        x = spsolve_triangular(mats[0], b.T, lower=lower, unit_diagonal=unit_diagonal).T
+    else:
+        x = np.stack([
+            spsolve_triangular(mats[min(i, len(mats) - 1)], b[i], lower=lower,
+                               unit_diagonal=unit_diagonal)
+            for i in range(max(len(mats), b.shape[0]))
+        ])
+    return do("asarray", np.ascontiguousarray(x), like=rhs)
+
+
+# ---------------------------------------------------------------- minimize
+
+
+def _host(x: Any) -> np.ndarray:
+    return np.asarray(do("to_numpy", x))
+
+
+def _gradient_fn(f: Callable, x0: Any, jac: Callable | None) -> Callable[[Any], Any]:
+    """``x -> d sum(f(x)) / dx`` (batch, n): ``jac``, the library's ``gradient``,
+    or central finite differences."""
+    return jac or _library_gradient(f, x0) or (lambda x: _finite_differences(f, x))
+
+
+def _finite_differences(f: Callable, x: Any) -> Any:
+    n = do("shape", x)[-1]
+    eps = float(np.finfo(do("dtype_of", x)).eps) ** (1 / 3)
+    h = eps * do("maximum", do("abs", x), 1.0)
+    eye = do("asarray", np.eye(n), like=x)
+    eye = do("cast", eye, do("dtype_of", x))
+    cols = []
+    for j in range(n):
+        step = h * eye[j]
+        cols.append((f(x + step) - f(x - step)) / (2 * step[:, j]))
+    return do("stack", cols, axis=-1)
+
+
+def _gd(f, x0, atol, max_iter, grad):
+    """Gradient descent with a per-entry step size adapted by Armijo backtracking.
+
+    The iterate lives on the host (one transfer of x and of the gradient per
+    step), so lazy libraries never build a growing graph."""
+    dtype = _host(x0).dtype
+
+    def dev(a: np.ndarray) -> Any:
+        return do("asarray", np.ascontiguousarray(a, dtype=dtype), like=x0)
+
+    x = _host(x0)
+    loss = _host(f(x0)).astype(float)
+    g = _host(grad(x0))
+    batch = x.shape[0]
+    step = np.full(batch, 0.1)
+    its = np.zeros(batch, np.int32)
+    evals = np.ones(batch, np.int32)
+    converged = np.sum(np.abs(g) ** 2, -1) <= atol**2
+    diverged = ~np.isfinite(loss)
+    states = [(x0, loss, its.copy(), evals.copy(), converged.copy(), diverged.copy())]
+    while True:
+        active = ~converged & ~diverged & (its < max_iter)
+        if not active.any():
+            break
+        for _ in range(30):  # backtracking: shrink the step of entries that did not improve
+            x_new = x - (step * active)[:, None] * g
+            x_new_dev = dev(x_new)
+            loss_new = _host(f(x_new_dev)).astype(float)
+            evals += active
+            want = loss - 1e-4 * step * np.sum(np.abs(g) ** 2, -1)
+            ok = ~active | (np.isfinite(loss_new) & (loss_new <= want))
+            if ok.all():
+                break
+            step = np.where(ok, step, step * 0.5)
+        x = np.where(ok[:, None], x_new, x)
+        loss = np.where(ok, loss_new, loss)
+        its += active
+        step = np.where(active & ok, step * 2.0, step)
+        x_dev = x_new_dev if ok.all() else dev(x)
+        g = _host(grad(x_dev))
+        evals += active
+        converged |= active & (np.sum(np.abs(g) ** 2, -1) <= atol**2)
+        diverged |= active & (~np.isfinite(loss) | (step < 1e-30))
+        states.append((x_dev, loss, its.copy(), evals.copy(), converged.copy(), diverged.copy()))
+    return states
+
+
+def _scipy(method, f, x0, atol, max_iter, trj, grad):
+    """``scipy.optimize.minimize`` on each batch entry; other rows stay at x0."""
+    from scipy.optimize import minimize as scipy_minimize
+
+    x_all = _host(x0)
+    batch, _n = x_all.shape
+    rows, losses, its, evals, conv, div, msgs, paths = [], [], [], [], [], [], [], []
+    for b in range(batch):
+        base = x_all.copy()
+        counter = [0]
+
+        def full(xb: np.ndarray, b: int = b, base: np.ndarray = base) -> Any:
+            base[b] = xb
+            return do("asarray", base.astype(x_all.dtype), like=x0)
+
+        def fun(xb: np.ndarray, b: int = b, full: Callable = full, counter: list = counter) -> Any:
+            counter[0] += 1
+            x = full(xb)
+            loss = float(np.real(_host(f(x))[b]))
+            if grad is None:
+                return loss
+            return loss, _host(grad(x))[b].astype(np.float64)
+
+        path = [x_all[b].copy()]
+        res = scipy_minimize(
+            fun, x_all[b].astype(np.float64), method=method, jac=grad is not None,
+            tol=float(atol[b]), options={"maxiter": int(max_iter[b])},
+            callback=(lambda xk, path=path: path.append(np.array(xk))) if trj else None,
+        )
+        rows.append(res.x)
+        losses.append(float(res.fun))
+        its.append(int(getattr(res, "nit", len(path) - 1)))
+        evals.append(int(getattr(res, "nfev", counter[0])))
+        conv.append(bool(res.success))
+        div.append(not np.isfinite(res.fun))
+        msgs.append(str(res.message))
+        paths.append(path)
+    if not trj:
+        return rows, losses, its, evals, conv, div, msgs
+    return rows, losses, its, evals, conv, div, msgs, paths
+
+
+@composed("minimize")
+def minimize(
+    method: str,
+    f: Callable[[Any], Any],
+    x0: Any,
+    atol: Any = 1e-6,
+    max_iter: Any = 1000,
+    trj: bool = False,
+    *,
+    jac: Callable[[Any], Any] | None = None,
+) -> SolveResult | list[SolveResult]:
+    """Minimize a batch of independent functions.
+
+    Parameters
+    ----------
+    method : str
+        'GD' (gradient descent, composed), 'auto' (= 'L-BFGS-B') or any
+        ``scipy.optimize.minimize`` method name.
+    f : callable
+        ``f(x)`` with x (batch, n) -> losses (batch,); with a 1-D ``x0``,
+        ``f(x)`` with x (n,) -> scalar loss.
+    x0 : array, shape (batch, n) or (n,)
+    atol : float or (batch,) array
+        Convergence: squared gradient norm <= atol**2 ('GD'); scipy's ``tol``.
+    max_iter : int or (batch,) array
+    trj : bool
+        Return the list of states after each iteration instead of the last.
+    jac : callable, optional
+        ``jac(x)`` -> gradient (batch, n) of the summed loss.
+
+    Returns
+    -------
+    SolveResult (or a list of them with ``trj``): ``x`` (batch, n),
+    ``residual`` = final loss (batch,), ``iterations``,
+    ``function_evaluations``, ``converged``, ``diverged``, ``method``,
+    ``message``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = lambda x: ((x - 1.0) ** 2).sum(-1)
+    >>> res = do("minimize", "L-BFGS-B", f, np.zeros((1, 2)), 1e-8, 100)
+    >>> np.round(res.x, 4), res.converged
+    (array([[1., 1.]]), array([ True]))
+    """
+    single = len(do("shape", x0)) == 1
+    if single:
+        f_user = f
+        jac_user = jac
+        x0 = x0[None]
+        f = lambda x: do("reshape", f_user(x[0]), (1,))
+        jac = None if jac_user is None else (lambda x: jac_user(x[0])[None])
+    if do("dtype_of", x0).kind not in "fc":
+        x0 = do("to_float", x0)
+    batch = do("shape", x0)[0]
+    atol_np = np.broadcast_to(_host(atol) if hasattr(atol, "shape") else np.asarray(atol), (batch,))
+    iters = np.broadcast_to(
+        _host(max_iter) if hasattr(max_iter, "shape") else np.asarray(max_iter), (batch,)
+    ).astype(np.int64)
+    method = "L-BFGS-B" if method == "auto" else method
+    like = x0
+
+    def arr(a: Any, dtype: str) -> Any:
+        return do("asarray", np.asarray(a, dtype=dtype), like=like)
+
+    def result(x, loss, its, evals, conv, div, msgs) -> SolveResult:
+        if single:
+            x = x[0]
+        return SolveResult(
+            x, arr(loss, _host(x0).dtype.name), arr(its, "int32"), arr(evals, "int32"),
+            arr(conv, "bool"), arr(div, "bool"), method, list(msgs),
+        )
+
+    if method == "GD":
+        states = _gd(f, x0, atol_np, iters, _gradient_fn(f, x0, jac))
+        def msgs(c: np.ndarray, d: np.ndarray) -> list[str]:
+            return ["converged" if ci else "diverged" if di else "not converged"
+                    for ci, di in zip(c, d, strict=True)]
+
+        if trj:
+            return [result(x, lo, i, e, c, d, msgs(c, d)) for x, lo, i, e, c, d in states]
+        x, lo, i, e, c, d = states[-1]
+        return result(x, lo, i, e, c, d, msgs(c, d))
+    grad = jac or _library_gradient(f, x0)
+    out = _scipy(method, f, x0, atol_np, iters, trj, grad)
+    rows, losses, its, evals, conv, div, msgs = out[:7]
+    final = do("asarray", np.stack(rows).astype(_host(x0).dtype), like=like)
+    if not trj:
+        return result(final, losses, its, evals, conv, div, msgs)
+    paths = out[7]
+    steps = max(len(p) for p in paths)
+    trajectory = []
+    for k in range(steps):
+        xs = np.stack([p[min(k, len(p) - 1)] for p in paths]).astype(_host(x0).dtype)
+        xk = do("asarray", xs, like=like)
+        done = [k >= len(p) - 1 for p in paths]
+        trajectory.append(result(
+            xk, _host(f(xk)).astype(float), [min(k, i) for i in its], evals,
+            [c and dn for c, dn in zip(conv, done, strict=True)], div, msgs,
+        ))
+    return trajectory
+
+
+def _library_gradient(f: Callable, x0: Any) -> Callable | None:
+    """The library's gradient of ``sum(f)`` (its ``jacobian`` of a scalar), or None
+    (scipy then uses finite differences of its own). Not ``gradient``: that bare
+    name is numpy's finite-difference ``numpy.gradient``."""
+    try:
+        g = do("jacobian", lambda x: do("sum", f(x)), wrt=(0,), get_output=False,
+               is_f_scalar=True, like=x0)
+    except (DispatchError, TypeError):
+        return None
+
+    def library_gradient(x: Any) -> Any:
+        out = g(x)
+        return out[0] if isinstance(out, (tuple, list)) else out
+
+    return library_gradient
+
+
+# ---------------------------------------------------------------- dense linear algebra
+
+
+def _mT(x: Any) -> Any:
+    xt = do("swapaxes", x, -1, -2)
+    return do("conj", xt) if _kind(_dtype(x)) == "c" else xt
+
+
+@composed("matrix_solve_least_squares")
+def matrix_solve_least_squares(matrix: Any, rhs: Any) -> tuple[Any, Any, Any, Any]:
+    """Batched least squares ``min |matrix @ x - rhs|`` through one SVD.
+
+    Parameters
+    ----------
+    matrix : array, shape (batch, m, n)
+    rhs : array, shape (batch, m, k) (or (batch, m))
+
+    Returns
+    -------
+    solution : (batch, n, k) (or (batch, n)), minimum norm where rank deficient
+    residuals : (batch, k) (or (batch,)), squared residual norms (always
+        computed, unlike numpy's, which are empty for rank-deficient systems)
+    rank : (batch,) int
+    singular_values : (batch, min(m, n))
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]])
+    >>> x, res, rank, s = do("matrix_solve_least_squares", A, np.array([[1.0, 1.0, 2.0]]))
+    >>> np.round(x, 12), rank
+    (array([[1., 1.]]), array([2]))
+    """
+    vector = len(do("shape", rhs)) == len(do("shape", matrix)) - 1
+    b = rhs[..., None] if vector else rhs
+    m, n = do("shape", matrix)[-2:]
+    u, s, vh = do("linalg.svd", matrix, full_matrices=False)
+    eps = float(np.finfo(np.dtype(_dtype(s))).eps)
+    cutoff = do("max", s, axis=-1, keepdims=True) * (eps * max(m, n))
+    keep = s > cutoff
+    inv = do("where", keep, 1 / do("where", keep, s, 1 + 0 * s), 0 * s)
+    coef = do("matmul", _mT(u), b) * inv[..., None]
+    x = do("matmul", _mT(vh), coef)
+    diff = do("matmul", matrix, x) - b
+    residuals = do("sum", do("real", diff * do("conj", diff)), axis=-2)
+    rank = do("sum", _cast(keep, "int64"), axis=-1)
+    if vector:
+        x, residuals = x[..., 0], residuals[..., 0]
+    return x, residuals, rank, s
+
+
+@composed("solve_triangular_dense")
+def solve_triangular_dense(
+    matrix: Any, rhs: Any, lower: bool = True, unit_diagonal: bool = False
+) -> Any:
+    """Batched triangular solve: matrix (batch, n, n), rhs (batch, n) or
+    (batch, n, k) -> solution shaped like ``rhs``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.array([[[2.0, 0.0], [1.0, 1.0]]])
+    >>> do("solve_triangular_dense", L, np.array([[2.0, 3.0]]), lower=True)
+    array([[1., 2.]])
+    """
+    vector = len(do("shape", rhs)) == len(do("shape", matrix)) - 1
+    b = rhs[..., None] if vector else rhs
+    mk, bk = _kind(_dtype(matrix)), _kind(_dtype(b))
+    if mk not in "fc" or bk not in "fc":  # integer systems are solved in float64
+        matrix = _cast(matrix, "float64") if mk not in "fc" else matrix
+        b = _cast(b, "float64") if bk not in "fc" else b
+    x = do("scipy.linalg.solve_triangular", matrix, b, lower=lower, unit_diagonal=unit_diagonal)
+    return x[..., 0] if vector else x
+
+
+@composed("matrix_rank_dense")
+def matrix_rank_dense(matrix: Any, hermitian: bool = False) -> Any:
+    """Rank of each matrix of a batch (batch, rows, cols), by SVD with numpy's
+    default tolerance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("matrix_rank_dense", np.array([[[1.0, 2.0], [2.0, 4.0]], [[1.0, 0.0], [0.0, 1.0]]]))
+    array([1, 2])
+    """
+    if hermitian:
+        return do("linalg.matrix_rank", matrix, hermitian=True)
+    return do("linalg.matrix_rank", matrix)

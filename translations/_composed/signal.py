@@ -1,16 +1,11 @@
-"""FFT over given axes, convolution and grid sampling of the backend method list.
+"""Convolution, grid sampling and numpy's 1-D signal functions, written once with ``do``.
 
-=====================================  ===============  ===================================
-list method                            ``do`` name      why renamed
-=====================================  ===============  ===================================
-``fft(x, axes)``                       ``fft_axes``     ``fft`` is numpy's module
-``ifft(k, axes)``                      ``ifft_axes``    ``fft.ifft`` is numpy's 1-D one
-=====================================  ===============  ===================================
-
-``conv`` and ``grid_sample`` keep the list's names and layouts: channels first
-for ``conv`` ((batch, in, spatial...)), channels last for ``grid_sample``
-((batch, spatial..., channels)). Both are written with ``take``/``einsum`` and
-``batched_gather_nd``, so they run on every backend and under jit.
+``conv`` and ``grid_sample`` keep the backend method list's names and layouts:
+channels first for ``conv`` ((batch, in, spatial...)), channels last for
+``grid_sample`` ((batch, spatial..., channels)). Both are written with
+``take``/``einsum`` and ``batched_gather_nd``, so they run on every backend and
+under jit. numpy's ``correlate``, ``convolve`` and ``interp`` follow. The list's
+FFT over given axes (``fft_axes``, ``ifft_axes``) is in :mod:`.fft`.
 """
 
 from __future__ import annotations
@@ -23,61 +18,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._composed.reductions import default_float
 
-from dispatch.engine import composed, do, get_precision, is_array
-
-# ---------------------------------------------------------------- fft
-
-
-def _complex_dtype(x: Any) -> np.dtype:
-    """Complex dtype for the FFT of ``x``: the current precision when one is set,
-    else the width matching ``x`` (float32 -> complex64, float64 -> complex128)."""
-    dt = do("dtype_of", x)
-    if get_precision() is not None:
-        return do("complex_type")
-    if dt.kind == "c":
-        return dt
-    if dt.kind == "f":
-        return np.dtype("complex128" if dt.itemsize >= 8 else "complex64")
-    return do("complex_type")
-
-
-@composed("fft_axes")
-def fft_axes(x: Any, axes: Sequence[int]) -> Any:
-    """n-dimensional FFT over ``axes``, as complex (the list's ``fft``).
-
-    The result keeps a complex dtype of the input's width (numpy's ``fftn``
-    always returns complex128). With empty ``axes``, ``x`` as complex.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> do("fft_axes", np.ones((2, 2), "float32"), (0,))
-    array([[2.+0.j, 2.+0.j],
-           [0.+0.j, 0.+0.j]], dtype=complex64)
-    """
-    target = _complex_dtype(x)
-    x = do("cast", x, target)
-    if not axes:
-        return x
-    return do("cast", do("fft.fftn", x, axes=tuple(axes)), target)
-
-
-@composed("ifft_axes")
-def ifft_axes(k: Any, axes: Sequence[int]) -> Any:
-    """n-dimensional inverse FFT over ``axes`` (the list's ``ifft``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> do("ifft_axes", np.array([2.0, 0.0]), (0,))
-    array([1.+0.j, 1.+0.j])
-    """
-    target = _complex_dtype(k)
-    k = do("cast", k, target)
-    if not axes:
-        return k
-    return do("cast", do("fft.ifftn", k, axes=tuple(axes)), target)
-
+from dispatch.engine import composed, do, is_array
 
 # ---------------------------------------------------------------- conv
 

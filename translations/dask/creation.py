@@ -12,7 +12,7 @@ from typing import Any
 
 import dask.array as da
 from dask.array import Array
-from dispatch.translations._composed.bound import fill_entries
+from dispatch.translations._composed._bound import fill_entries
 
 from dispatch.engine import merge_tables
 

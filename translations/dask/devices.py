@@ -16,7 +16,7 @@ import dask.array as da
 import numpy as np
 from dask.array import Array
 from dispatch.translations._adapters import host_from_dlpack
-from dispatch.translations._composed.bound import host_entries
+from dispatch.translations._composed._bound import host_entries
 
 from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsupported
 
@@ -102,7 +102,7 @@ TABLE = merge_tables(
         "stop_gradient": lambda x: x,
     },
     # dask computes on the host: the device, jit and autodiff answers of a host
-    # library (translations/_composed/bound.py)
+    # library (translations/_composed/_bound.py)
     host_entries("dask", "dask"),
     names=("devices", "host entries"),
 )

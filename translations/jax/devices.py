@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import _Capsule as _HostCapsule
-from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from dispatch.translations._adapters import host_from_dlpack
-from dispatch.translations._composed.bound import host_entries
+from dispatch.translations._composed._bound import host_entries
 from dispatch.translations.sparse._common import sp
 from sparse import COO, SparseArray
 
@@ -72,7 +72,7 @@ TABLE = merge_tables(
         "stop_gradient": lambda x: x,
     },
     # pydata sparse computes on the host: the device, jit and autodiff answers of a
-    # host library (translations/_composed/bound.py)
+    # host library (translations/_composed/_bound.py)
     host_entries("sparse", "pydata sparse"),
     names=("devices", "host entries"),
 )

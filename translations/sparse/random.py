@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import default_rng as _default_rng
-from dispatch.translations._composed.bound import fill_entries
+from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations.sparse._common import dense, sp
 from dispatch.translations.sparse.indexing import _take
 from sparse import COO

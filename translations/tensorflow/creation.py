@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
-from dispatch.translations._composed.bound import fill_entries
+from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations.tensorflow._common import (
     _dt,
     _result_dtype,

@@ -1,6 +1,6 @@
 """tensorflow's devices, conversions and dtypes: ``astype``, ``to_numpy``, dlpack,
 device placement and memory statistics, and the backend method list's functions
-written once in ``translations/_composed/bound.py`` and bound to tensorflow.
+written once in ``translations/_composed/_bound.py`` and bound to tensorflow.
 
 tf has no ``.to(device)``: a tensor is copied under a ``tf.device`` scope.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from dispatch.translations._composed.signal import _complex_dtype
+from dispatch.translations._composed.fft import _complex_dtype
 from dispatch.translations.tensorflow._common import _axes, _dt, _real_dtype, _t
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._composed.bound import fill_entries
+from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations.torch._common import _dtype, _inexact, _promote, _shape, _tensor
 from torch import Tensor
 

@@ -6,7 +6,7 @@ Python floats as float64 data, as numpy does; ``to_numpy`` detaches, moves to th
 host and resolves torch's lazy conjugation. The device entries describe torch's
 CPU, CUDA and MPS devices as :class:`ComputeDevice` records and follow torch's
 own default device. The list methods written once with a ``backend`` keyword
-(``translations/_composed/bound.py``: ``as_tensor``, ``range``, ``seed``,
+(``translations/_composed/_bound.py``: ``as_tensor``, ``range``, ``seed``,
 ``random_normal``, ``is_tensor``...) are bound to torch here.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._composed.bound import backend_entries
+from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
@@ -218,7 +218,7 @@ def _reset_peak_memory(device: Any = None) -> None:
 
 
 
-# the list methods written once in translations/_composed/bound.py, bound to torch, less
+# the list methods written once in translations/_composed/_bound.py, bound to torch, less
 # the names torch answers itself (get_default_device and set_default_device above,
 # random_permutations in .random)
 _OWN = ("get_default_device", "set_default_device", "random_permutations")

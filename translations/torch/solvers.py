@@ -5,8 +5,8 @@ sparse matrix converted once) with no preconditioner or offset runs torch's own
 CG kernel, which updates its buffers in place, keeps the per-entry state on the
 device and synchronises every few iterations; every other call takes the composed
 solver of ``translations/_composed/solvers.py``, with which the kernel shares
-:class:`SolveResult` and the batching. ``mul_matrix_batched_vector`` is one GEMM,
-or torch's sparse-dense product.
+:class:`SolveResult` and the batching (``translations/_composed/_krylov.py``).
+``mul_matrix_batched_vector`` is one GEMM, or torch's sparse-dense product.
 """
 
 from __future__ import annotations
@@ -15,12 +15,8 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._composed.solvers import (
-    SolveResult,
-    _Run,
-    _with_batch,
-    conjugate_gradient,
-)
+from dispatch.translations._composed._krylov import SolveResult, _Run, _with_batch
+from dispatch.translations._composed.solvers import conjugate_gradient
 from dispatch.translations.torch.sparse import _is_sparse
 from torch import Tensor
 

@@ -5,8 +5,9 @@ create arrays or answer questions with no array to decide the library
 (``do("random_normal", (2, 3), like="torch")``), so they take the backend as a
 keyword, and each table binds them with one line::
 
-    from dispatch.translations._composed.bound import backend_entries
-    TABLE = {**backend_entries("torch"), ...}   # entries after it win
+    from dispatch.engine import merge_tables
+    from dispatch.translations._composed._bound import backend_entries
+    TABLE = merge_tables(backend_entries("torch"), {...})   # a name in both is refused
 
 They are deliberately not registered as composed fallbacks: unbound, a call
 with ``like="torch"`` would silently run on the default backend; a table that
@@ -25,20 +26,20 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from dispatch.translations._composed import creation, devices, random_methods, shape_methods
+from dispatch.translations._composed import creation, devices, random
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 
 from dispatch.engine import unsupported
 
 BOUND: dict[str, Callable] = {
-    "as_tensor": shape_methods.as_tensor,
-    "range": shape_methods.range_,
-    "linspace_without_last": shape_methods.linspace_without_last,
-    "seed": random_methods.seed,
-    "random_uniform": random_methods.random_uniform,
-    "random_normal": random_methods.random_normal,
-    "random_permutations": random_methods.random_permutations,
-    "random_subsets": random_methods.random_subsets,
+    "as_tensor": creation.as_tensor,
+    "range": creation.range_,
+    "linspace_without_last": creation.linspace_without_last,
+    "seed": random.seed,
+    "random_uniform": random.random_uniform,
+    "random_normal": random.random_normal,
+    "random_permutations": random.random_permutations,
+    "random_subsets": random.random_subsets,
     "get_default_device": devices.get_default_device,
     "set_default_device": devices.set_default_device,
     "get_device_by_ref": devices.get_device_by_ref,

@@ -1,11 +1,10 @@
-"""Creation and shape methods of the backend method list.
+"""Shape methods of the backend method list, written once with ``do``.
 
 Where the list's name clashes with numpy's, numpy keeps the bare name:
 
 =========================================  ==========================  =========================
 list method                                ``do`` name                 why renamed
 =========================================  ==========================  =========================
-``meshgrid(*coordinates)``                 ``meshgrid_ij``             numpy defaults to 'xy'
 ``pad(value, pad_width, mode, ...)``       ``pad_boundary``            the list's mode names
                                                                        ('boundary', 'periodic')
 ``expand_dims(a, axis, number)``           ``expand_dims_n``           inserts ``number`` axes
@@ -13,9 +12,8 @@ list method                                ``do`` name                 why renam
 ``flip(value, axes)``                      ``flip_axes``               ``axes`` is a sequence
 =========================================  ==========================  =========================
 
-``range``, ``linspace_without_last`` and ``as_tensor`` create arrays from no
-array, so they need to know the backend: they are bound to each library in its
-table (see :mod:`.bound`) rather than registered as composed fallbacks.
+The list's creation methods (``as_tensor``, ``range``, ``linspace_without_last``,
+``meshgrid_ij``, ``copy_leaves``) are in :mod:`.creation`.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from dispatch.engine import composed, do, get_precision, is_array, tree_map
+from dispatch.engine import composed, do, is_array
 
 _PAD_MODES = {
     "constant": "constant",
@@ -37,76 +35,6 @@ _PAD_MODES = {
     "symmetric": "symmetric",
     "reflect": "reflect",
 }
-
-
-# ---------------------------------------------------------------- creation (bound)
-
-
-def as_tensor(x: Any, convert_external: bool = True, *, backend: str) -> Any:
-    """``x`` (list, number, numpy array or array) as an array of ``backend``.
-
-    Floats are cast to the current precision when one is set;
-    ``convert_external=False`` returns Python numbers as they are.
-    """
-    if not convert_external and isinstance(x, numbers.Number):
-        return x
-    out = x if is_array(x) and _owned(x, backend) else do("asarray", x, like=backend)
-    return do("auto_cast1", out) if get_precision() is not None else out
-
-
-def _owned(x: Any, backend: str) -> bool:
-    from dispatch.engine import backend_of_type
-
-    return backend_of_type(type(x)) == backend
-
-
-def range_(
-    start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, *, backend: str
-) -> Any:
-    """``arange(start, limit, delta)``, int32 by default (the list's ``range``)."""
-    if limit is None:
-        start, limit = 0, start
-    return do("arange", start, limit, delta, dtype=dtype or "int32", like=backend)
-
-
-def linspace_without_last(start: Any, stop: Any, number: int, *, backend: str) -> Any:
-    """``number`` evenly spaced values from ``start`` to ``stop``, ``stop`` excluded."""
-    return do("linspace", start, stop, number + 1, like=backend)[:-1]
-
-
-# ---------------------------------------------------------------- creation (composed)
-
-
-@composed("meshgrid_ij")
-def meshgrid_ij(*coordinates: Any) -> tuple:
-    """``numpy.meshgrid(*coordinates, indexing='ij')`` as a tuple (the list's
-    ``meshgrid``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> [g.shape for g in do("meshgrid_ij", np.arange(2), np.arange(3))]
-    [(2, 3), (2, 3)]
-    """
-    return tuple(do("meshgrid", *coordinates, indexing="ij"))
-
-
-@composed("copy_leaves")
-def copy_leaves(tree: Any, only_mutable: bool = False) -> Any:
-    """Copy every array leaf of a nested tuple/list/dict; other leaves stay.
-
-    ``only_mutable`` is accepted for the list's signature; every leaf is
-    copied (a copy of an immutable array is cheap and harmless).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> a = np.zeros(2)
-    >>> out = do("copy_leaves", {"a": a, "n": 3})
-    >>> out["a"] is a, out["n"]
-    (False, 3)
-    """
-    return tree_map(lambda x: do("copy", x), tree)
 
 
 # ---------------------------------------------------------------- shape

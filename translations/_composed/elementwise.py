@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.precision import _weak_kind
+from dispatch.translations._composed.devices import _weak_kind
 
 from dispatch.engine import composed, do
 

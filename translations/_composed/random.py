@@ -6,7 +6,7 @@ Every draw goes through the library's ``random.*`` names (``random.seed``,
 are split for the user), so ``seed(s)`` makes every draw below repeat exactly.
 
 These functions create arrays from no array, so they take the backend as a
-keyword and are bound to each library in its table (:mod:`.bound`).
+keyword and are bound to each library in its table (:mod:`._bound`).
 Without a dtype they draw in the current precision when one is set, else in
 the library's default float type.
 """
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.precision import np_dtype
+from dispatch.translations._composed.devices import np_dtype
 
 from dispatch.engine import backend_of_type, do, get_precision, is_array
 
