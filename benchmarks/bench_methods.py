@@ -10,61 +10,60 @@ Rows (issue 3's performance section), each on numpy and torch, float64:
   (sparse: scipy CSR / torch sparse CSR), one right-hand side, rtol 1e-5.
 
 Columns: the best native way found for the call (the fastest of a few
-candidates, named), ``dispatch.do`` as the tables resolve it now, ``do`` with
-the native kernels of ``translations/_composed`` registered where a table does
-not name them yet (identical once the tables do), and phiml's backend method.
-Each time is the minimum over rounds (round-robin); ratios are against the
-best native time. Every result is checked against the native result (and CG
-solutions by their true residual in float64); a mismatch is flagged.
+candidates by median, named), ``dispatch.do`` as the tables resolve it, and
+phiml's backend method (and ``do +kernels``, ``do`` with the native kernels of
+``translations/_composed`` registered, only while a table does not name them).
+
+How the figures hold still: threads are pinned (1 unless ``--threads`` says
+otherwise: ``OMP_NUM_THREADS`` and friends, ``torch.set_num_threads``); every
+round times each method of a row once (a block of calls, about 50 ms), one after
+another, so the methods of a row are timed seconds apart at most; a method's ratio in a round
+is its time over the best native way's time in the same round, and the table
+gives the median over the rounds with its range ``[min, max]``. Every result is
+checked against the native result (and CG solutions by their true residual in
+float64); a mismatch is flagged.
 
 Usage::
 
-    python benchmarks/bench_methods.py                 # about 2 minutes
-    python benchmarks/bench_methods.py --quick         # smaller, about 20 s
-    python benchmarks/bench_methods.py --threads 1 --json out.json
+    python benchmarks/bench_methods.py                 # about 4 minutes
+    python benchmarks/bench_methods.py --quick         # smaller, about 30 s
+    python benchmarks/bench_methods.py --threads 2 --json out.json
 
-``--threads N`` sizes torch's and the BLAS thread pools (on a busy machine, 1
-keeps spinning threads from distorting the comparison).
+``--threads N`` sizes torch's and the BLAS thread pools (default 1: on a shared
+machine, spinning threads distort the comparison).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-if "--threads" in sys.argv:  # BLAS thread pools are sized at import: set before numpy
-    _n = sys.argv[sys.argv.index("--threads") + 1]
-    for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[_var] = _n
-
 import argparse
 import json
+import os
 import platform
+import statistics
+import sys
 import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+# BLAS thread pools are sized at import: set them before numpy (1 unless --threads N)
+_n = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = _n
 
-from dispatch import do, register_function, supports, unregister_function
+import numpy as np  # noqa: E402
+
+from dispatch import do, register_function, supports, unregister_function  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
 
-def best_of(fn: Callable[[], Any], rounds: int, number: int) -> float:
+def timed(fn: Callable[[], Any], number: int) -> float:
+    """Seconds per call of ``fn`` over a block of ``number`` calls."""
     t0 = time.perf_counter()
-    fn()  # warm-up, and a bound for calls too slow to repeat
-    first = time.perf_counter() - t0
-    if first > 5.0:
-        return first
-    best = float("inf")
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - t0) / number
 
 
 # ---------------------------------------------------------------- problems
@@ -240,7 +239,7 @@ def timed_with(kernels: dict[str, Callable], lib: str, fn: Callable, number: int
     for name, k in kernels.items():
         register_function(lib, name, k)
     try:
-        return best_of(fn, 1, number), fn()
+        return timed(fn, number), fn()
     finally:
         for name in kernels:
             unregister_function(lib, name)
@@ -265,25 +264,35 @@ def run(quick: bool, rounds: int) -> dict:
         kernels = missing_kernels(lib)
         out[lib] = {}
         for row, methods in calls.items():
-            number = 1 if row == "cg" else (3 if quick else 5)
-            reps = rounds
-            times = dict.fromkeys([*methods, "do +kernels"], float("inf"))
+            names = [*methods, *(["do +kernels"] if kernels else [])]
+            times: dict[str, list[float]] = {m: [] for m in names}
             results: dict[str, Any] = {}
-            for _ in range(reps):  # round-robin: noise hits every method alike
-                for m, fn in methods.items():
-                    if 5.0 < times[m] < float("inf"):  # one slow call measured is enough
-                        continue
-                    times[m] = min(times[m], best_of(fn, 1, number))
-                    results.setdefault(m, fn())
-                t, r = timed_with(kernels, lib, methods["do"], number)
-                times["do +kernels"] = min(times["do +kernels"], t)
-                results.setdefault("do +kernels", r)
-            natives = {m: s for m, s in times.items() if m.startswith("native")}
+            for m, fn in methods.items():  # warm-up (and the results to check)
+                results[m] = fn()
+            # blocks of about 50 ms per method (one call at least), from the faster of
+            # two trial calls
+            number = {m: max(1, int(0.05 / min(timed(fn, 1), timed(fn, 1))))
+                      for m, fn in methods.items()}
+            number["do +kernels"] = number["do"]
+            for r in range(rounds):  # interleaved: a round times every method once
+                k = r % len(names)
+                for m in names[k:] + names[:k]:
+                    if m == "do +kernels":
+                        t, res = timed_with(kernels, lib, methods["do"], number[m])
+                        results.setdefault(m, res)
+                    else:
+                        t = timed(methods[m], number[m])
+                    times[m].append(t)
+            natives = {m: statistics.median(v) for m, v in times.items() if m.startswith("native")}
             best_name = min(natives, key=natives.get)
+            best = times[best_name]
             ref = as_numpy(results[best_name])
             entry = {"native": best_name, "native_s": natives[best_name], "methods": {},
-                     "kernels_registered": sorted(kernels)}
-            for m in ("do", "do +kernels", "phiml"):
+                     "kernels_registered": sorted(kernels), "rounds": rounds,
+                     "native_spread": [min(best), max(best)]}
+            for m in names:
+                if m.startswith("native"):
+                    continue
                 got = as_numpy(results[m])
                 if row == "cg":
                     res = np.linalg.norm(p["y"] - p["A"] @ got) / np.linalg.norm(p["y"])
@@ -291,36 +300,51 @@ def run(quick: bool, rounds: int) -> dict:
                 else:
                     ok = got.shape == ref.shape and np.allclose(got, ref, rtol=1e-9, atol=1e-12)
                     note = ""
-                entry["methods"][m] = {"s": times[m], "ratio": times[m] / natives[best_name],
-                                       "ok": bool(ok), "note": note}
+                ratios = [a / b for a, b in zip(times[m], best, strict=True)]
+                entry["methods"][m] = {
+                    "s": statistics.median(times[m]), "ratio": statistics.median(ratios),
+                    "ratio_min": min(ratios), "ratio_max": max(ratios), "ok": bool(ok),
+                    "note": note,
+                }
             out[lib][row] = entry
     return out
 
 
-def report(results: dict, threads: int | None) -> str:
+def report(results: dict, threads: int) -> str:
+    methods = ["do", *(["do +kernels"] if any(
+        e["kernels_registered"] for rows in results.values() for e in rows.values()) else []),
+        "phiml"]
+    rounds = next(iter(next(iter(results.values())).values()))["rounds"]
     lines = [
-        f"python {platform.python_version()}, numpy {np.__version__}, "
-        f"torch threads {threads if threads else 'default'}, {platform.machine()}",
+        f"python {platform.python_version()}, numpy {np.__version__}, threads {threads} "
+        f"(torch and BLAS), {platform.machine()}, load average {os.getloadavg()[0]:.2f}",
+        f"{rounds} interleaved rounds; times are medians over the rounds; a ratio is the "
+        "median over the rounds of the method's time / the best native way's time in the "
+        "same round, [min, max] over the rounds",
         "",
-        f"{'library':8} {'row':12} {'best native (s)':>16} {'do':>14} {'do +kernels':>14} "
-        f"{'phiml':>14}  best native way / notes",
+        "| library | row | best native | " + " | ".join(methods) + " | best native way / notes |",
+        "|---|---|---|" + "---|" * len(methods) + "---|",
     ]
     for lib, rows in results.items():
         for row, e in rows.items():
             cells = []
             notes = [e["native"].removeprefix("native: ")]
-            for m in ("do", "do +kernels", "phiml"):
+            for m in methods:
                 d = e["methods"][m]
-                flag = "" if d["ok"] else "!"
-                cells.append(f"{d['s'] * 1e3:8.2f}ms {d['ratio']:4.2f}x{flag}")
+                flag = "" if d["ok"] else " (differs!)"
+                cells.append(f"{d['s'] * 1e3:.2f} ms, {d['ratio']:.2f}x "
+                             f"[{d['ratio_min']:.2f}, {d['ratio_max']:.2f}]{flag}")
                 if d["note"]:
                     notes.append(f"{m}: {d['note']}")
             lines.append(
-                f"{lib:8} {row:12} {e['native_s'] * 1e3:14.2f}ms {cells[0]:>14} {cells[1]:>14} "
-                f"{cells[2]:>14}  {'; '.join(notes)}"
+                f"| {lib} | {row} | {e['native_s'] * 1e3:.2f} ms | " + " | ".join(cells)
+                + f" | {'; '.join(notes)} |"
             )
+    worst = max((e["methods"]["do"]["ratio"], f"{lib} {row}")
+                for lib, rows in results.items() for row, e in rows.items())
     lines.append("")
-    lines.append("ratios against the best native time; '!' marks a result that differs")
+    lines.append(f"worst do row by median: {worst[0]:.2f}x ({worst[1]}); target <= 1.3x: "
+                 f"{'MET' if worst[0] <= 1.3 else 'MISSED'}")
     for lib, rows in results.items():
         reg = sorted({n for e in rows.values() for n in e["kernels_registered"]})
         if reg:
@@ -331,15 +355,14 @@ def report(results: dict, threads: int | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller problems, fewer rounds")
-    ap.add_argument("--rounds", type=int, default=None, help="rounds per method (default 7)")
-    ap.add_argument("--threads", type=int, default=None, help="torch.set_num_threads")
+    ap.add_argument("--rounds", type=int, default=None, help="rounds per row (default 15)")
+    ap.add_argument("--threads", type=int, default=1, help="torch and BLAS threads (1)")
     ap.add_argument("--json", default=None, help="write the raw results here")
     args = ap.parse_args(argv)
     import torch
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    rounds = args.rounds or (3 if args.quick else 7)
+    torch.set_num_threads(args.threads)
+    rounds = args.rounds or (5 if args.quick else 15)
     results = run(args.quick, rounds)
     print(report(results, args.threads))
     print(f"supports('scatter', 'torch') = {supports('scatter', 'torch')!r}")

@@ -28,6 +28,7 @@ from dispatch._infer import (
 )
 from dispatch._resolve import _resolve as _resolve_uncached
 from dispatch._resolve import resolve
+from dispatch._trace import outside_traces
 from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
     CREATION,
@@ -126,11 +127,12 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         raise
 
 
+@outside_traces
 def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     """Build and cache the callable for one combination of argument types.
 
     ``key``: positional argument types, then (with ``kwargs``) each keyword's
-    name followed by its value's type.
+    name followed by its value's type. Runs outside a compiler's trace.
     """
     _check_name(name)
     _non_array_parameters(name)  # may load numpy's table: before the generation is read
@@ -138,7 +140,8 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     types = tuple(t for t in key if type(t) is not str) if kwargs else key
     backend = decide(types, name) or decide_owner(types)
     if any(issubclass(t, SEQUENCES) for t in types) and (backend is None or name in SEQUENCE_ARGS):
-        entry = _sequence_entry(name)
+        lone = not kwargs and len(key) == 1  # do(name, seq)
+        entry = _lone_sequence_entry(name) if lone else _sequence_entry(name)
     elif backend is None:
         _refuse_foreign(name, types)
         entry = _default_entry(name)
@@ -352,42 +355,78 @@ def _converting_any(
 def _sequence_entry(name: str) -> Callable:
     """Dispatch on the element types of list and tuple arguments, per call.
 
-    The key holds the element types of a single sequence argument of two or
-    three elements, and a frozenset of all types otherwise, so that the cache
-    stays bounded whatever the lengths of the sequences.
+    The key is the frozenset of all types (a sequence argument counts by its
+    elements), so that the cache stays bounded whatever the lengths of the
+    sequences. Calls whose only argument is the sequence take
+    :func:`_lone_sequence_entry`.
     """
 
     def by_elements(*args: Any, **kwargs: Any) -> Any:
-        # a lone argument is the sequence (this entry exists because one was seen)
-        key: tuple[Any, ...]
-        if not kwargs and len(args) == 1 and len(args[0]) == 2:
-            s = args[0]
-            key = (by_elements, type(s[0]), type(s[1]))
-        elif not kwargs and len(args) == 1 and len(args[0]) == 3:
-            s = args[0]
-            key = (by_elements, type(s[0]), type(s[1]), type(s[2]))
-        else:
-            # a sequence argument counts by its elements only, so that a list or tuple
-            # among the types means a nested sequence
-            ts: set[type] = set()
-            for a in (*args, *kwargs.values()):
-                if isinstance(a, SEQUENCES):
-                    ts.update(map(type, a))
-                else:
-                    ts.add(type(a))
-            key = (by_elements, frozenset(ts))
+        # a list or tuple among the types means a nested sequence
+        ts: set[type] = set()
+        for a in (*args, *kwargs.values()):
+            if isinstance(a, SEQUENCES):
+                ts.update(map(type, a))
+            else:
+                ts.add(type(a))
+        key = (by_elements, frozenset(ts))
         fn = _CALLS.get(key)
         if fn is None:
-            gen = reg.generation
-            types = _ordered_types((*args, *kwargs.values()))
-            if any(issubclass(t, SEQUENCES) for t in types):
-                fn = _nested_entry(name)  # [[a, b], [c, d]]: the arrays are one level down
-            else:
-                fn = _elements_entry(name, types)
-            reg.store(_CALLS, key, fn, gen)
+            types = tuple(_ordered_types((*args, *kwargs.values())))
+            fn = _elements_miss(name, key, types, False)
         return fn(*args, **kwargs)
 
     return by_elements
+
+
+def _lone_sequence_entry(name: str) -> Callable:
+    """``do(name, seq)``, the sequence the only argument (``stack([a, b])``): dispatch
+    on its element types, per call, keyed by the types of two or three elements
+    and by their frozenset otherwise. One parameter, no keywords: the cheapest
+    per-call step."""
+    # the entries of two-element sequences again, by nested dicts (no key tuple to
+    # build): a copy of what ``_CALLS`` holds for this dispatcher, made after the
+    # entry is stored there, so it is as fresh as the cache (a registration drops
+    # this dispatcher with the caches)
+    pairs: dict[type, dict[type, Callable]] = {}
+
+    def by_elements(s: Any) -> Any:
+        n = len(s)
+        if n == 2:
+            try:
+                fn = pairs[type(s[0])][type(s[1])]
+            except KeyError:
+                key: tuple[Any, ...] = (by_elements, type(s[0]), type(s[1]))
+                found = _CALLS.get(key)
+                fn = found if found is not None else _elements_miss(name, key, _ordered(s), True)
+                if _CALLS.get(key) is fn:
+                    pairs.setdefault(key[1], {})[key[2]] = fn
+            return fn(s)
+        if n == 3:
+            key = (by_elements, type(s[0]), type(s[1]), type(s[2]))
+        else:
+            key = (by_elements, frozenset(map(type, s)))
+        found = _CALLS.get(key)
+        return (found if found is not None else _elements_miss(name, key, _ordered(s), True))(s)
+
+    return by_elements
+
+
+def _ordered(s: Any) -> tuple[type, ...]:
+    return tuple(_ordered_types((s,)))
+
+
+@outside_traces
+def _elements_miss(name: str, key: tuple, types: tuple, lone: bool) -> Callable:
+    """Build and cache the callable of a sequence call (``by_elements``'s miss);
+    ``lone``: the key is of calls whose only argument is the sequence."""
+    gen = reg.generation
+    if any(issubclass(t, SEQUENCES) for t in types):
+        fn = _nested_entry(name)  # [[a, b], [c, d]]: the arrays are one level down
+    else:
+        fn = _elements_entry(name, list(types), lone)
+    reg.store(_CALLS, key, fn, gen)
+    return fn
 
 
 def _ordered_types(values: tuple) -> list[type]:
@@ -401,15 +440,18 @@ def _ordered_types(values: tuple) -> list[type]:
     return list(out)
 
 
-def _elements_entry(name: str, types: list[type]) -> Callable:
-    """The callable for a sequence call whose arrays have these types."""
+def _elements_entry(name: str, types: list[type], lone: bool = False) -> Callable:
+    """The callable for a sequence call whose arrays have these types; ``lone``:
+    for calls whose only argument is the sequence (no parameter to look at)."""
     backend = decide(types, name) or decide_owner(types)
     if backend is None:
         _refuse_foreign(name, types)
         return _default_entry(name)
     impl = resolve(backend, name)
     convert = reg.converts_constants(backend) and any(_constant(t, backend) for t in types)
-    if convert or (any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))):
+    if convert or (
+        not lone and any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))
+    ):
         return _converting_any(impl, backend, deep=True, name=name, convert=convert)
     return impl
 
@@ -422,12 +464,19 @@ def _nested_entry(name: str) -> Callable:
         key = (by_nested, deep_type_set(values))
         fn = _CALLS.get(key)
         if fn is None:
-            gen = reg.generation
-            fn = _elements_entry(name, deep_types(values))
-            reg.store(_CALLS, key, fn, gen)
+            fn = _nested_miss(name, key, tuple(deep_types(values)))
         return fn(*args, **kwargs)
 
     return by_nested
+
+
+@outside_traces
+def _nested_miss(name: str, key: tuple, types: tuple) -> Callable:
+    """Build and cache the callable of a nested sequence call (``by_nested``'s miss)."""
+    gen = reg.generation
+    fn = _elements_entry(name, list(types))
+    reg.store(_CALLS, key, fn, gen)
+    return fn
 
 
 def _default_entry(name: str) -> Callable:
@@ -448,7 +497,10 @@ def _float_dtype(name: str, backend: str, kwargs: dict) -> None:
         kwargs["dtype"] = resolve(backend, "to_backend_dtype")(f"float{current_precision()}")
 
 
-_LIKE = object()  # marks keys of calls with ``like=``
+# marks keys of calls with ``like=``: (_LIKE, name, backend). Other keys start with a
+# name (a str) or a per-call dispatcher (a function); a tracing compiler compares
+# None, where it cannot compare a bare ``object()``
+_LIKE = None
 
 
 def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
@@ -480,11 +532,18 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
         raise
     if fn is not None:
         return fn
+    return _like_miss(name, backend)
+
+
+@outside_traces
+def _like_miss(name: str, backend: str) -> Callable:
+    """Build and cache the callable of ``do(name, ..., like=backend)``."""
     from dispatch._infer import check_backend_name
 
     _check_name(name)
     _non_array_parameters(name)  # may load numpy's table: before the generation is read
     gen = reg.generation
+    key = (_LIKE, name, backend)
     impl = resolve(check_backend_name(backend, name), name)
     # the arrays of the sequence arguments (``stack``'s list) are converted as well
     deep = name in SEQUENCE_ARGS

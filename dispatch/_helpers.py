@@ -12,6 +12,7 @@ from dispatch import _registry as reg
 from dispatch._do import do
 from dispatch._errors import BackendNotInstalledError, DispatchError, short
 from dispatch._infer import (
+    CONTEXTS,
     DEFAULT,
     GLOBAL_DEFAULT,
     GLOBAL_PRECISION,
@@ -277,6 +278,8 @@ def set_backend(like: Any, set_globally: bool | str = "auto") -> None:
     b = like_backend(like)
     name = _usable_backend(b, f"set_backend({short(b)})")
     if set_globally is False:
+        with reg.lock:
+            CONTEXTS[0] += 1  # for good: the thread keeps its default
         DEFAULT.set(name)
     else:
         GLOBAL_DEFAULT[0] = name
@@ -332,11 +335,24 @@ def backend_like(like: Any, set_globally: bool | str = "auto") -> Iterator[str]:
         finally:
             GLOBAL_DEFAULT[0] = old
         return
-    token = DEFAULT.set(name)
+    with _context():
+        token = DEFAULT.set(name)
+        try:
+            yield name
+        finally:
+            DEFAULT.reset(token)
+
+
+@contextlib.contextmanager
+def _context() -> Iterator[None]:
+    """Count an open block that sets a context var (see ``dispatch._infer.CONTEXTS``)."""
+    with reg.lock:
+        CONTEXTS[0] += 1
     try:
-        yield name
+        yield
     finally:
-        DEFAULT.reset(token)
+        with reg.lock:
+            CONTEXTS[0] -= 1
 
 
 def _check_bits(bits: int | None) -> int | None:
@@ -357,11 +373,13 @@ def precision(bits: int) -> Iterator[int]:
     ...     do("zeros", 2, like="numpy").dtype
     dtype('float32')
     """
-    token = PRECISION.set(_check_bits(bits))
-    try:
-        yield bits
-    finally:
-        PRECISION.reset(token)
+    bits = _check_bits(bits)  # type: ignore[assignment]
+    with _context():
+        token = PRECISION.set(bits)
+        try:
+            yield bits
+        finally:
+            PRECISION.reset(token)
 
 
 def set_precision(bits: int | None) -> None:

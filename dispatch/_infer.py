@@ -15,6 +15,7 @@ from typing import Any
 
 from dispatch import _registry as reg
 from dispatch._errors import MixedBackendError, UnknownBackendError, short
+from dispatch._trace import traced_constant
 
 _NONE = frozenset({"builtins", "typing", "abc", "functools", "collections"})
 # Python's standard library: its objects (Fraction, Decimal, datetime...) are values
@@ -32,10 +33,25 @@ PRECISION: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "dispatch_precision", default=None
 )
 GLOBAL_PRECISION: list[int | None] = [None]
+# how many ``backend_like``/``precision`` blocks are open and thread-level
+# ``set_backend`` calls were made, in all threads: while there are none the context
+# vars above are not read (cheaper, and a tracing compiler cannot read them; it
+# reads this count, so it traces again when a block opens)
+CONTEXTS = [0]
+
+
+@traced_constant
+def _context_precision() -> int | None:
+    return PRECISION.get()
+
+
+@traced_constant
+def _context_default() -> str | None:
+    return DEFAULT.get()
 
 
 def current_precision() -> int | None:
-    return PRECISION.get() or GLOBAL_PRECISION[0]
+    return (CONTEXTS[0] and _context_precision()) or GLOBAL_PRECISION[0]
 
 
 def _match(module: str, prefix: str) -> bool:
@@ -47,7 +63,11 @@ def backend_of_type(cls: type) -> str | None:
     try:
         return reg.TYPE_BACKEND[cls]
     except KeyError:
-        pass
+        return _backend_of_type_miss(cls)
+
+
+@traced_constant
+def _backend_of_type_miss(cls: type) -> str | None:
     gen = reg.generation
     found = _find(cls)
     # not cached if register_backend ran meanwhile: ``found`` may predate it
@@ -256,7 +276,11 @@ def _owner(cls: type) -> str | None:
     try:
         return _OWNER[cls]
     except KeyError:
-        pass
+        return _owner_miss(cls)
+
+
+@traced_constant
+def _owner_miss(cls: type) -> str | None:
     module = getattr(cls, "__module__", None) or ""
     root = module.split(".", 1)[0]
     found = None if root in _NONE or not root else _table_owner(module)
@@ -269,7 +293,7 @@ _OWNER: dict[type, str | None] = {}
 
 
 def default_backend() -> str:
-    return DEFAULT.get() or GLOBAL_DEFAULT[0]
+    return (CONTEXTS[0] and _context_default()) or GLOBAL_DEFAULT[0]
 
 
 def decide(types: Iterable[type], name: str | None = None) -> str | None:

@@ -3,7 +3,9 @@
 Every mutation goes through a ``register*`` function here, takes the lock, and
 calls :func:`clear_caches`. Nothing else clears a cache. A resolution that ran
 while a registration happened is not stored (see :data:`generation`), so a
-stale callable can never outlive the registration that made it stale.
+stale callable can never outlive the registration that made it stale. A miss
+run by a tracing compiler stores nothing (:mod:`dispatch._trace`, which also holds
+the values such a miss built, emptied here with the caches).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from dispatch._errors import (
     short,
     suggest,
 )
+from dispatch._trace import forget_parked, outside_traces, tracing
 
 TRANSLATIONS = "dispatch.translations"
 
@@ -75,10 +78,13 @@ def clear_caches() -> None:
         RESOLVED_NAMES.clear()
         TYPE_BACKEND.clear()
         _RECORDS.clear()
+        forget_parked()
 
 
 def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
     """Cache ``value`` unless a registration happened since ``seen_generation``."""
+    if tracing():
+        return
     with lock:
         if generation == seen_generation:
             if cache is CALLS and type(key) is tuple and key and key[0] in _DECLINED:
@@ -98,6 +104,8 @@ def store_call(
     elements of a sequence decide) would otherwise stay cached for a name that
     fails every time. Such a name is cached from its second successful call on.
     """
+    if tracing():
+        return
     with lock:
         if generation != seen_generation:
             return
@@ -326,17 +334,23 @@ def table(backend: str) -> ModuleType | None:
     try:
         return _TABLES[backend]
     except (KeyError, TypeError):
-        pass
+        return _load_table(backend)
+
+
+@outside_traces
+def _load_table(backend: str) -> ModuleType | None:
     with lock:
         if backend in _TABLES:
             return _TABLES[backend]
         if not has_table(backend):
             if backend in USER_BACKENDS:
-                _TABLES[backend] = None
+                if not tracing():
+                    _TABLES[backend] = None
                 return None
             if is_implicit(backend):
                 _import_implicit(backend)
-                _TABLES[backend] = None
+                if not tracing():
+                    _TABLES[backend] = None
                 return None
             raise unknown_backend(backend)
         try:
@@ -347,7 +361,8 @@ def table(backend: str) -> ModuleType | None:
                 f"backend {backend!r} needs the library {missing!r}, which is not "
                 f"installed ({err}); install it, e.g. `pip install array-dispatch[{backend}]`."
             ) from err
-        _TABLES[backend] = mod
+        if not tracing():
+            _TABLES[backend] = mod
         return mod
 
 
@@ -367,7 +382,11 @@ def record(backend: str) -> Backend:
     try:
         return _RECORDS[backend]
     except (KeyError, TypeError):
-        pass
+        return _build_record(backend)
+
+
+@outside_traces
+def _build_record(backend: str) -> Backend:
     gen = generation
     mod = table(backend)
     rec = from_table(backend, mod) if mod is not None else (

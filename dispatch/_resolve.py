@@ -36,6 +36,7 @@ from dispatch._errors import (
     short,
     suggest,
 )
+from dispatch._trace import outside_traces
 from dispatch.spec import Alias, Unsupported, _Native
 
 
@@ -44,7 +45,11 @@ def resolve(backend: str, name: str) -> Callable:
     try:
         return reg.RESOLVED[backend, name]
     except KeyError:
-        pass
+        return _resolve_miss(backend, name)
+
+
+@outside_traces
+def _resolve_miss(backend: str, name: str) -> Callable:
     gen = reg.generation
     try:
         fn = _resolve(backend, name)
