@@ -517,9 +517,12 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
                 kwargs["like"] = like  # a generic backend (lazy) records the example itself
             elif name in CREATION and not isinstance(like, _SCALARS):
                 # an example array lends its dtype and device (a Python number: none,
-                # like autoray's 'builtins')
+                # like autoray's 'builtins'; nor a container with a shape but no dtype)
                 inject = rec.creation_kwargs
-                extra = inject(like) if inject else {"dtype": like.dtype}
+                if inject is not None:
+                    extra = inject(like)
+                else:
+                    extra = {"dtype": like.dtype} if hasattr(like, "dtype") else {}
                 for k, v in extra.items():
                     if kwargs.get(k) is None:
                         kwargs[k] = v

@@ -7,7 +7,7 @@ from typing import Any
 
 import dispatch
 from dispatch import _registry as reg
-from dispatch._infer import _find, decide
+from dispatch._infer import _find, decide, decide_owner
 from dispatch._resolve import _resolve
 
 
@@ -144,7 +144,9 @@ def check_entry(key: tuple) -> None:
                 assert kind_ not in ("first", "positions"), (
                     f"{key}: a call with keywords is cached with a positional converter"
                 )
-    backend = decide(types)
+    # the engine's rule: the arrays decide, else the one library owning the other
+    # arguments (``zeros(torch.Size([2]))`` is a torch call)
+    backend = decide(types) or decide_owner(types)
     assert backend is not None, key
     assert same_impl(_unwrap(fn), _resolve(backend, name)), key
 
