@@ -16,14 +16,28 @@ def composed(name: str) -> Callable[[Callable], Callable]:
     """Register the decorated function as the composed fallback of ``name``.
 
     Used inside ``translations/_composed/``. A library uses the fallback unless
-    its table has an entry for ``name`` (``NATIVE`` or a translation).
+    its table has an entry for ``name`` (``NATIVE`` or a translation). A keyword
+    parameter ``backend`` (or ``namespace``) is filled in by the resolution.
     """
 
     def deco(fn: Callable) -> Callable:
+        _mark_wants(fn)
         reg.register_composed(name, fn)
         return fn
 
     return deco
+
+
+def _mark_wants(fn: Callable) -> None:
+    """Note the parameters the resolution fills in (``backend``, ``namespace``), as
+    autoray's ``compose`` supplies them."""
+    try:
+        params: Any = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        params = {}
+    wants = frozenset({"backend", "namespace"} & set(params))
+    if wants:
+        fn._dispatch_wants = wants  # type: ignore[attr-defined]
 
 
 class Composed:
@@ -39,14 +53,7 @@ class Composed:
         # (autoray's name for it, which its clients call)
         self._default_fn = fn
         self.name = name
-        try:
-            params: Any = inspect.signature(fn).parameters
-        except (TypeError, ValueError):
-            params = {}
-        # parameters the resolution fills in, as autoray's compose does
-        wants = frozenset({"backend", "namespace"} & set(params))
-        if wants:
-            fn._dispatch_wants = wants  # type: ignore[attr-defined]
+        _mark_wants(fn)
         functools.update_wrapper(self, fn)
         reg.register_composed(name, fn)
 

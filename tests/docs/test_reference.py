@@ -54,8 +54,6 @@ TABLE_NAMES_WITHOUT_EXAMPLE = {
     "hessian",
     "is_tensor",
     "jit_compile",
-    "jit_compile_grad",
-    "jit_compile_hessian",
     "linspace_without_last",
     "module",
     "random_normal",

@@ -212,3 +212,41 @@ def numpy_call(
         o = np.asarray(o) if dt is None else np.asarray(o, dtype=np.dtype(dt))
         converted.append(do("asarray", o) if ref is None else do("asarray", o, like=ref))
     return type(out)(converted) if several else converted[0]
+
+
+@composed("jit_compile_grad")
+def jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                     is_f_scalar: bool = False, *, backend: str) -> Callable:
+    """The list's ``jit_compile_grad``: the library's ``jit_compile`` of its
+    ``jacobian(f, wrt, get_output, is_f_scalar)``, written once for the libraries
+    whose compiler can trace a derivative (a library that compiles only the forward
+    pass, as torch's trace, has its own entry).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> g = do("jit_compile_grad", lambda x: do("sum", x ** 2), like="jax")
+    >>> g(jnp.array([1.0, 2.0]))
+    (Array(5., dtype=float32), (Array([2., 4.], dtype=float32),))
+    """
+    jacobian = get_lib_fn(backend, "jacobian")
+    return get_lib_fn(backend, "jit_compile")(jacobian(f, wrt, get_output, is_f_scalar))
+
+
+@composed("jit_compile_hessian")
+def jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+                        get_gradient: bool = True, *, backend: str) -> Callable:
+    """The list's ``jit_compile_hessian``: the library's ``jit_compile`` of its
+    ``hessian(f, wrt, get_output, get_gradient)`` (see ``jit_compile_grad``).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> h = do("jit_compile_hessian", lambda x: do("sum", x ** 3, axis=-1), like="jax")
+    >>> out, grads, hessians = h(jnp.array([[1.0, 2.0]]))
+    >>> hessians[0][0][0]
+    Array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float32)
+    """
+    hessian = get_lib_fn(backend, "hessian")
+    return get_lib_fn(backend, "jit_compile")(hessian(f, wrt, get_output, get_gradient))

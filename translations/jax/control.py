@@ -20,7 +20,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
-from dispatch.translations.jax.autodiff import _hessian, _jacobian
 
 
 class _StaticLeaf:
@@ -87,16 +86,6 @@ class _JitFunction:
 def _jit_compile(f: Callable) -> Callable:
     """The list's ``jit_compile``: jax.jit with non-jax-array arguments static."""
     return f if isinstance(f, _JitFunction) else _JitFunction(f)
-
-
-def _jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
-                      is_f_scalar: bool = False) -> Callable:
-    return _jit_compile(_jacobian(f, wrt, get_output, is_f_scalar))
-
-
-def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
-                         get_gradient: bool = True) -> Callable:
-    return _jit_compile(_hessian(f, wrt, get_output, get_gradient))
 
 
 def _loop_types(values: Any) -> Any:
@@ -214,8 +203,6 @@ def _requires_fixed_shapes_when_tracing() -> bool:
 
 TABLE = {
     "jit_compile": _jit_compile,
-    "jit_compile_grad": _jit_compile_grad,
-    "jit_compile_hessian": _jit_compile_hessian,
     "while_loop": _while_loop,
     "vectorized_call": _vectorized_call,
     "numpy_call": _numpy_call,

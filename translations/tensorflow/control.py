@@ -20,7 +20,6 @@ from dispatch.translations.tensorflow._common import (
     _t,
     _to,
 )
-from dispatch.translations.tensorflow.autodiff import _hessian, _jacobian
 
 # ``jit_compile(f)`` is a tf.function over the tensor arguments of ``f``. Every other
 # argument is a constant of the trace, as numpy arrays are in the method list: a
@@ -116,16 +115,6 @@ def _jit_compile(f: Callable, xla: bool = False) -> Callable:
     """``f`` compiled with tf.function, numpy arrays and Python values as constants;
     ``xla=True`` compiles the graphs with XLA (tf.function's ``jit_compile``)."""
     return _JitFunction(f, xla)
-
-
-def _jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
-                      is_f_scalar: bool = False) -> Callable:
-    return _jit_compile(_jacobian(f, wrt, get_output, is_f_scalar))
-
-
-def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
-                         get_gradient: bool = True) -> Callable:
-    return _jit_compile(_hessian(f, wrt, get_output, get_gradient))
 
 
 def _loop_var(v: Any) -> Any:
@@ -260,8 +249,6 @@ def _is_available(x: Any) -> bool:
 
 TABLE = {
     "jit_compile": _jit_compile,
-    "jit_compile_grad": _jit_compile_grad,
-    "jit_compile_hessian": _jit_compile_hessian,
     "requires_fixed_shapes_when_tracing": lambda: False,  # tf.function retraces per shape
     "while_loop": _while_loop,
     "vectorized_call": _vectorized_call,
