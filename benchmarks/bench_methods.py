@@ -25,7 +25,7 @@ float64); a mismatch is flagged.
 
 Usage::
 
-    python benchmarks/bench_methods.py                 # about 4 minutes
+    python benchmarks/bench_methods.py                 # a few minutes
     python benchmarks/bench_methods.py --quick         # smaller, about 30 s
     python benchmarks/bench_methods.py --threads 2 --json out.json
 
