@@ -226,8 +226,9 @@ def jit_compile_grad(f: Callable, wrt: Any = (0,), get_output: bool = True,
     --------
     >>> import jax.numpy as jnp
     >>> g = do("jit_compile_grad", lambda x: do("sum", x ** 2), like="jax")
-    >>> g(jnp.array([1.0, 2.0]))
-    (Array(5., dtype=float32), (Array([2., 4.], dtype=float32),))
+    >>> out, (grad,) = g(jnp.array([1.0, 2.0]))
+    >>> float(out), grad.tolist()
+    (5.0, [2.0, 4.0])
     """
     jacobian = get_lib_fn(backend, "jacobian")
     return get_lib_fn(backend, "jit_compile")(jacobian(f, wrt, get_output, is_f_scalar))
@@ -244,9 +245,8 @@ def jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     >>> import jax.numpy as jnp
     >>> h = do("jit_compile_hessian", lambda x: do("sum", x ** 3, axis=-1), like="jax")
     >>> out, grads, hessians = h(jnp.array([[1.0, 2.0]]))
-    >>> hessians[0][0][0]
-    Array([[ 6.,  0.],
-           [ 0., 12.]], dtype=float32)
+    >>> hessians[0][0][0].tolist()
+    [[6.0, 0.0], [0.0, 12.0]]
     """
     hessian = get_lib_fn(backend, "hessian")
     return get_lib_fn(backend, "jit_compile")(hessian(f, wrt, get_output, get_gradient))
