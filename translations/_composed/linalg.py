@@ -333,6 +333,8 @@ def solve_triangular_sparse(
 
 # ---------------------------------------------------------------- minimize
 
+_GRADIENT_FREE = frozenset({"Nelder-Mead", "Powell", "COBYLA", "COBYQA"})
+
 
 def _host(x: Any) -> np.ndarray:
     return np.asarray(do("to_numpy", x))
@@ -529,7 +531,9 @@ def minimize(
             return [result(x, lo, i, e, c, d, msgs(c, d)) for x, lo, i, e, c, d in states]
         x, lo, i, e, c, d = states[-1]
         return result(x, lo, i, e, c, d, msgs(c, d))
-    grad = jac or _library_gradient(f, x0)
+    # scipy's gradient-free methods ignore a gradient (and warn that they do): none is
+    # computed for them
+    grad = None if method in _GRADIENT_FREE else jac or _library_gradient(f, x0)
     out = _scipy(method, f, x0, atol_np, iters, trj, grad)
     rows, losses, its, evals, conv, div, msgs = out[:7]
     final = do("asarray", np.stack(rows).astype(_host(x0).dtype), like=like)
