@@ -79,7 +79,9 @@ def how(backend: str, name: str) -> str:
     try:
         _native(backend, name)
     except UnknownFunctionError:
-        return "composed" if name in reg.composed() else "missing"
+        # a composed fallback was ruled out above (no entry) or by the entry (NATIVE:
+        # the library's own function or nothing, as the resolution does)
+        return "missing"
     return "native"
 
 
