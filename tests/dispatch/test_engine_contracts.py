@@ -1018,3 +1018,106 @@ def test_bad_arguments_are_named_in_the_error(restore, call, error, says):
         call()
     assert says in str(info.value)
     assert reg.USER_BACKENDS.get("p") is None  # nothing registered on the way
+
+
+# ---------------------------------------------------------------- more of the same
+
+
+def test_supports_tells_the_truth_about_a_native_entry_the_library_lacks(monkeypatch):
+    """A ``NATIVE`` entry rules the composed fallback out: where the library has no
+    such function the name is missing, and ``supports`` says so."""
+    name = "batch_gather"  # a composed name numpy has no function of
+    assert name in reg.composed()
+    assert not hasattr(np, name)
+    monkeypatch.setitem(reg.table("numpy").TABLE, name, NATIVE)
+    reg.clear_caches()
+    try:
+        with pytest.raises(UnknownFunctionError):
+            do(name, np.ones((2, 2)), np.zeros((2, 1), dtype=int))
+        assert supports(name, "numpy") is None
+        assert coverage([name], ["numpy"]) == {name: {"numpy": "missing"}}
+    finally:
+        monkeypatch.undo()
+        reg.clear_caches()
+    assert supports(name, "numpy") == "composed"
+
+
+def test_an_inner_calls_error_names_the_outer_call_too(restore):
+    @compose(name="outer_for_test")
+    def outer(x):
+        return do("inner_missing_for_test", x)
+
+    with pytest.raises(UnknownFunctionError) as info:
+        do("outer_for_test", np.ones(2))
+    assert str(info.value).startswith("do('inner_missing_for_test')")
+    assert "(raised inside dispatch.do('outer_for_test') on backend 'numpy')" in (
+        getattr(info.value, "__notes__", [])
+    )
+    with pytest.raises(UnknownFunctionError) as info:  # its own call: no note
+        do("inner_missing_for_test", np.ones(2))
+    assert not getattr(info.value, "__notes__", [])
+
+
+@pytest.mark.parametrize(
+    ("like", "why"),
+    [
+        ("os.path", "'os' is not an array library, so its functions are not a backend."),
+        ("subprocess", "'subprocess' is not an array library, so its functions are not a backend."),
+        ("bad name!", "A backend name is a module name such as 'mylib' or 'mylib.arrays'."),
+        ("nolib_xyz", "No module of that name is installed either."),
+    ],
+)
+def test_unknown_backend_says_why(like, why):
+    with pytest.raises(dispatch.UnknownBackendError) as info:
+        do("zeros", 2, like=like)
+    assert str(info.value).endswith(why)
+
+
+def test_a_misspelt_backend_warns_once(restore):
+    with pytest.warns(UserWarning, match="Did you mean 'numpy'"):
+        register_function("numpyy", "first_for_test", abs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # it has a registration now: no second warning
+        register_function("numpyy", "second_for_test", abs)
+
+
+def test_register_translation_error_offers_no_registration(restore):
+    with pytest.raises(UnknownFunctionError) as info:
+        register_translation("numpy", "probe_for_test", "sumn")
+    msg = str(info.value)
+    assert "Did you mean 'sum'" in msg
+    assert "Add one with" not in msg  # registering the missing target would not help
+
+
+def test_a_python_builtin_in_a_librarys_namespace_is_refused(boxlib):
+    """``exec``, ``setattr``... reached through a library module are Python's, not the
+    library's: refused, whatever module they sit in."""
+    import builtins
+
+    boxlib.exec = builtins.exec
+    boxlib.setattr = builtins.setattr
+    register_backend(boxlib.Box, "boxlib", module="boxlib_fake")
+    for name in ("exec", "setattr"):
+        with pytest.raises(UnknownFunctionError, match="is a Python builtin, not a library"):
+            do(name, boxlib.Box([1]))
+
+
+def test_pinned_keywords_accept_equal_values_and_refuse_others(tmp_path):
+    path = tmp_path / "a.npy"
+    np.save(path, np.arange(3))
+    np.testing.assert_array_equal(do("load", str(path), allow_pickle=0), [0, 1, 2])
+    with pytest.raises(dispatch.RefusedNameError, match="allow_pickle=True"):
+        do("load", str(path), None, True)  # the pinned value given by position
+    # too many positional arguments for a function without *args: numpy's own error
+    with pytest.raises(TypeError, match="positional arguments"):
+        do("load", str(path), None, False, True, "ASCII", 5, 6)
+
+
+def test_a_module_outside_the_listed_submodules_is_refused_saying_so():
+    da = pytest.importorskip("dask.array")
+    with pytest.raises(dispatch.RefusedNameError) as info:
+        do("core.config.set", da.ones(2))
+    assert (
+        "'dask.array.core' is not one of the array modules that the 'dask' table lists in "
+        "SUBMODULES. dispatch resolves"
+    ) in str(info.value)
