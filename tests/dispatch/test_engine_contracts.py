@@ -672,6 +672,12 @@ def test_like_an_object_of_an_unregistered_module_names_it(loose_modules, attrs)
     assert do("zeros", 2, like=thing()) == ("zeros", (2,), {})
 
 
+def test_like_an_object_of_a_submodule_names_the_top_level_module(loose_modules):
+    loose_modules("likepkg_fake", {}, zeros=lambda *a, **k: "top-level zeros")
+    deep = type("Deep", (), {"__module__": "likepkg_fake.arrays.core", "shape": (2,)})
+    assert do("zeros", 2, like=deep()) == "top-level zeros"
+
+
 def test_like_an_object_of_dispatch_itself_is_no_backend():
     class Shaped:
         shape = (2,)
@@ -706,6 +712,18 @@ def test_refusal_of_an_unowned_object_says_what_to_do():
         "Pass like='numpy' (or another backend) to choose one, or register the type with "
         "dispatch.register_backend(type, name)"
     ) in msg
+
+
+def test_a_converting_entry_wraps_the_resolved_function(torch):
+    """The cached entry of a mixed call converts the constants and calls the resolved
+    implementation, which it names as ``__wrapped__`` (what the cache checker reads)."""
+    t, n = torch.ones(2, dtype=torch.float64), np.ones(2)
+    impl = get_lib_fn("torch", "add")
+    _twice([lambda: do("add", n, t), lambda: do("add", t, n), lambda: do("where", n > 0, n, t)])
+    assert reg.cached_call("add", np.ndarray, torch.Tensor).__wrapped__ is impl
+    assert reg.cached_call("add", torch.Tensor, np.ndarray).__wrapped__ is impl
+    where = reg.cached_call("where", np.ndarray, np.ndarray, torch.Tensor)
+    assert where.__wrapped__ is get_lib_fn("torch", "where")
 
 
 def test_cached_call_of_an_uncached_name_is_none():
@@ -902,8 +920,12 @@ def test_unknown_name_messages_say_where_to_add_one():
     msg = _message("os.listdir", x)
     assert "('os' is a Python standard library module, not part of 'numpy'.)" in msg
     assert "register_function" not in msg
-    # a name that cannot be registered: no registration offered
-    assert "register_function" not in _message("no-such-name", x)
+    # a name that cannot be registered: no registration offered, nothing after the hint
+    msg = _message("no-such-name", x)
+    assert "register_function" not in msg
+    assert msg.endswith((").", "?"))
+    # private attributes of the library are never suggested
+    assert not [n for n in _suggested(_message("CopyMode", x)) if n.startswith("_")]
 
 
 def test_long_and_broken_reprs_in_messages():
