@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import Any, Literal
+from typing import Any
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -27,13 +27,8 @@ class Backend:
     ----------
     name
         The backend name (``"torch"``, ``"scipy.sparse"``, a user's ``"mylib"``).
-    kind
-        ``"table"`` (a shipped translation module), ``"user"`` (``register_backend``)
-        or ``"implicit"`` (a module that nobody registered).
-    module
-        The translation module, for a ``"table"`` backend; else None.
     table
-        Canonical name -> entry (``TABLE``); empty for other kinds.
+        Canonical name -> entry (``TABLE``); empty for a user or implicit backend.
     root
         Dotted name of the module whose attributes are the plain names.
     remaps
@@ -52,13 +47,9 @@ class Backend:
         ``creation_kwargs(like) -> dict``: what creation routines take from ``like=``.
     submodules, capability_modules, refused, in_place_suffix, guarded
         What a name may reach (docs/safety.md); ``submodules`` None allows all.
-    gathers
-        ``GATHERS`` of a lazy library: names that compute instead of staying lazy.
     """
 
     name: str
-    kind: Literal["table", "user", "implicit"]
-    module: ModuleType | None
     table: Mapping[str, Any]
     root: str
     remaps: Mapping[str, str]
@@ -73,7 +64,6 @@ class Backend:
     refused: Mapping[str, str]
     in_place_suffix: str | None
     guarded: Mapping[str, Mapping[str, Any]]
-    gathers: Mapping[str, str]
 
 
 def from_table(name: str, module: ModuleType) -> Backend:
@@ -83,8 +73,6 @@ def from_table(name: str, module: ModuleType) -> Backend:
     submodules = facts.get("SUBMODULES")
     return Backend(
         name=name,
-        kind="table",
-        module=module,
         table=facts.get("TABLE", _EMPTY),
         root=remaps.get("", name),
         remaps=MappingProxyType(remaps),
@@ -99,7 +87,6 @@ def from_table(name: str, module: ModuleType) -> Backend:
         refused=MappingProxyType(dict(facts.get("REFUSED", {}))),
         in_place_suffix=facts.get("IN_PLACE_SUFFIX"),
         guarded=MappingProxyType(dict(facts.get("GUARDED", {}))),
-        gathers=MappingProxyType(dict(facts.get("GATHERS", {}))),
     )
 
 
@@ -107,14 +94,9 @@ def from_registration(name: str, info: Mapping[str, Any] | None) -> Backend:
     """The record of a user backend (``info`` from ``register_backend``) or, with
     ``info`` None, of an implicit backend: the module ``name`` itself, priority 0,
     constants left alone."""
-    kind: Literal["user", "implicit"] = "user"
-    if info is None or info.get("implicit"):
-        kind = "implicit"
     info = info or {}
     return Backend(
         name=name,
-        kind=kind,
-        module=None,
         table=_EMPTY,
         root=info.get("module", name),
         remaps=_EMPTY,
@@ -129,5 +111,4 @@ def from_registration(name: str, info: Mapping[str, Any] | None) -> Backend:
         refused=_EMPTY,
         in_place_suffix=None,
         guarded=_EMPTY,
-        gathers=_EMPTY,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Callable
@@ -189,6 +190,32 @@ def no_autodiff(f: Any, backend: str | None = None) -> Exception:
 def first_output(out: Any) -> Any:
     """The value to differentiate: ``f``'s output, or the first entry of a tuple/list."""
     return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def functional_jacobian(f: Callable, argnums: tuple[int, ...], single: bool, get_output: bool,
+                        transform: Callable, inexact: Callable) -> Callable:
+    """The list's ``jacobian`` through a library's functional transform.
+
+    ``transform`` is the library's ``grad`` (one reverse pass, a scalar ``f``) or
+    ``jacrev`` (a Jacobian), called as ``transform(g, argnums=, has_aux=True)``, as
+    jax's and torch.func's are; ``inexact(args, argnums)`` turns the arguments to
+    differentiate into floats. The first output of ``f`` is differentiated, the whole
+    output comes back with ``get_output``; ``grads`` is one array when ``single``.
+    """
+
+    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        out = f(*args, **kwargs)
+        return first_output(out), out
+
+    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
+
+    @functools.wraps(f)
+    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
+        grads, out = derivative(*inexact(args, argnums), **kwargs)
+        grads = grads[0] if single else tuple(grads)
+        return (out, grads) if get_output else grads
+
+    return jacobian_of_f
 
 
 class _Capsule:

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._adapters import functional_jacobian
 from dispatch.translations._composed.selection import gradient as finite_differences
 
 from dispatch.engine import alias, unsupported
@@ -56,20 +57,8 @@ def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     """
     argnums, single = _argnums(wrt)
 
-    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        out = f(*args, **kwargs)
-        return _first(out), out
-
     transform = jax.grad if is_f_scalar else jax.jacrev
-    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
-
-    @functools.wraps(f)
-    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
-        grads, out = derivative(*_inexact_args(args, argnums), **kwargs)
-        grads = grads[0] if single else tuple(grads)
-        return (out, grads) if get_output else grads
-
-    return jacobian_of_f
+    return functional_jacobian(f, argnums, single, get_output, transform, _inexact_args)
 
 
 def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:

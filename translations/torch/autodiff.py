@@ -17,6 +17,7 @@ from typing import Any
 import torch
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._adapters import functional_jacobian
 from dispatch.translations.torch._common import (
     _axes,
     _detach_tree,
@@ -64,20 +65,8 @@ def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     if isinstance(f, _JitFunction):
         return _autograd_jacobian(f, argnums, single, get_output, is_f_scalar)
 
-    def value_and_aux(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        out = f(*args, **kwargs)
-        return _first(out), out
-
     transform = torch.func.grad if is_f_scalar else torch.func.jacrev
-    derivative = transform(value_and_aux, argnums=argnums, has_aux=True)
-
-    @functools.wraps(f)
-    def jacobian_of_f(*args: Any, **kwargs: Any) -> Any:
-        grads, out = derivative(*_inexact_args(args, argnums), **kwargs)
-        grads = grads[0] if single else tuple(grads)
-        return (out, grads) if get_output else grads
-
-    return jacobian_of_f
+    return functional_jacobian(f, argnums, single, get_output, transform, _inexact_args)
 
 
 def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
