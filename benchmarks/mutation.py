@@ -189,7 +189,7 @@ def mutmut_cli(args: Iterable[str], cwd: Path, log: Path | None = None) -> int:
     cmd = [sys.executable, "-c", code, *args]
     if log is None:
         return subprocess.call(cmd, cwd=cwd, env=env)
-    with open(log, "w") as out:
+    with open(log, "a") as out:
         return subprocess.call(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
@@ -371,7 +371,8 @@ def summarize(report: dict[str, dict], totals: dict[str, int]) -> list[dict]:
             count[r["status"]] = count.get(r["status"], 0) + 1
         sampled = len(data["mutants"])
         killed = count.get("killed", 0) + count.get("timeout", 0)
-        judged = sampled - count.get("equivalent", 0)
+        # not run: an interrupted run (see --resume); judged on the others only
+        judged = sampled - count.get("equivalent", 0) - count.get("not run", 0)
         table.append(
             {
                 "module": f"dispatch/{module}.py",
@@ -380,6 +381,7 @@ def summarize(report: dict[str, dict], totals: dict[str, int]) -> list[dict]:
                 "equivalent": count.get("equivalent", 0),
                 "killed": killed,
                 "survived": judged - killed,
+                "not run": count.get("not run", 0),
                 "score": killed / judged if judged else 1.0,
             }
         )
@@ -399,17 +401,18 @@ def print_report(report: dict[str, dict], table: list[dict]) -> None:
             f"{row['module']:24} {row['mutants']:>7} {row['sampled']:>7} {row['equivalent']:>6} "
             f"{row['killed']:>6} {row['survived']:>8} {row['score']:>7.1%}"
         )
-    sampled = sum(r["sampled"] - r["equivalent"] for r in table)
     killed = sum(r["killed"] for r in table)
+    survived = sum(r["survived"] for r in table)
     total = sum(r["mutants"] for r in table)
+    sampled = sum(r["sampled"] for r in table)
     equiv = sum(r["equivalent"] for r in table)
-    score = killed / sampled if sampled else 1.0
-    print(
-        f"{'all':24} {total:>7} {sampled + equiv:>7} {equiv:>6} {killed:>6} "
-        f"{sampled - killed:>8} {score:>7.1%}"
-    )
+    score = killed / (killed + survived) if killed + survived else 1.0
+    print(f"{'all':24} {total:>7} {sampled:>7} {equiv:>6} {killed:>6} {survived:>8} {score:>7.1%}")
+    missing = sum(r["not run"] for r in table)
+    if missing:
+        print(f"({missing} sampled mutants not run yet, left out of the scores: see --resume)")
     for module, data in report.items():
-        left = [r for r in data["mutants"] if r["status"] not in ("killed", "timeout")]
+        left = [r for r in data["mutants"] if r["status"] not in ("killed", "timeout", "not run")]
         if not left:
             continue
         print(f"\ndispatch/{module}.py: not killed")
@@ -431,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--report", action="store_true", help="re-print the last run in --workdir")
     ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="run only the sampled mutants that the last run in --workdir left without a result",
+    )
+    ap.add_argument(
         "--check", action="store_true", help="run the tests on the mutated copy, no mutant active"
     )
     ap.add_argument("--json", type=Path, help="write the figures and survivors here")
@@ -441,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no such engine module: {', '.join(unknown)}")
     work = args.workdir.resolve()
 
-    if not args.report:
+    if not (args.report or args.resume):
         prepare(work, modules, tuple(args.tests))
     if args.check:
         return check(work, tuple(args.tests))
@@ -460,15 +468,26 @@ def main(argv: list[str] | None = None) -> int:
         for n in names:
             print(n)
         return 0
-    if not args.report:
-        if not names:
-            print("the sample is empty")
-            return 1
+    todo = [] if args.report else names
+    if args.resume:
+        done = {
+            k
+            for m in modules
+            if (meta := work / "mutants" / "dispatch" / f"{m}.py.meta").exists()
+            for k, v in json.loads(meta.read_text())["exit_code_by_key"].items()
+            if v is not None
+        }
+        todo = [n for n in names if n not in done]
+        print(f"resuming: {len(todo)} sampled mutants have no result yet")
+    if not names:
+        print("the sample is empty")
+        return 1
+    if todo:
         log = work / "mutmut.log"
         load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
         print(f"running mutmut in {work} (log: {log}), {args.jobs} at once; load average: {load}")
         start = time.monotonic()
-        rc = mutmut_cli(["run", "--max-children", str(args.jobs), *names], work, log)
+        rc = mutmut_cli(["run", "--max-children", str(args.jobs), *todo], work, log)
         minutes = (time.monotonic() - start) / 60
         used = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (used.ru_utime + used.ru_stime) / 60
@@ -482,7 +501,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 "mutmut stopped. If it says 'Failed to run clean test' or 'failed to collect "
                 "stats', a test fails on the mutated copy with no mutant active (or in the order "
-                "this run takes): `python benchmarks/mutation.py --check` shows which."
+                "this run takes): `python benchmarks/mutation.py --check` shows which. If it was "
+                "interrupted, `--resume` runs the mutants left."
             )
             return rc
     report = results(work, sample)

@@ -132,6 +132,48 @@ def test_sequence_with_a_keyword_decides_by_its_elements(torch):
     assert type(mixed_tuple) is torch.Tensor
 
 
+def test_more_arguments_than_a_cached_call_decide_too(torch):
+    """A call with one more argument than a cached one of the same first types is
+    another entry: its last argument decides too."""
+    x, t = np.arange(3.0), torch.arange(3.0, dtype=torch.float64)
+    three, four = _twice(
+        [lambda: do("einsum", "i,i->", x, x), lambda: do("einsum", "i,i,i->", x, x, t)]
+    )
+    assert type(three) is np.float64 or type(three) is np.ndarray
+    assert type(four) is torch.Tensor
+    assert float(four) == float(np.einsum("i,i,i->", x, x, x))
+
+
+def test_a_remapped_module_is_found_below_any_depth():
+    """numpy's table maps ``scipy`` to scipy: names of two to four parts find it."""
+    scipy_signal = pytest.importorskip("scipy.signal")
+    np.testing.assert_allclose(
+        do("scipy.signal.windows.hann", 5, like="numpy"), scipy_signal.windows.hann(5)
+    )
+    special = pytest.importorskip("scipy.special")
+    np.testing.assert_allclose(do("scipy.special.erf", np.ones(2)), special.erf(np.ones(2)))
+
+
+def test_a_public_alias_of_another_public_module_is_walked():
+    """``numpy.emath`` is the module ``numpy.lib.scimath``: an alias, but a public one."""
+    np.testing.assert_array_equal(do("emath.sqrt", np.array([-1.0])), [1j])
+
+
+def test_an_array_keyword_beside_a_sequence_decides(torch):
+    """``cho_solve((c, lower), b=...)``: the keyword's array takes part as much as the
+    sequence's elements, on a warm cache."""
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    c, b = np.linalg.cholesky(a), np.array([1.0, 2.0])
+    calls = [
+        lambda: do("scipy.linalg.cho_solve", (c, True), b=b),
+        lambda: do("scipy.linalg.cho_solve", (c, True), b=torch.tensor(b)),
+    ]
+    pure, mixed = _twice(calls)
+    assert type(pure) is np.ndarray
+    assert type(mixed) is torch.Tensor
+    np.testing.assert_allclose(mixed.numpy(), np.linalg.solve(a, b))
+
+
 def test_nested_sequences_decide_by_their_inner_elements():
     da = pytest.importorskip("dask.array")
     a = np.ones((2, 2))
@@ -189,6 +231,16 @@ def test_like_array_gives_creation_its_dtype_per_call(torch):
     assert explicit.dtype == torch.float64
     assert ar.dtype == torch.float64
     assert ar.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_like_array_lends_its_device(torch):
+    """The table's ``creation_kwargs`` (torch: dtype and device) is used, not only the
+    dtype: the meta device shows it on any machine."""
+    example = torch.ones(1, device="meta", dtype=torch.float64)
+    for _ in range(2):
+        out = do("zeros", 3, like=example)
+        assert out.device.type == "meta"
+        assert out.dtype == torch.float64
 
 
 def test_like_a_python_number_means_numpy_with_its_default_dtype():
@@ -324,6 +376,8 @@ def test_register_translation_renames_keywords(restore):
     special = pytest.importorskip("scipy.special")
     register_translation("numpy", "log_gamma", "gammaln", module="scipy.special")
     np.testing.assert_allclose(do("log_gamma", x + 1), special.gammaln(x + 1))
+    register_translation("numpy", "erf_for_test", "special.erf", module="scipy")  # dotted
+    np.testing.assert_allclose(do("erf_for_test", x), special.erf(x))
 
 
 def test_register_translation_refuses_private_and_missing_targets(restore):
@@ -333,6 +387,12 @@ def test_register_translation_refuses_private_and_missing_targets(restore):
         with pytest.raises(UnknownFunctionError):
             register_translation("numpy", "renamed", target)
         assert supports("renamed", "numpy") is None  # nothing was registered
+    # a module given: the path from it is checked as well
+    for target in ("_pyinstaller_hooks_dir", "_umath_linalg.det"):
+        module = "numpy.linalg" if "." in target else "numpy"
+        with pytest.raises(UnknownFunctionError, match="private or empty name component"):
+            register_translation("numpy", "renamed", target, module=module)
+        assert supports("renamed", "numpy") is None
 
 
 def test_register_function_with_autorays_keywords(restore):
@@ -497,6 +557,18 @@ def test_user_backend_converts_numpy_constants_only_when_asked(boxlib):
     # converted with the module's asarray (it has no from_numpy), on every call
     assert boxlib.CALLS.count(("asarray", "ndarray")) == 4
     assert ("add", "Box", "ndarray") not in boxlib.CALLS
+
+
+def test_like_a_user_backend_passes_numpy_arrays_as_they_are(boxlib):
+    """``like=`` names a backend that does not convert constants: a numpy array given to
+    a vocabulary name reaches its function as a numpy array; with ``convert_constants``
+    it is converted."""
+    boxlib.sum = lambda x, axis=None: type(x).__name__
+    boxlib.sum.__module__ = "boxlib_fake"
+    register_backend(boxlib.Box, "boxlib", module="boxlib_fake")
+    assert _twice([lambda: do("sum", np.ones(2), like="boxlib")]) == ["ndarray"]
+    register_backend(boxlib.Box, "boxlib", module="boxlib_fake", convert_constants=True)
+    assert _twice([lambda: do("sum", np.ones(2), like="boxlib")]) == ["Box"]
 
 
 def test_user_backend_converts_with_from_numpy_when_it_has_one(boxlib_np):
@@ -939,8 +1011,13 @@ def test_long_and_broken_reprs_in_messages():
         def __repr__(self):
             raise RuntimeError("no repr")
 
-    with pytest.raises(dispatch.UnknownBackendError, match=r"like=<BrokenRepr object>"):
+    with pytest.raises(dispatch.UnknownBackendError) as info:
         do("zeros", 2, like=BrokenRepr())
+    assert str(info.value) == (
+        "do('zeros', like=...): like=<BrokenRepr object> (type 'BrokenRepr'): no backend owns "
+        "that type; pass a backend name such as like='torch' or an array of a known library, "
+        "or register the type with dispatch.register_backend(type, name)"
+    )
 
 
 def test_unknown_backend_messages_suggest_the_closest():
@@ -975,9 +1052,34 @@ def test_numpy_protocol_through_array_ufunc_alone_goes_to_numpy():
 def test_an_object_whose_class_has_no_module_is_a_value():
     cls = type("Moduleless", (), {"__module__": None})
     assert type(do("asarray", cls())) is np.ndarray
+    # array-like, but no module names a library for it: it decides nothing either
+    shaped = type("ModulelessArray", (), {"__module__": None, "shape": (1,), "dtype": "f8"})
+    assert dispatch.infer_backend_multi(shaped(), np.ones(1)) == "numpy"
 
 
 # ---------------------------------------------------------------- compose
+
+
+def test_compose_gives_the_namespace_of_the_calls_backend(restore, torch):
+    @compose(name="namespace_for_test")
+    def which(x, namespace=None):
+        return namespace
+
+    assert type(which(torch.ones(1)).zeros(2)) is torch.Tensor  # creation: no array decides
+    assert type(which(np.ones(1)).zeros(2)) is np.ndarray
+    assert repr(which(torch.ones(1))) == repr(dispatch.get_namespace("torch"))
+
+
+def test_table_only_names_are_suggested(monkeypatch):
+    """A name only a table has (no vocabulary name, no composed fallback) is among the
+    suggestions for a misspelling of it, on that backend."""
+    monkeypatch.setitem(reg.table("numpy").TABLE, "zzprobe_entry", "sum")
+    reg.clear_caches()
+    try:
+        assert _suggested(_message("zzprobe_entri", np.ones(2)))[0] == "zzprobe_entry"
+    finally:
+        monkeypatch.undo()
+        reg.clear_caches()
 
 
 def test_compose_keeps_the_functions_identity(restore):
@@ -1120,8 +1222,11 @@ def test_a_python_builtin_in_a_librarys_namespace_is_refused(boxlib):
     boxlib.setattr = builtins.setattr
     register_backend(boxlib.Box, "boxlib", module="boxlib_fake")
     for name in ("exec", "setattr"):
-        with pytest.raises(UnknownFunctionError, match="is a Python builtin, not a library"):
+        with pytest.raises(UnknownFunctionError) as info:
             do(name, boxlib.Box([1]))
+        msg = str(info.value)
+        assert msg.startswith(f"do({name!r}) on backend 'boxlib': ")
+        assert f"({name!r} is a Python builtin, not a library function)" in msg
 
 
 def test_pinned_keywords_accept_equal_values_and_refuse_others(tmp_path):
@@ -1143,3 +1248,47 @@ def test_a_module_outside_the_listed_submodules_is_refused_saying_so():
         "'dask.array.core' is not one of the array modules that the 'dask' table lists in "
         "SUBMODULES. dispatch resolves"
     ) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("backend", "name", "reason"),
+    [
+        ("torch", "testing.assert_close", "it lies in 'torch.testing' (test machinery)"),
+        ("torch", "hub.load", "it lies in 'torch.hub' (model downloads)"),
+        ("torch", "cuda.is_available", "it lies in 'torch.cuda' (device and backend"),
+        ("numpy", "load", None),
+        (
+            "numpy",
+            "scipy.special.orthogonal.eval_legendre",
+            "'scipy.special.orthogonal' is not one of the array modules that the 'numpy' "
+            "table lists in SUBMODULES",
+        ),
+        (
+            "dask",
+            "core.config.set",
+            "'dask.array.core' is not one of the array modules that the 'dask' table lists in "
+            "SUBMODULES",
+        ),
+    ],
+)
+def test_refusals_name_the_call_the_backend_and_the_reason(backend, name, reason, tmp_path):
+    pytest.importorskip(backend)
+    x = dispatch.convert(np.ones(2), backend)
+    if reason is None:  # numpy.load with a pinned keyword given another value
+        path = tmp_path / "a.npy"
+        np.save(path, x)
+        call, reason = (lambda: do(name, str(path), allow_pickle=True)), "allow_pickle=True"
+    else:
+
+        def call():
+            return do(name, x)
+
+    with pytest.raises(dispatch.RefusedNameError) as info:
+        call()
+    msg = str(info.value)
+    head = f"do({name!r}) on backend {backend!r} is refused: "
+    assert msg.startswith(head)
+    assert msg[len(head) :].startswith(reason)
+    assert msg.endswith(
+        ". dispatch resolves a name only to an array function of the library (docs/safety.md)."
+    )
