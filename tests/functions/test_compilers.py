@@ -252,12 +252,6 @@ PENDING = {
         "result dtype with np.result_type, which dynamo traces as a tensor operation that "
         "returns no tensor; use a dtype rule that does not call numpy"
     ),
-    ("torch", "size_median"): (
-        "dynamo cannot call math.prod on a generator or a map object: the composed size "
-        "(translations/_composed/core.py, math.prod(map(int, x.shape))) and torch's "
-        "_collapse (translations/torch/statistics.py, for median and quantile: "
-        "math.prod(a.shape[d] for d in axes)) must pass a tuple"
-    ),
 }
 # Rows whose names XLA cannot compile on this platform: tensorflow runs them in
 # tf.function without jit_compile

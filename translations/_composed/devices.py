@@ -492,7 +492,7 @@ def ndim(x: Any) -> int:
 @composed("size")
 def size(x: Any) -> int:
     """Number of elements (the product of the shape)."""
-    return math.prod(map(int, x.shape))
+    return math.prod([int(s) for s in x.shape])  # a list: dynamo cannot prod a map
 
 
 @composed("to_numpy")

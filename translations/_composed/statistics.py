@@ -102,7 +102,7 @@ def _quantile(
     axes = _axis_tuple(axis, len(shape), "duplicate value in 'axis'")
     keep = [d for d in range(len(shape)) if d not in axes]
     lead = tuple(shape[d] for d in keep)
-    n = math.prod(shape[d] for d in axes)
+    n = math.prod([shape[d] for d in axes])
     out_shape = tuple(1 if d in axes else s for d, s in enumerate(shape)) if keepdims else lead
     qv, q_shape = _q_values(q, rt, x, percent)
     nq = math.prod(q_shape)

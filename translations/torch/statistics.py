@@ -28,7 +28,7 @@ def _collapse(a: Tensor, axis: Any) -> tuple[Tensor, tuple[int, ...]]:
         return a.reshape(-1), (1,) * a.ndim
     axes = _axes(axis, a.ndim)
     keep = [d for d in range(a.ndim) if d not in axes]
-    n = math.prod(a.shape[d] for d in axes)
+    n = math.prod([a.shape[d] for d in axes])  # a list: dynamo cannot prod a generator
     moved = a.permute(*keep, *axes).reshape(*(a.shape[d] for d in keep), n)
     kshape = tuple(1 if d in axes else a.shape[d] for d in range(a.ndim))
     return moved, kshape
