@@ -238,11 +238,6 @@ PENDING = {
         "and translations/torch/control.py's _while_loop must use "
         "torch._higher_order_ops.while_loop while compiling"
     ),
-    ("torch", "pad"): (
-        "translations/torch/shape.py: _pad_widths and _pad compute the pad widths and "
-        "constant_values with numpy (np.asarray, np.broadcast_to, np.ndim), which dynamo "
-        "traces as tensors: (widths < 0).any() becomes data-dependent; use Python ints"
-    ),
     ("torch", "mixed"): (
         "translations/torch/devices.py: _from_numpy reads ndarray.flags, which dynamo "
         "cannot trace; under torch.compiler.is_compiling() it must return torch.as_tensor(a)"

@@ -138,13 +138,50 @@ def _flip(m: Tensor, axis: Any = None) -> Tensor:
     return torch.flip(m, tuple(range(m.ndim)) if axis is None else _axes(axis, m.ndim))
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with numpy arrays, numpy scalars and tuples as (nested) lists and
+    Python numbers."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _pairs(value: Any, ndim: int, what: str) -> list[tuple[Any, Any]]:
+    """``value`` broadcast to ``ndim`` (before, after) pairs, as
+    ``np.broadcast_to(value, (ndim, 2))`` would, in plain Python: under
+    torch.compile dynamo traces numpy calls as tensor operations, and a branch on
+    their values is a graph break."""
+    value = _plain(value)
+    if not isinstance(value, list):
+        return [(value, value)] * ndim
+    if not any(isinstance(v, list) for v in value):
+        value = [value]
+    elif not all(isinstance(v, list) and not any(isinstance(w, list) for w in v)
+                 for v in value) or len({len(v) for v in value}) != 1:
+        raise ValueError(f"{what} must be a scalar, a pair or one pair per axis, got {value}")
+    if len(value) not in (1, ndim) or len(value[0]) not in (1, 2):
+        shape = (len(value), len(value[0]))
+        raise ValueError(f"{what} of shape {shape} cannot be broadcast to ({ndim}, 2)")
+    pairs = [(v[0], v[-1]) for v in value]
+    return pairs * ndim if len(pairs) == 1 else pairs
+
+
 def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
     if isinstance(pad_width, Tensor):
         pad_width = pad_width.tolist()
-    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (ndim, 2))
-    if (widths < 0).any():
-        raise ValueError("index can't contain negative values")
-    return [(int(b), int(f)) for b, f in widths]
+    widths = [(_width(b), _width(f)) for b, f in _pairs(pad_width, ndim, "pad_width")]
+    for b, f in widths:
+        if b < 0 or f < 0:
+            raise ValueError("index can't contain negative values")
+    return widths
+
+
+def _width(w: Any) -> int:
+    if isinstance(w, bool) or not hasattr(w, "__index__"):
+        raise TypeError(f"`pad_width` must be of integral type, got {w!r}")
+    return w.__index__()
 
 
 def _pad_index(n: int, before: int, after: int, mode: str, device: Any) -> Tensor:
@@ -171,17 +208,14 @@ def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -
         values = kwargs.pop("constant_values", 0) if mode == "constant" else 0
         if kwargs:
             raise TypeError(f"unsupported keyword arguments for mode {mode!r}: {set(kwargs)}")
-        if isinstance(values, Tensor):
-            values = values.tolist()
-        if np.ndim(values) == 0:
-            if isinstance(values, np.generic):
-                values = values.item()
+        values = _plain(values.tolist() if isinstance(values, Tensor) else values)
+        if not isinstance(values, list):
             flat = [w for pair in reversed(widths) for w in pair]
             # the stub says float, the function takes any Python number
             return torch.nn.functional.pad(
                 a, flat, mode="constant", value=values  # type: ignore[arg-type]
             )
-        per_axis = np.broadcast_to(np.asarray(values), (a.ndim, 2)).tolist()
+        per_axis = _pairs(values, a.ndim, "constant_values")
         for ax, ((b, f), (vb, vf)) in enumerate(zip(widths, per_axis, strict=True)):
             parts = []
             for width, v in ((b, vb), (0, None), (f, vf)):
