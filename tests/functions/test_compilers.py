@@ -238,10 +238,6 @@ PENDING = {
         "and translations/torch/control.py's _while_loop must use "
         "torch._higher_order_ops.while_loop while compiling"
     ),
-    ("torch", "mixed"): (
-        "translations/torch/devices.py: _from_numpy reads ndarray.flags, which dynamo "
-        "cannot trace; under torch.compiler.is_compiling() it must return torch.as_tensor(a)"
-    ),
     ("torch", "composed_dtypes"): (
         "translations/_composed: average (reductions.py) and interp (signal.py) find the "
         "result dtype with np.result_type, which dynamo traces as a tensor operation that "
