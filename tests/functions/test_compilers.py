@@ -238,11 +238,6 @@ PENDING = {
         "and translations/torch/control.py's _while_loop must use "
         "torch._higher_order_ops.while_loop while compiling"
     ),
-    ("torch", "composed_dtypes"): (
-        "translations/_composed: average (reductions.py) and interp (signal.py) find the "
-        "result dtype with np.result_type, which dynamo traces as a tensor operation that "
-        "returns no tensor; use a dtype rule that does not call numpy"
-    ),
 }
 # Rows whose names XLA cannot compile on this platform: tensorflow runs them in
 # tf.function without jit_compile

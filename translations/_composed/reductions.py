@@ -48,6 +48,49 @@ def default_float(x: Any) -> np.dtype:
     return _dt(do("zeros", 0, like=infer_backend(x)))
 
 
+# numpy's promotion of dtypes one of which at least is inexact, in plain Python (a
+# trace of torch.compile runs numpy's functions as tensor operations): the widest
+# float precision (in bytes) that each dtype needs, complex if one of them is
+_PRECISION = {
+    "bool": 0, "int8": 2, "uint8": 2, "int16": 4, "uint16": 4,
+    "int32": 8, "uint32": 8, "int64": 8, "uint64": 8,
+    "float16": 2, "float32": 4, "float64": 8, "complex64": 4, "complex128": 8,
+}
+_INEXACT = {
+    (2, False): "float16", (4, False): "float32", (8, False): "float64",
+    (2, True): "complex64", (4, True): "complex64", (8, True): "complex128",
+}
+_REAL_PART = {"complex64": "float32", "complex128": "float64"}
+
+
+def result_dtype_name(*dtypes: Any) -> str:
+    """numpy's ``result_type(*dtypes).name`` of numpy dtypes or dtype names.
+
+    Dtypes the plain-Python rule knows (booleans, integers, float16 to float64,
+    complex64 and complex128, one inexact at least) need no numpy call, so that the
+    rule runs inside torch.compile; others (bfloat16, long doubles, integers only)
+    ask numpy."""
+    names = [d if isinstance(d, str) else d.name for d in dtypes]
+    bytes_, is_complex, inexact = 0, False, False
+    for name in names:
+        need = _PRECISION.get(name)
+        if need is None:
+            return np.result_type(*dtypes).name
+        bytes_ = max(bytes_, need)
+        is_complex = is_complex or name.startswith("complex")
+        inexact = inexact or name.startswith(("float", "complex"))
+    if not inexact:
+        return np.result_type(*dtypes).name
+    return _INEXACT[bytes_, is_complex]
+
+
+def real_dtype_name(name: str) -> str:
+    """The dtype name of the real part of dtype ``name`` (itself for real dtypes)."""
+    if name.startswith("complex"):
+        return _REAL_PART.get(name) or np.finfo(np.dtype(name)).dtype.name
+    return name
+
+
 def _inexact(x: Any) -> bool:
     return _dt(x).kind in "fc"
 
@@ -517,7 +560,7 @@ def average(
     if at.kind in "biu" and wt.kind in "biu":
         rt = default_float(a).name
     else:
-        rt = np.result_type(at, wt, *(["f8"] if at.kind in "biu" else [])).name
+        rt = result_dtype_name(at, wt, *(["float64"] if at.kind in "biu" else []))
     x, w = do("astype", a, rt), do("astype", weights, rt)
     ashape, wshape = tuple(do("shape", x)), tuple(do("shape", w))
     if ashape != wshape:
@@ -528,7 +571,7 @@ def average(
             raise ValueError(
                 "Shape of weights must be consistent with shape of a along specified axis."
             )
-        w = do("transpose", w, tuple(int(i) for i in np.argsort(axes)))
+        w = do("transpose", w, tuple(sorted(range(len(axes)), key=lambda i: axes[i])))
         w = do("reshape", w, tuple(s if ax in axes else 1 for ax, s in enumerate(ashape)))
     scl = do("sum", w, axis=axis, keepdims=keepdims)
     if _readable(scl) and _any_true(scl == 0):

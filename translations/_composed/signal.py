@@ -16,7 +16,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.reductions import default_float
+from dispatch.translations._composed.reductions import (
+    default_float,
+    real_dtype_name,
+    result_dtype_name,
+)
 
 from dispatch.engine import composed, do, is_array
 
@@ -417,10 +421,11 @@ def interp(
     # float64 on numpy: docs/vocabulary.md; tensorflow does not promote mixed operands)
     kinds = [do("dtype_of", v) for v in (x, xp, fp)]
     floats = [default_float(x)] if all(k.kind in "biu" for k in kinds) else kinds
-    real = np.result_type(*(np.float64 if k.kind in "biu" else k for k in floats))
-    real = np.finfo(real).dtype
+    real = real_dtype_name(
+        result_dtype_name(*["float64" if k.kind in "biu" else k for k in floats])
+    )
     x, xp = do("cast", x, real), do("cast", xp, real)
-    fp = do("cast", fp, np.result_type(real, 1j) if kinds[2].kind == "c" else real)
+    fp = do("cast", fp, result_dtype_name(real, "complex64") if kinds[2].kind == "c" else real)
     if period is not None:
         if period == 0:
             raise ValueError("period must be a non-zero value")
