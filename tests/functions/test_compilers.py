@@ -227,18 +227,6 @@ ROWS = [
     pytest.param("size_median", size_median, (X,), id="size_median"),
 ]
 
-# Rows that fail in a table, not in the engine: each names the change that fixes it
-# (the tables are being split into packages; the change lands after the split)
-PENDING = {
-    ("torch", "conjugate_gradient"): (
-        "translations/torch/solvers.py: _conjugate_gradient_torch synchronises with the "
-        "host; under torch.compiler.is_compiling() it must take the composed solver's "
-        "traced path, whose _TracedRun (_composed/solvers.py) must build an int "
-        "max_iter's limit with do('full', ...) instead of np.full (dynamo traces numpy), "
-        "and translations/torch/control.py's _while_loop must use "
-        "torch._higher_order_ops.while_loop while compiling"
-    ),
-}
 # Rows whose names XLA cannot compile on this platform: tensorflow runs them in
 # tf.function without jit_compile
 NO_XLA = {
@@ -297,13 +285,9 @@ def check(result: Any, expected: Any, name: str, backend: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "fn", "inputs"), ROWS)
-def test_compiled_matches_numpy(
-    request: pytest.FixtureRequest, backend: str, name: str, fn: Callable, inputs: tuple
-) -> None:
+def test_compiled_matches_numpy(backend: str, name: str, fn: Callable, inputs: tuple) -> None:
     if backend not in COMPILERS:
         pytest.skip(f"{backend} has no compiler that traces Python")
-    if (backend, name) in PENDING:
-        request.applymarker(pytest.mark.xfail(reason=PENDING[backend, name], strict=True))
     expected = to_np(fn(*[np.array(a, copy=True) for a in inputs]))
     args = to_backend(inputs, backend)
     if backend != "torch":

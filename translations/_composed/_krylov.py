@@ -324,6 +324,24 @@ def _host_int_limit(max_iter: Any, batch: int) -> tuple[np.ndarray, list[int] | 
     return _parse_max_iter(max_iter, batch)
 
 
+def _traced_limit(max_iter: Any, batch: int, like: Any) -> tuple[Any, list[int] | None]:
+    """(per-entry iteration limit (batch,) int32 on ``like``'s backend, checkpoints or
+    None) for a traced solve. An int and a list of ints are read in plain Python:
+    inside torch.compile numpy's functions run as tensor operations, whose values
+    the trace cannot read back."""
+    if isinstance(max_iter, (list, tuple)) and max_iter and all(
+        isinstance(c, int) and not isinstance(c, bool) for c in max_iter
+    ):
+        steps = [int(c) for c in max_iter]
+        if len(steps) > 1:
+            return do("full", (batch,), steps[-1], dtype="int32", like=like), steps
+        max_iter = steps[0]  # one checkpoint: a plain limit
+    if isinstance(max_iter, int) and not isinstance(max_iter, bool):
+        return do("full", (batch,), int(max_iter), dtype="int32", like=like), None
+    limit, checkpoints = _host_int_limit(max_iter, batch)
+    return _cast(do("asarray", limit.astype(np.int32), like=like), "int32"), checkpoints
+
+
 class _TracedRun:
     """Device-side bookkeeping of a traced solve (the rules of :class:`_Run`
     as array operations, for ``do("while_loop", ...)`` inside jit)."""
@@ -331,7 +349,7 @@ class _TracedRun:
     def __init__(self, method: str, y: Any, rtol: Any, atol: Any, max_iter: Any):
         self.method = method
         self.batch = do("shape", y)[0]
-        limit, self.checkpoints = _host_int_limit(max_iter, self.batch)
+        self.limit, self.checkpoints = _traced_limit(max_iter, self.batch, y)
         dtype = _dtype(y)
 
         def tol(t: Any) -> Any:
@@ -340,7 +358,6 @@ class _TracedRun:
         rtol, atol = tol(rtol), tol(atol)
         y_sq = do("sum", y * y, axis=-1)
         self.tol_sq = do("maximum", rtol * rtol * y_sq, atol * atol + 0 * y_sq)
-        self.limit = _cast(do("asarray", limit.astype(np.int32), like=y), "int32")
         self.rr0: Any = None
 
     def start(self, rr: Any, evaluations: int) -> tuple:

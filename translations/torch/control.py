@@ -2,7 +2,8 @@
 
 ``jit_compile`` traces a function once per signature and keeps signatures that
 read tensor values eager (the notes below say why and how). ``while_loop`` runs
-the composed loop without autograd graphs, ``vectorized_call`` is torch.vmap
+the composed loop without autograd graphs (torch's while_loop operator inside
+torch.compile), ``vectorized_call`` is torch.vmap
 (falling back to the composed loop), ``numpy_call`` a host call on numpy copies,
 and ``block_until_ready`` waits for CUDA kernels.
 """
@@ -240,9 +241,55 @@ def _jit_compile(f: Callable) -> Callable:
 def _while_loop(loop: Callable, values: Sequence[Any], max_iter: Any = None) -> Any:
     # the composed loop's semantics (see ``while_loop`` there), run without building
     # autograd graphs (the result is not differentiable). Reading the condition needs
-    # its value: a jit_compile signature that loops runs eagerly instead of traced.
+    # its value: a jit_compile signature that loops runs eagerly instead of traced,
+    # and a trace of torch.compile runs torch's while_loop operator instead.
+    if torch.compiler.is_compiling():
+        return _while_loop_compiled(loop, tuple(values), max_iter)
     with torch.no_grad():
         return _while_loop_composed(loop, tuple(_detach_tree(tuple(values))), max_iter)
+
+
+def _while_loop_compiled(loop: Callable, values: tuple, max_iter: Any) -> Any:
+    """``_while_loop`` inside torch.compile: torch's while_loop operator, whose
+    carried values are tensors of fixed shapes and dtypes that the body returns
+    new (never one of its inputs); an int ``max_iter`` limits the iterations, a
+    sequence of checkpoints stacks the values after each count (one loop per
+    checkpoint segment)."""
+    from torch._higher_order_ops.while_loop import while_loop
+
+    flat, spec = torch.utils._pytree.tree_flatten(values)
+    init = tuple(v.detach() if isinstance(v, Tensor) else torch.as_tensor(v) for v in flat)
+    metas = tuple((v.dtype, v.shape) for v in init)
+
+    def body(i: Tensor, *vals: Tensor) -> tuple:
+        out = loop(*torch.utils._pytree.tree_unflatten(list(vals), spec))
+        outs = torch.utils._pytree.tree_leaves(tuple(out))
+        new = []
+        for o, (dtype, shape) in zip(outs, metas, strict=True):
+            o = torch.as_tensor(o).to(dtype).broadcast_to(shape)
+            new.append(o.clone() if any(o is w for w in vals) else o)
+        return (i + 1, *new)
+
+    def run(i: Tensor, vals: tuple, limit: int | None) -> tuple:
+        def cond(n: Tensor, *v: Tensor) -> Tensor:
+            go = torch.any(v[0])
+            return go if limit is None else go & (n < limit)
+
+        out = while_loop(cond, body, (i, *vals))
+        return out[0], tuple(out[1:])
+
+    zero = torch.zeros((), dtype=torch.int64, device=init[0].device)
+    if isinstance(max_iter, (tuple, list, Tensor, np.ndarray)):
+        checkpoints = [int(c) for c in (max_iter.tolist() if hasattr(max_iter, "tolist")
+                                        else max_iter)]
+        trajectory, i, vals = [], zero, init
+        for c in checkpoints:
+            i, vals = run(i, vals, c)
+            trajectory.append(vals)
+        stacked = [torch.stack(leaves) for leaves in zip(*trajectory, strict=True)]
+        return torch.utils._pytree.tree_unflatten([t.detach() for t in stacked], spec)
+    _, vals = run(zero, init, None if max_iter is None else int(max_iter))
+    return torch.utils._pytree.tree_unflatten([v.detach() for v in vals], spec)
 
 
 def _vectorized_call(f: Callable, *args: Any, output_dtypes: Any = None,

@@ -3,8 +3,9 @@
 ``conjugate_gradient`` on a plain matrix (dense, sparse COO or CSR, or a scipy
 sparse matrix converted once) with no preconditioner or offset runs torch's own
 CG kernel, which updates its buffers in place, keeps the per-entry state on the
-device and synchronises every few iterations; every other call takes the composed
-solver of ``translations/_composed/solvers.py``, with which the kernel shares
+device and synchronises every few iterations; every other call, and every call
+inside torch.compile (one device loop, no host reads), takes the composed solver
+of ``translations/_composed/solvers.py``, with which the kernel shares
 :class:`SolveResult` and the batching (``translations/_composed/_krylov.py``).
 ``mul_matrix_batched_vector`` is one GEMM, or torch's sparse-dense product.
 """
@@ -76,6 +77,10 @@ def _conjugate_gradient_torch(
     # only, no preconditioner or offset, one int max_iter, float32/float64 y:
     # everything else takes the composed solver.
     args = (lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+    if torch.compiler.is_compiling():
+        # the kernel reads its state on the host: a trace of torch.compile takes the
+        # composed solver's device loop (do("while_loop", ...), torch's while_loop)
+        return conjugate_gradient(*args)
     A = None
     plain = (
         pre is None and matrix_offset is None
