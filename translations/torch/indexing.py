@@ -57,11 +57,14 @@ def _take_along_axis(arr: Tensor, indices: Tensor, axis: int | None = -1) -> Ten
     return torch.take_along_dim(arr, indices, dim=axis)
 
 
+_torch_where = torch.where  # bound once: the common call skips a module attribute lookup
+
+
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     # torch.where takes a bool tensor condition only; numpy any array-like (a Python
     # bool, a list, numbers read by truth value). The common call goes straight through.
     try:
-        return torch.where(condition, x, y)
+        return _torch_where(condition, x, y)
     except (TypeError, RuntimeError):
         return _where_any(condition, x, y)
 

@@ -18,12 +18,15 @@ from dispatch.translations.torch._common import _axes, _dtype, _inexact, _tensor
 from torch import Tensor
 
 
+_torch_sum = torch.sum  # bound once: the common call skips a module attribute lookup
+
+
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
          keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     # torch.sum rejects keepdims without an axis and dtype names given as strings
     if axis is None and dtype is None and not keepdims and out is None and where is None \
             and initial is None:
-        return torch.sum(a)
+        return _torch_sum(a)
     if where is not None:  # torch reductions take no mask
         return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     if initial is not None:

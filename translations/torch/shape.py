@@ -22,12 +22,23 @@ from torch import Tensor
 from dispatch.engine import alias
 
 
-def _reshape(a: Tensor, shape: Any, order: str = "C", *, copy: bool | None = None) -> Tensor:
+# the torch functions of the common calls, bound once: a module attribute lookup per
+# call costs about 20 ns, 3% of a reshape of a small tensor
+_torch_reshape = torch.reshape
+_torch_permute = torch.permute
+
+
+def _reshape(a: Tensor, shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:
     # torch.reshape takes no bare int shape (numpy's reshape(x, -1)); the Tensor.reshape
-    # method does, but costs twice as much per call
+    # method does, but costs twice as much per call. The common call (a sequence, order
+    # "C", no copy) is torch.reshape and one test. ``copy`` is keyword-only in numpy and
+    # may be passed by position here: a keyword-only parameter keeps CPython from
+    # specialising the call, which costs about 30 ns a call (5% of a small reshape).
+    if order == "C" and not copy and type(shape) is not int:
+        return _torch_reshape(a, shape)
     if order != "C":
         raise ValueError("torch tensors reshape in C order only")
-    out = torch.reshape(a, (shape,) if type(shape) is int else shape)
+    out = _torch_reshape(a, (shape,) if type(shape) is int else shape)
     # numpy's copy=True: a new array, never a view of ``a``
     return out.clone() if copy else out
 
@@ -37,7 +48,7 @@ _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(65)]
 
 def _transpose(a: Tensor, axes: tuple[int, ...] | list[int] | None = None) -> Tensor:
     # torch.transpose swaps two axes; numpy's permutes all of them (reversed by default)
-    return torch.permute(a, _REVERSED[a.ndim] if axes is None else axes)
+    return _torch_permute(a, _REVERSED[a.ndim] if axes is None else axes)
 
 
 def _roll(a: Tensor, shift: Any, axis: Any = None) -> Tensor:
