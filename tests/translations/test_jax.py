@@ -310,3 +310,18 @@ def test_defaults_without_x64():
             )
         assert do("searchsorted", x, 1.0).dtype == jnp.int32
         assert do("complex", x, x).dtype == jnp.complex64
+
+
+def test_int64_requests_take_the_dtype_jax_holds_without_x64():
+    # the composed scatter and gather compute numpy's int64 indices, and bincount counts
+    # in int64: without 64-bit mode jax stores int32, and is asked for it (no warning)
+    with jax.enable_x64(False), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert do("astype", jnp.arange(3), "int64").dtype == jnp.int32
+        assert do("astype", jnp.arange(3), np.float64).dtype == jnp.float32
+        grid = do("scatter", jnp.zeros((1, 4, 2)), jnp.array([[[0], [2]]]),
+                  jnp.ones((1, 2, 2)), mode="add")
+        np.testing.assert_array_equal(np.asarray(grid[0, :, 0]), [1.0, 0.0, 1.0, 0.0])
+        counts = do("bincount_fixed", jnp.array([0, 1, 1]), None, 3)
+        assert counts.dtype == jnp.int32
+        np.testing.assert_array_equal(np.asarray(counts), [1, 2, 0])

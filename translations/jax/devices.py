@@ -27,6 +27,14 @@ def _to_backend_dtype(name: Any) -> np.dtype:
     return jnp.dtype(name)
 
 
+def _astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
+    # the dtype jax holds for the one asked: without 64-bit mode int64 and float64 are
+    # stored as int32 and float32 (jax truncates them anyway, warning each time);
+    # library-independent code asks for numpy's int64 indices and float64 accumulators
+    return jnp.astype(x, jax.dtypes.canonicalize_dtype(jnp.dtype(dtype)), copy=copy,
+                      device=device)
+
+
 def _to_device(x: Any, device: Any) -> Any:
     if isinstance(device, str):
         # "cpu", "gpu", "cuda:1", "tpu:0": a platform and an optional index
@@ -179,8 +187,8 @@ TABLE = merge_tables(
     {
         "to_numpy": np.asarray,
         "from_numpy": "asarray",
-        "astype": "astype",
-        "cast": "astype",
+        "astype": _astype,
+        "cast": _astype,
         "to_backend_dtype": _to_backend_dtype,
         "to_device": _to_device,
         "numpy": _numpy,

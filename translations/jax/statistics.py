@@ -188,9 +188,11 @@ def _histogram1d(values: Any, weights: Any, bin_edges: Any) -> Any:
 def _bincount_fixed_jax(x: Any, weights: Any, bins: int, x_sorted: bool = False) -> Any:
     # mode="drop" drops indices >= bins; negative ones would wrap, so they get
     # zero weight; static length: works under jit
-    w = jnp.ones_like(x, dtype=jnp.int64) if weights is None else weights
+    # counts in numpy's int64, or int32 where jax runs without 64-bit mode
+    count = jax.dtypes.canonicalize_dtype(np.int64)
+    w = jnp.ones_like(x, dtype=count) if weights is None else weights
     if w.dtype == bool:
-        w = w.astype(jnp.int64)
+        w = w.astype(count)
     w = jnp.where(x >= 0, w, jnp.zeros_like(w))
     return jnp.zeros(bins, w.dtype).at[x].add(w, mode="drop", indices_are_sorted=x_sorted)
 
