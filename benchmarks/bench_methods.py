@@ -1,6 +1,6 @@
 """Backend-method kernels: dispatch vs the best native way vs phiml, in one run.
 
-Rows (issue 3's performance section), each on numpy and torch, float64:
+Rows, each on numpy and torch, float64:
 
 * ``scatter-add`` / ``scatter-max``: 1e6 updates into 1e5 bins, in the method
   list's layout (base (1, 1e5, 1), indices (1, 1e6, 1), values (1, 1e6, 1));

@@ -99,7 +99,7 @@ MIXED = {
     "where": ("c, t, u", "torch.where(torch.as_tensor(c), t, u)", "c, t, u"),
     "stack": ("[x, t]", "torch.stack([torch.as_tensor(x), t])", "x, t"),
 }
-# issue 14: in the median of the runs do adds at most a third of what autoray adds
+# the target: in the median of the runs do adds at most a third of what autoray adds
 # (geomean over the ops), and never more than 0.4 in any run
 TARGET_RATIO = 1 / 3
 TARGET_RATIO_ANY_RUN = 0.4

@@ -59,7 +59,7 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
 
 
 # scipy.special functions whose implementation in scipy (and in cupyx.scipy, which
-# mirrors it) beats the composed fallback (issue 5, H9)
+# mirrors it) beats the composed fallback
 SCIPY_SPECIAL_NATIVE = "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py"
 
 

@@ -284,14 +284,13 @@ TABLE = merge_tables(
         "random.seed": _seed,
     },
     # cupy's own (numpy semantics) beat the composed fallbacks of translations/_composed/
-    # (issue 5, H8)
     native_entries(
         "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd nanmedian "
         "average quantile percentile choose compress ediff1d gradient isin digitize "
         "histogram fft.hfft fft.ihfft scipy.linalg.lu_solve"
     ),
-    # scipy.special, issue 5 (H9): cupyx.scipy.special's beat the composed fallbacks
+    # scipy.special: cupyx.scipy.special's beat the composed fallbacks
     native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),
     stateful_random(_RNG),
     names=("cupy", "native beats composed", "scipy.special", "stateful random"),

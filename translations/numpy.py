@@ -146,7 +146,7 @@ def _householder_product(a, tau):
     return q
 
 
-# ---------------------------------------------------------------- backend method list (issue 3)
+# ---------------------------------------------------------------- backend method list
 # numpy runs the composed fallbacks of translations/_composed/ for most list methods;
 # below are the answers that are numpy's own: its device, scipy.sparse types, and the
 # features it lacks (no compiler, no autodiff).
@@ -287,8 +287,8 @@ TABLE = merge_tables(
         "complex": lambda real, imag: real + 1j * imag,
         "stop_gradient": lambda x: x,
     },
-    # numpy's own beat the composed fallbacks of translations/_composed/ (issue 5, H8:
-    # reductions, statistics, selection, fft, matrices)
+    # numpy's own beat the composed fallbacks of translations/_composed/ (reductions,
+    # statistics, selection, fft, matrices)
     native_entries(
         "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
@@ -296,9 +296,9 @@ TABLE = merge_tables(
         "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
         "linalg.svdvals linalg.cond scipy.linalg.lu_solve"
     ),
-    # scipy.special, issue 5 (H9): scipy.special's beat the composed fallbacks
+    # scipy.special: scipy.special's beat the composed fallbacks
     native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),
-    {  # the backend method list (issue 3): numpy's own answers
+    {  # the backend method list: numpy's own answers
         "prefers_channels_last": lambda: False,
         "requires_fixed_shapes_when_tracing": lambda: False,
         "copy": _copy,

@@ -1,4 +1,4 @@
-"""Which objects are arrays and which backend they choose (issues 11 section 4/5, 17).
+"""Which objects are arrays and which backend they choose.
 
 Nested sequences are scanned whole; a library's shapes, dtypes and devices are
 parameters, not arrays; subclasses of a library's array dispatch like it; array
@@ -68,7 +68,8 @@ def test_library_array_anywhere_in_a_nested_sequence_decides(position, lib):
 
 
 def test_nested_torch_array_at_position_300_chooses_torch():
-    """The issue's example: block's nested list, the tensor beyond the old 256 limit."""
+    """The case that motivated the rule: block's nested list, the tensor beyond the
+    old 256 limit."""
     if not _usable("torch"):
         pytest.skip("torch is not installed")
     import torch

@@ -1,4 +1,4 @@
-"""Numpy arrays in parameters that are not array operands (issue 17, item 7).
+"""Numpy arrays in parameters that are not array operands.
 
 The multi-argument rule converts numpy constants to the winning library's
 arrays; a numpy array given as an axis, a shape, a count or an offset is a list
@@ -246,7 +246,7 @@ def test_numpy_array_as_parameter_of_creation_routines(backend):
 
 
 def test_transpose_with_numpy_axes_on_torch():
-    """The issue's example: torch's permute takes no tensor of axes."""
+    """The case that motivated the rule: torch's permute takes no tensor of axes."""
     if not _usable("torch"):
         pytest.skip("torch is not installed")
     import torch

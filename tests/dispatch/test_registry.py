@@ -343,7 +343,7 @@ def test_registration_visible_across_threads(cleanup):
 
 
 def test_concurrent_wraps_all_apply(cleanup):
-    """20 threads wrap one name at once: every wrap applies (issue #11, section 5).
+    """20 threads wrap one name at once: every wrap applies.
 
     Each wrapper takes a millisecond to build, which widens the window between
     reading the current implementation and storing the wrapped one: without the

@@ -1,6 +1,6 @@
 """What a name may reach (docs/safety.md): a walk over every reachable attribute path
-of each installed library, and every refused example of issue 11 with the process
-state checked unchanged."""
+of each installed library, and every refused example with the process state checked
+unchanged."""
 
 from __future__ import annotations
 

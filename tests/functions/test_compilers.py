@@ -308,8 +308,9 @@ def test_compiled_matches_numpy(backend: str, name: str, fn: Callable, inputs: t
 
 
 def test_torch_compile_in_a_fresh_process() -> None:
-    """The issue's example, in an interpreter where no table is loaded yet: the miss
-    imports the torch table (file-system look-ups) while dynamo traces."""
+    """torch.compile of a function calling ``do``, in an interpreter where no table is
+    loaded yet: the miss imports the torch table (file-system look-ups) while dynamo
+    traces."""
     pytest.importorskip("torch")
     code = textwrap.dedent(
         """

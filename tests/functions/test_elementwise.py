@@ -272,7 +272,7 @@ CASES += [
 ]
 
 
-# issue 5 (H8): the array API's spellings of numpy's ufuncs
+# the array API's spellings of numpy's ufuncs
 ARRAY_API = {"acos": UNIT, "asin": UNIT, "atan": A, "acosh": GE1, "asinh": A, "atanh": UNIT}
 CASES += [case(fn, x) for fn, x in ARRAY_API.items()]
 CASES += [case(fn, x.astype("float32")) for fn, x in ARRAY_API.items()]

@@ -82,7 +82,7 @@ CASES += [
 ]
 
 
-# issue 5 (H8): Hermitian transforms
+# Hermitian transforms
 CASES += [
     case("fft.hfft", VC),
     case("fft.hfft", V),

@@ -248,7 +248,7 @@ NESTED = [[1.0, 2.0], [[1, 2], [3, 4]], (1, 2, 3), [], [[]], ((1.0,), (2.0,)), [
 @pytest.mark.parametrize("helper", ["shape", "ndim", "size"])
 def test_scalar_and_nested_helpers_match_autoray(helper, x):
     """shape/ndim/size of Python and numpy scalars and nested lists answer as
-    autoray 0.11.0 does (issue #17, item 3), and as numpy does."""
+    autoray 0.11.0 does, and as numpy does."""
     autoray = pytest.importorskip("autoray")
     got = getattr(dispatch, helper)(x)
     assert got == getattr(autoray, helper)(x)

@@ -273,7 +273,7 @@ CASES = [
 ]
 
 
-# issue 5 (H8): singular values, condition numbers, LU solves from lu_factor
+# singular values, condition numbers, LU solves from lu_factor
 SING = np.array([[1.0, 0.0], [0.0, 0.0]])  # exactly singular: cond is inf
 LU_PIV = scipy.linalg.lu_factor(A)
 LU_PIV_C = scipy.linalg.lu_factor(AC)

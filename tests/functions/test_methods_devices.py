@@ -120,7 +120,7 @@ def test_to_dlpack_and_external_arrays(backend):
 
 @pytest.mark.parametrize("name", ["from_dlpack"])
 def test_from_dlpack(name, backend):
-    """numpy's from_dlpack (issue 5): an array of the library from any object with
+    """numpy's from_dlpack: an array of the library from any object with
     ``__dlpack__``; beyond numpy, also from the bare capsule of ``to_dlpack``."""
     src = np.arange(6.0).reshape(2, 3)
     out = do(name, src, like=backend)

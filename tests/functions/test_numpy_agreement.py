@@ -1,8 +1,8 @@
-"""Results that an outside probe found to differ from numpy (issue 11, section 3).
+"""Results that an outside probe found to differ from numpy.
 
 Each class is checked on every backend against numpy: a walk over every reduction of
 the vocabulary that numpy gives ``where=``, the float width of integer inputs (the
-dtype policy of docs/vocabulary.md), and the single cases of the issue.
+dtype policy of docs/vocabulary.md), and the single cases the probe found.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def test_int_to_float_width_is_the_default(backend, name):
         assert_close(np.asarray(a), e, dtype="kind")
 
 
-# ---------------------------------------------------------------- single cases of the issue
+# ---------------------------------------------------------------- single cases the probe found
 
 
 def _agree(name: str, backend: str, *args, dtype: str = "exact", **kwargs) -> None:
@@ -234,7 +234,7 @@ GRADIENT_CASES = {
 
 @pytest.mark.parametrize("case", list(GRADIENT_CASES))
 def test_gradient_of_array_matches_numpy(backend, case):
-    # numpy's finite differences on every library, dask included (issue 13)
+    # numpy's finite differences on every library, dask included
     f, args, kwargs = GRADIENT_CASES[case]
     expected = _reference(np.gradient, f, *args, **kwargs)
     actual = _backend_call("gradient", backend, f, *args, **kwargs)

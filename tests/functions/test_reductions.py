@@ -117,7 +117,7 @@ CASES += [
 ]
 
 
-# issue 5 (H8): NaN-skipping reductions, average and the quantile family
+# NaN-skipping reductions, average and the quantile family
 AN = A.copy()
 AN[[0, 0, 1, 2], [1, 3, 0, 1]] = np.nan  # every row and column keeps a number
 AN3 = A3.copy()
@@ -236,7 +236,7 @@ def test_inputs_not_mutated(name, c, backend):
 
 @pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])
 def test_nanarg_all_nan_slice_raises(name, backend):
-    """numpy raises ValueError for an all-NaN slice (issue 5); a lazy library when computed."""
+    """numpy raises ValueError for an all-NaN slice; a lazy library when computed."""
     with pytest.raises(ValueError, match=r"All.NaN slice"):
         to_np(do(name, to_backend(ANR, backend), axis=1))
 

@@ -60,8 +60,8 @@ CASES += [
     case("scipy.special.gammaln", np.array([0.5, 1.0, 10.0, 100.0])),
 ]
 
-# ---------------------------------------------------------------- issue 5 (H9): Bessel
-# functions, the normal distribution, the gamma family, zeta and entropy
+# ---------------------------------------------------------------- Bessel functions,
+# the normal distribution, the gamma family, zeta and entropy
 X20 = rng.uniform(0.1, 20.0, (3, 4))
 EDGE = np.array([-1.5, 0.0, 0.5, 30.0, np.inf, np.nan])
 WIDE = rng.uniform(-9.0, 9.0, (3, 4))

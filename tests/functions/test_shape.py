@@ -256,7 +256,7 @@ CASES = [
 ]
 
 
-# issue 5 (H8): selection, differences, membership and binning
+# selection, differences, membership and binning
 PICK = rng.integers(0, 3, (3, 4))
 PICK_OUT = np.array([[-4, 0, 1, 5], [2, 3, -1, 7], [0, 0, 2, 1]])  # outside [0, 3)
 COND = np.array([True, False, True])

@@ -218,7 +218,7 @@ def test_renamed_keywords_and_results():
 
 
 def test_histogram2d_counts_in_numpy_s_floats_and_order():
-    # jnp.histogram2d counts in integers and takes weights before density (issue 11)
+    # jnp.histogram2d counts in integers and takes weights before density
     x, y = np.array([0.5, 1.5, 1.5, 2.0]), np.array([0.0, 1.0, 1.0, 3.0])
     w = np.array([1.0, 2.0, 0.5, 1.0], np.float32)
     for args in [(2,), (3, [(0, 2), (0, 3)]), (2, None, True), (2, None, None, w),

@@ -77,7 +77,7 @@ TABLE = {
     "isneginf": da.isneginf,
     "isposinf": da.isposinf,
     "isin": da.isin,
-    # issue 5 (H8): the array API's spellings of dask's ufuncs
+    # the array API's spellings of dask's ufuncs
     "acos": "arccos",
     "acosh": "arccosh",
     "asin": "arcsin",
@@ -94,6 +94,6 @@ TABLE = {
     "heaviside": np.heaviside,
     "gcd": np.gcd,
     "lcm": np.lcm,
-    # issue 5 (H8): dask's own (lazy) beats the composed fallback
+    # dask's own (lazy) beats the composed fallback
     "ediff1d": NATIVE,
 }

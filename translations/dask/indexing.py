@@ -148,6 +148,6 @@ TABLE = {
     "argwhere": _argwhere,
     "select": _select,
     "choose": _choose,
-    # issue 5 (H8): dask's own (lazy) beats the composed fallback
+    # dask's own (lazy) beats the composed fallback
     "compress": NATIVE,
 }

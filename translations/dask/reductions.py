@@ -128,7 +128,7 @@ TABLE = merge_tables(
         "mean": _mean,
         "nanmax": _nan_extreme(da.nanmax, np.fmax),
         "nanmin": _nan_extreme(da.nanmin, np.fmin),
-        # issue 5 (H8): dask's own (lazy) beat the composed fallbacks
+        # dask's own (lazy) beat the composed fallbacks
         "nanargmax": NATIVE,
         "nanargmin": NATIVE,
         "max": _empty_reduction("max"),

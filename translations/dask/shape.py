@@ -137,7 +137,7 @@ TABLE = {
     "size": _size,
     "ravel": _ravel,
     "reshape": _reshape,
-    "permute_dims": "transpose",  # issue 5 (H8): the array API's spelling
+    "permute_dims": "transpose",  # the array API's spelling
     "concat": alias("concatenate"),
     "split": _split,
     "array_split": _array_split,

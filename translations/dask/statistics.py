@@ -114,6 +114,6 @@ TABLE = {
     "nanpercentile": functools.partial(_percentile, _fn=da.nanquantile),
     "bincount": _bincount,
     "histogram": _histogram,
-    # issue 5 (H8): dask's own (lazy) beats the composed fallback
+    # dask's own (lazy) beats the composed fallback
     "digitize": NATIVE,
 }

@@ -40,7 +40,7 @@ def _ifft_axes(k: Any, axes: Any) -> Any:
 TABLE = {
     "fft_axes": _fft_axes,
     "ifft_axes": _ifft_axes,
-    # issue 5 (H8): jax's own beat the composed fallbacks of translations/_composed/
+    # jax's own beat the composed fallbacks of translations/_composed/
     "fft.hfft": NATIVE,
     "fft.ihfft": NATIVE,
 }

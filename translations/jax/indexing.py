@@ -101,11 +101,11 @@ TABLE = {
     "sort": _sort,
     "argsort": _argsort,
     "searchsorted": _searchsorted,
-    # issue 5 (H8): jax's own beat the composed fallbacks of translations/_composed/
+    # jax's own beat the composed fallbacks of translations/_composed/
     "choose": NATIVE,
     "compress": NATIVE,
     "isin": NATIVE,
-    # the backend method list (issue 3): functional scatter, gather, vmapped search
+    # the backend method list: functional scatter, gather, vmapped search
     "scatter_1d_scalar": _scatter_1d_scalar_jax,
     "gather": _gather,
     "searchsorted_batched": _searchsorted_batched_jax,

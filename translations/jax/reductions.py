@@ -75,7 +75,7 @@ TABLE = merge_tables(
         "any": _truth(jnp.any),
         "nanargmax": _nan_arg(jnp.nanargmax),
         "nanargmin": _nan_arg(jnp.nanargmin),
-        # issue 5 (H8): jax's own beat the composed fallbacks of translations/_composed/
+        # jax's own beat the composed fallbacks of translations/_composed/
         "nanmax": NATIVE,
         "nanmin": NATIVE,
         "nanprod": NATIVE,

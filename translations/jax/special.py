@@ -1,4 +1,4 @@
-"""jax's ``scipy.special`` where it departs from scipy (issue 5, H9): ``digamma``
+"""jax's ``scipy.special`` where it departs from scipy: ``digamma``
 at 0, ``zeta`` without ``q`` and below 1, ``polygamma`` at its poles, integer
 arguments of ``ndtr``, positional ``axis`` of ``softmax``, the Bessel functions
 jax lacks; and jax's own functions that beat the composed fallbacks."""

@@ -206,7 +206,7 @@ TABLE = {
     "percentile": _q_array(jnp.percentile),
     "nanquantile": _q_array(jnp.nanquantile),
     "nanpercentile": _q_array(jnp.nanpercentile),
-    # the backend method list (issue 3): static-length bincount, histograms of rows
+    # the backend method list: static-length bincount, histograms of rows
     "bincount_fixed": _bincount_fixed_jax,
     "histogram1d": _histogram1d,
 }

@@ -115,7 +115,7 @@ def _diff(a: Any, n: int = 1, axis: int = -1, **kwargs: Any) -> SparseArray:
 
 TABLE = merge_tables(
     {
-        # issue 5 (H8): the array API's spellings of numpy's ufuncs
+        # the array API's spellings of numpy's ufuncs
         "acos": np.arccos,
         "acosh": np.arccosh,
         "asin": np.arcsin,

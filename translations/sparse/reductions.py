@@ -163,7 +163,7 @@ TABLE = merge_tables(
         "all": _minmax("all"),
         "count_nonzero": _count_nonzero,
         "ptp": _ptp,
-        # "average": the composed one (translations/_composed/reductions.py), issue 5 (H8)
+        # "average": the composed one (translations/_composed/reductions.py)
     },
     # dense by nature: computed on the dense values (see densified)
     {n: densified(getattr(np, n)) for n in ("cumsum", "cumprod", "nancumsum")},

@@ -283,7 +283,7 @@ TABLE = {
     "ravel": _ravel,
     "transpose": _transpose,
     "permute_dims": _transpose,
-    "matrix_transpose": NATIVE,  # issue 5 (H8): sparse's own beats the composed one
+    "matrix_transpose": NATIVE,  # sparse's own beats the composed one
     "swapaxes": _swapaxes,
     "moveaxis": "moveaxis",
     "expand_dims": _expand_dims,

@@ -342,7 +342,7 @@ def _gather(values: Any, indices: Any, axis: int = 0) -> Any:
 TABLE = {
     "take": _take,
     "take_along_axis": _take_along_axis,
-    "compress": NATIVE,  # issue 5 (H8): tf.experimental.numpy's beats the composed one
+    "compress": NATIVE,  # tf.experimental.numpy's beats the composed one
     "nonzero": _nonzero,
     "argwhere": _argwhere,
     "flatnonzero": _flatnonzero,

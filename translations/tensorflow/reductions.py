@@ -209,6 +209,6 @@ TABLE = {
     "nancumsum": _nancumsum,
     "nanmax": _nan_extreme(_max, -math.inf),
     "nanmin": _nan_extreme(_min, math.inf),
-    # nanargmax/nanargmin: the composed ones (issue 5, H8), which raise on an all-NaN
+    # nanargmax/nanargmin: the composed ones, which raise on an all-NaN
     # slice as numpy does
 }

@@ -54,7 +54,7 @@ def _logit(x: Any) -> Any:
     return tf.math.log(x) - tf.math.log1p(-x)
 
 
-# scipy.special, issue 5 (H9): Bessel functions, psi, ndtri, xlog1py and zeta are tf's own;
+# scipy.special: Bessel functions, psi, ndtri, xlog1py and zeta are tf's own;
 # entr, erfcx, ndtr, log_ndtr, multigammaln and polygamma are composed
 # (translations/_composed/special.py)
 
@@ -147,7 +147,7 @@ TABLE = {
     "scipy.special.logsumexp": _logsumexp,
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
-    # scipy.special, issue 5 (H9); polygamma is composed: tf.math.polygamma is nan at the
+    # scipy.special; polygamma is composed: tf.math.polygamma is nan at the
     # poles (x = 0, -1, ...) where scipy gives +-inf
     "scipy.special.psi": _digamma,
     "scipy.special.i0": _special(tf.math.bessel_i0),

@@ -236,7 +236,7 @@ TABLE = {
     "nanvar": _nanvar,
     "nanmean": _nanmean,
     "nanstd": _nanstd,
-    # "average": the composed one (translations/_composed/reductions.py), issue 5 (H8)
+    # "average": the composed one (translations/_composed/reductions.py)
     "bincount": _bincount,
     "bincount_fixed": _bincount_fixed,
     "histogram1d": _histogram1d,

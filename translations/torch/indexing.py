@@ -259,8 +259,8 @@ TABLE = {
     "argsort": _argsort,
     "unique": _unique,
     "searchsorted": _searchsorted,
-    "isin": _isin,  # issue 5 (H8): torch's own beats the composed fallback
-    # the backend method list (issue 3), layouts and semantics as the composed names:
+    "isin": _isin,  # torch's own beats the composed fallback
+    # the backend method list, layouts and semantics as the composed names:
     # torch's 1-D scatter/gather kernels
     "scatter": unbatched_forms(_scatter),
     "scatter_1d_scalar": _scatter_1d_scalar_torch,

@@ -283,7 +283,7 @@ TABLE = {
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": "linalg.matrix_power",
     "linalg.multi_dot": "linalg.multi_dot",
-    # "linalg.cond": the composed one (issue 5, H8): torch's gives NaN for a zero matrix,
+    # "linalg.cond": the composed one: torch's gives NaN for a zero matrix,
     # numpy inf
     "linalg.tensorinv": "linalg.tensorinv",
     "linalg.tensorsolve": alias("linalg.tensorsolve", b="other", axes="dims"),

@@ -64,7 +64,7 @@ def _log_softmax(x: Tensor, axis: Any = None) -> Tensor:
 
 def _zeta(x: Any, q: Any = None) -> Tensor:
     # scipy's zeta(x) is Riemann's, continued below x = 1 where torch's Hurwitz zeta is nan
-    # (issue 5, H9: riemann_zeta)
+    # (riemann_zeta)
     if q is None:
         return riemann_zeta(_inexact(_tensor(x)), torch.special.zeta)
     x, q = _promote(_inexact(_tensor(x)), q)
@@ -73,7 +73,7 @@ def _zeta(x: Any, q: Any = None) -> Tensor:
 
 def _polygamma(n: Any, x: Any) -> Tensor:
     # torch's polygamma takes a Python int n only; an array n (or a negative one, nan in
-    # scipy) goes through scipy's definition (issue 5, H9)
+    # scipy) goes through scipy's definition
     if isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0:
         # torch: nan at x = inf, where scipy gives 0
         return polygamma_edges(int(n), x, torch.special.polygamma(int(n), _tensor(x)))

@@ -166,7 +166,7 @@ TABLE = {
     "histogram": _histogram,
     "digitize": _digitize,
     "bincount": "bincount",
-    # the backend method list (issue 3): torch's bincount and histogram kernels
+    # the backend method list: torch's bincount and histogram kernels
     "bincount_fixed": _bincount_fixed_torch,
     "histogram1d": _histogram1d,
 }

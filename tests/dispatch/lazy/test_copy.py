@@ -1,5 +1,5 @@
-"""Copying and pickling lazy graphs: node by node, whatever the depth (issue #11,
-section 5), keeping shared nodes shared."""
+"""Copying and pickling lazy graphs: node by node, whatever the depth, keeping
+shared nodes shared."""
 
 from __future__ import annotations
 
