@@ -1,8 +1,9 @@
 """The README and the documentation pages say only what is true of the project.
 
 They speak of the project alone (no path into a workspace outside it, no issue
-numbers of a tracker the reader cannot see), and what the README says of the
-install extras is what ``pyproject.toml`` installs.
+numbers of a tracker the reader cannot see), as do the comments and docstrings of
+the code, and what the README says of the install extras is what ``pyproject.toml``
+installs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,29 @@ def outside_references(text: str) -> list[str]:
 def test_pages_speak_of_the_project_alone(page: Path) -> None:
     found = outside_references(page.read_text(encoding="utf-8"))
     assert not found, f"{page.relative_to(ROOT)}:\n" + "\n".join(found)
+
+
+def code_files() -> list[Path]:
+    """The project's Python files: the engine, the tables, the tests, the benchmarks."""
+    files = []
+    for folder in ("dispatch", "translations", "tests", "benchmarks"):
+        files += sorted((ROOT / folder).rglob("*.py"))
+    return [
+        p for p in files
+        # dispatch/translations, where a checkout links it, is translations/ again; this
+        # file quotes references as examples
+        if p.relative_to(ROOT).parts[:2] != ("dispatch", "translations")
+        and p != Path(__file__).resolve()
+    ]
+
+
+def test_code_speaks_of_the_project_alone() -> None:
+    # comments and docstrings give the reason itself, not a tracker's issue number
+    found = []
+    for path in code_files():
+        found += [f"{path.relative_to(ROOT)}: {ref}"
+                  for ref in outside_references(path.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(
