@@ -236,10 +236,22 @@ def randn(*shape: int, backend: str) -> Any:
 
 
 def as_tensor(x: Any, convert_external: bool = True, *, backend: str) -> Any:
-    """``x`` (list, number, numpy array or array) as an array of ``backend``.
+    """``x`` (a list, a number, a numpy array or an array) as an array of the library.
 
-    Floats are cast to the current precision when one is set;
-    ``convert_external=False`` returns Python numbers as they are.
+    An array of the library is returned as it is. Floats are cast to the current
+    precision when one is set (``dispatch.precision``); ``convert_external=False``
+    returns Python numbers as they are.
+
+    Examples
+    --------
+    >>> do("as_tensor", [1.0, 2.0], like="numpy")
+    array([1., 2.])
+    >>> from dispatch import precision
+    >>> with precision(32):
+    ...     do("as_tensor", [1.0, 2.0], like="numpy")
+    array([1., 2.], dtype=float32)
+    >>> do("as_tensor", 3, convert_external=False, like="numpy")
+    3
     """
     if not convert_external and isinstance(x, numbers.Number):
         return x
@@ -256,14 +268,32 @@ def _owned(x: Any, backend: str) -> bool:
 def range_(
     start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, *, backend: str
 ) -> Any:
-    """``arange(start, limit, delta)``, int32 by default (the list's ``range``)."""
+    """``arange(start, limit, delta)``, int32 unless ``dtype`` says otherwise.
+
+    With one bound, the values run from 0 up to ``start`` (excluded), as Python's
+    ``range``.
+
+    Examples
+    --------
+    >>> do("range", 4, like="numpy")
+    array([0, 1, 2, 3], dtype=int32)
+    >>> do("range", 2, 11, 4, like="numpy")
+    array([ 2,  6, 10], dtype=int32)
+    """
     if limit is None:
         start, limit = 0, start
     return do("arange", start, limit, delta, dtype=dtype or "int32", like=backend)
 
 
 def linspace_without_last(start: Any, stop: Any, number: int, *, backend: str) -> Any:
-    """``number`` evenly spaced values from ``start`` to ``stop``, ``stop`` excluded."""
+    """``number`` evenly spaced values from ``start`` to ``stop``, ``stop`` excluded
+    (``linspace(start, stop, number + 1)`` without its last value).
+
+    Examples
+    --------
+    >>> do("linspace_without_last", 0, 1, 4, like="numpy")
+    array([0.  , 0.25, 0.5 , 0.75])
+    """
     return do("linspace", start, stop, number + 1, like=backend)[:-1]
 
 

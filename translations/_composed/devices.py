@@ -98,8 +98,21 @@ def list_devices_filtered(devices: list[ComputeDevice], device_type: str | None)
 
 
 def get_default_device(*, backend: str) -> ComputeDevice:
-    """The device where ``backend`` allocates new arrays (set with
-    ``set_default_device``, else the library's first device)."""
+    """The :class:`ComputeDevice` where the library allocates new arrays.
+
+    The device chosen with ``set_default_device``, else the library's first device
+    (``list_devices``). torch's and jax's tables answer with their library's own
+    default device (``torch.get_default_device()``, jax's default device).
+
+    Returns
+    -------
+    ComputeDevice
+
+    Examples
+    --------
+    >>> do("get_default_device", like="numpy").device_type
+    'CPU'
+    """
     if backend in _DEFAULT:
         return _DEFAULT[backend]
     devices = do("list_devices", like=backend)
@@ -109,11 +122,32 @@ def get_default_device(*, backend: str) -> ComputeDevice:
 
 
 def set_default_device(device: ComputeDevice | str, *, backend: str) -> bool:
-    """Make ``device`` (a ComputeDevice of this library, or a device type such as
-    ``'GPU'``) the default; warns and returns False if no such device exists.
+    """Make ``device`` the library's default device (``get_default_device``).
 
-    The library's own default (torch's default device, jax's default device)
-    is set by the library's table where it has one; this records the choice.
+    The library's own default (torch's default device, jax's default device) is set by
+    the library's table where it has one; the other libraries record the choice.
+
+    Parameters
+    ----------
+    device : ComputeDevice or str
+        A device of this library (``list_devices``), or a device type: ``'CPU'``,
+        ``'GPU'`` or ``'TPU'`` (the first device of that type).
+
+    Returns
+    -------
+    bool
+        True; False, with a ``RuntimeWarning``, when the library has no device of the
+        type asked for.
+
+    Raises
+    ------
+    ValueError
+        ``device`` is a device of another library.
+
+    Examples
+    --------
+    >>> do("set_default_device", "CPU", like="numpy")
+    True
     """
     if isinstance(device, str):
         found = do("list_devices", device, like=backend)
@@ -129,7 +163,19 @@ def set_default_device(device: ComputeDevice | str, *, backend: str) -> bool:
 
 
 def get_device_by_ref(ref: Any, *, backend: str) -> ComputeDevice:
-    """The ComputeDevice of ``backend`` whose ``ref`` equals ``ref``."""
+    """The :class:`ComputeDevice` of the library whose ``ref`` (the library's own
+    device object) or ``name`` equals ``ref``.
+
+    Raises
+    ------
+    KeyError
+        The library has no such device; the message lists the devices it has.
+
+    Examples
+    --------
+    >>> do("get_device_by_ref", "cpu", like="numpy").device_type
+    'CPU'
+    """
     devices = do("list_devices", like=backend)
     for d in devices:
         if d.ref == ref or d.name == ref:
@@ -141,8 +187,19 @@ def get_device_by_ref(ref: Any, *, backend: str) -> ComputeDevice:
 
 
 def is_tensor(x: Any, only_native: bool = False, *, backend: str) -> bool:
-    """Whether ``backend`` takes ``x`` as a tensor: its own arrays always; with
-    ``only_native=False`` also numbers, numpy arrays and lists of those."""
+    """Whether the library takes ``x`` as a tensor.
+
+    Its own arrays (sparse ones included) always; with ``only_native=False`` also
+    Python and numpy numbers, numpy arrays, and tuples and lists of those.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("is_tensor", [1, 2.5], like="numpy")
+    True
+    >>> do("is_tensor", "text", like="numpy")
+    False
+    """
     if backend_of_type(type(x)) == backend and (is_array(x) or do("is_sparse", x)):
         return True
     if only_native:
@@ -213,8 +270,15 @@ def to_dlpack(x: Any) -> Any:
 
 
 def from_external_array_dlpack(x: Any, *, backend: str) -> Any:
-    """An array of ``backend`` sharing memory with ``x`` (any object with
-    ``__dlpack__``) where DLPack allows, else a copy through numpy."""
+    """An array of the library sharing memory with ``x`` (any object with
+    ``__dlpack__``) where DLPack allows it, else a copy through numpy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("from_external_array_dlpack", np.arange(3), like="numpy")
+    array([0, 1, 2])
+    """
     return convert(x, backend)
 
 
@@ -479,31 +543,71 @@ def sizeof(x: Any) -> int:
 
 @composed("shape")
 def shape(x: Any) -> tuple[int, ...]:
-    """``tuple(x.shape)`` as Python ints."""
+    """The shape of ``x`` as a tuple of Python ints (a library's own shape type, such
+    as ``torch.Size``, becomes a plain tuple).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("shape", np.ones((2, 3)))
+    (2, 3)
+    """
     return tuple(map(int, x.shape))
 
 
 @composed("ndim")
 def ndim(x: Any) -> int:
-    """Number of dimensions."""
+    """The number of dimensions of ``x`` (the length of its shape).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("ndim", np.ones((2, 3)))
+    2
+    """
     return len(x.shape)
 
 
 @composed("size")
 def size(x: Any) -> int:
-    """Number of elements (the product of the shape)."""
+    """The number of elements of ``x`` (the product of its shape), a Python int.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("size", np.ones((2, 3)))
+    6
+    """
     return math.prod([int(s) for s in x.shape])  # a list: dynamo cannot prod a map
 
 
 @composed("to_numpy")
 def to_numpy(x: Any) -> np.ndarray:
-    """``numpy.asarray(x)``; libraries with devices or autodiff override it."""
+    """``x`` as a numpy array in host memory: ``numpy.asarray(x)``.
+
+    The tables of libraries with devices or automatic differentiation give their own
+    (torch's copies a tensor to the host and leaves its autograd graph behind).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("to_numpy", np.arange(3))
+    array([0, 1, 2])
+    """
     return np.asarray(x)
 
 
 @composed("get_dtype_name")
 def get_dtype_name(x: Any) -> str:
-    """numpy-style dtype name: ``"float32"``, ``"int64"``, ``"complex128"``..."""
+    """The numpy name of the dtype of ``x``: ``"float32"``, ``"int64"``,
+    ``"complex128"``... (torch's ``torch.float32`` is ``"float32"`` too).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("get_dtype_name", np.ones(2, "float32"))
+    'float32'
+    """
     dt = x.dtype
     name = getattr(dt, "name", None)
     if not isinstance(name, str):

@@ -27,7 +27,17 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def seed(seed: int | None, *, backend: str) -> None:
-    """Seed the generator of ``backend`` used by every random method."""
+    """Seed the library's generator, behind every random method and ``random.*`` draw:
+    the draws that follow repeat exactly for the same seed (None: a fresh seed).
+
+    Examples
+    --------
+    >>> do("seed", 0, like="numpy")
+    >>> first = do("random_uniform", (3,), like="numpy")
+    >>> do("seed", 0, like="numpy")
+    >>> bool((do("random_uniform", (3,), like="numpy") == first).all())
+    True
+    """
     do("random.seed", seed, like=backend)
 
 
@@ -42,7 +52,18 @@ def random_uniform(
 ) -> Any:
     """Uniform values in ``[low, high)`` of ``shape``: floats, integers (``high``
     excluded), complex (real and imaginary parts each uniform between the real
-    and imaginary parts of ``low`` and ``high``) or bools."""
+    and imaginary parts of ``low`` and ``high``) or bools.
+
+    Examples
+    --------
+    >>> do("seed", 1, like="numpy")
+    >>> do("random_uniform", (2, 3), 0, 10, dtype="int64", like="numpy")
+    array([[4, 5, 7],
+           [9, 0, 1]])
+    >>> x = do("random_uniform", (1000,), -1.0, 1.0, like="numpy")
+    >>> x.dtype, bool(x.min() >= -1.0), bool(x.max() < 1.0)
+    (dtype('float64'), True, True)
+    """
     shape = _shape(shape)
     name = _float_dtype(dtype)
     kind = "f" if name is None else np.dtype(name).kind if name != "bfloat16" else "f"
@@ -62,7 +83,16 @@ def random_uniform(
 
 def random_normal(shape: Any, dtype: Any = None, *, backend: str) -> Any:
     """Standard normal values of ``shape`` (complex: real and imaginary parts
-    each with variance 1/2)."""
+    each with variance 1/2).
+
+    Examples
+    --------
+    >>> do("seed", 2, like="numpy")
+    >>> do("random_normal", (2, 3), like="numpy").shape
+    (2, 3)
+    >>> do("random_normal", (2,), dtype="complex64", like="numpy").dtype
+    dtype('complex64')
+    """
     shape = _shape(shape)
     name = _float_dtype(dtype)
     if name is None or np.dtype(name).kind == "f":
@@ -75,7 +105,15 @@ def random_normal(shape: Any, dtype: Any = None, *, backend: str) -> Any:
 
 def random_permutations(permutations: int, n: int, *, backend: str) -> Any:
     """``permutations`` independent shuffles of ``range(n)``, shape
-    (permutations, n), int64."""
+    (permutations, n), int64.
+
+    Examples
+    --------
+    >>> do("seed", 3, like="numpy")
+    >>> do("random_permutations", 2, 4, like="numpy")
+    array([[3, 2, 1, 0],
+           [3, 1, 0, 2]])
+    """
     if permutations == 0 or n == 0:
         return do("zeros", (permutations, n), dtype="int64", like=backend)
     rows = [do("random.permutation", n, like=backend) for _ in range(permutations)]
@@ -98,6 +136,18 @@ def random_subsets(
     ``element_weights`` (element_count,) makes index ``i`` proportionally more
     likely (without replacement: successive weighted draws, as numpy's
     ``choice(replace=False, p=...)``).
+
+    Examples
+    --------
+    >>> do("seed", 4, like="numpy")
+    >>> do("random_subsets", 5, 3, 2, False, like="numpy")
+    array([[3, 1, 4],
+           [2, 0, 4]])
+    >>> import numpy as np
+    >>> weights = np.array([0.0, 0.0, 1.0, 1.0])  # only 2 and 3 can be drawn
+    >>> picks = do("random_subsets", 4, 3, 2, True, weights, like="numpy")
+    >>> picks.shape, bool(np.isin(picks, [2, 3]).all())
+    ((2, 3), True)
     """
     n, k, c = int(element_count), int(subset_size), int(subset_count)
     if not allow_duplicates and k > n:
