@@ -53,9 +53,39 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
     def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64") -> Any:
         return holder[0].integers(low, high, size, dtype=dtype)
 
-    entries = {f"random.{m}": drawing(m) for m in methods}
+    entries = {f"random.{m}": drawing(m) for m in methods if m != "integers"}
+    if "integers" in methods:
+        integers = functools.partial(random_integers, holder)
+        functools.update_wrapper(integers, random_integers)
+        del integers.__wrapped__  # its signature is the call's, without ``holder``
+        entries["random.integers"] = integers
     entries.update({"random.rand": rand, "random.randn": randn, "random.randint": randint})
     return entries
+
+
+def random_integers(holder: list, low: Any, high: Any = None, size: Any = None,
+                    dtype: Any = None, endpoint: bool = False, **kwargs: Any) -> Any:
+    """Random integers from ``[low, high)`` (``[low, high]`` with ``endpoint``), drawn
+    from the library's generator (``random.seed``): numpy's ``Generator.integers``.
+
+    With ``high`` None the range is ``[0, low)``; ``low`` and ``high`` may be arrays
+    (broadcast against ``size``). ``dtype`` None takes the generator's default, int64
+    (on jax without 64-bit mode, int32). Other keywords go to the library's generator
+    (torch's ``device=``). ``holder[0]`` is the generator (:func:`stateful_random`
+    binds it).
+
+    Examples
+    --------
+    >>> from dispatch import do
+    >>> do("random.seed", 0, like="numpy")
+    >>> do("random.integers", 10, size=5, like="numpy")
+    array([8, 6, 5, 2, 3])
+    >>> do("random.integers", 1, 6, size=(2, 3), endpoint=True, like="numpy").shape
+    (2, 3)
+    """
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return holder[0].integers(low, high, size, endpoint=endpoint, **kwargs)
 
 
 # scipy.special functions whose implementation in scipy (and in cupyx.scipy, which
