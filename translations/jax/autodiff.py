@@ -86,6 +86,15 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     ``hessians[i][j]`` has shape (batch, *args[i].shape[1:], *args[j].shape[1:]). With
     an int ``wrt``: one gradient and one Hessian. Forward over reverse (as
     jax.hessian), one forward pass per component of a batch entry.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> h = do("hessian", lambda x: (x ** 3).sum(-1), wrt=0, like="jax")
+    >>> loss, grad, hess = h(jnp.array([[1.0, 2.0]]))  # a batch of one entry
+    >>> loss.tolist(), grad.tolist(), hess.tolist()
+    ([9.0], [[3.0, 12.0]], [[[6.0, 0.0], [0.0, 12.0]]])
     """
     argnums, single = _argnums(wrt)
 
@@ -129,6 +138,16 @@ def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = 
     and returns one gradient (or None: zero) per input. Built on jax.custom_vjp, so
     every jax transform and jit uses it; ``f`` runs on every call, so
     ``get_external_cache`` and ``on_call_skipped`` are accepted and never needed.
+
+    Examples
+    --------
+    >>> import jax, jax.numpy as jnp
+    >>> from dispatch import do
+    >>> f = do("custom_gradient", jnp.sin, lambda x, y, dy: 2 * dy, like="jax")
+    >>> f(jnp.array([0.0])).tolist()
+    [0.0]
+    >>> jax.grad(lambda x: f(x).sum())(jnp.array([0.0, 1.0])).tolist()
+    [2.0, 2.0]
     """
 
     def fwd(*args: Any) -> tuple[Any, Any]:

@@ -84,7 +84,19 @@ class _JitFunction:
 
 
 def _jit_compile(f: Callable) -> Callable:
-    """The list's ``jit_compile``: jax.jit with non-jax-array arguments static."""
+    """The list's ``jit_compile``: ``f`` compiled by jax.jit, the jax arrays among its
+    (flattened) arguments traced and every other argument static (a new static value
+    compiles again; see the module docstring). numpy, dask and pydata sparse, which
+    have no compiler, return ``f`` itself.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> power = do("jit_compile", lambda x, n: x ** n, like="jax")
+    >>> power(jnp.arange(3.0), 2).tolist()
+    [0.0, 1.0, 4.0]
+    """
     return f if isinstance(f, _JitFunction) else _JitFunction(f)
 
 

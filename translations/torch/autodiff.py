@@ -282,7 +282,22 @@ def _jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
 
 
 def _variable(x: Any) -> Any:
-    # a trainable tensor: torch.nn.Parameter (float, requires_grad)
+    """A trainable copy of ``x``: a ``torch.nn.Parameter`` (tensorflow: a
+    ``tf.Variable``) that derivatives are taken with respect to.
+
+    The copy is of a float (or complex) dtype: integers and bools become floats of the
+    current precision. numpy, dask and pydata sparse have no variables, nor has jax,
+    whose parameters are plain arrays passed to the function it differentiates: they
+    raise ``UnsupportedError``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> v = do("variable", torch.tensor([1, 2]))
+    >>> type(v).__name__, v.dtype, v.requires_grad
+    ('Parameter', torch.float32, True)
+    """
     # a copy: training updates it in place
     t = _asarray(x).detach().clone()
     if not (t.is_floating_point() or t.is_complex()):
@@ -293,7 +308,21 @@ def _variable(x: Any) -> Any:
 def _module(variables: Any, forward: Callable) -> Any:
     """A torch.nn.Module holding ``variables`` (a dict or sequence) as parameters, whose
     ``forward(*args)`` is ``forward(*args)``; ``forward`` should use the Parameters
-    themselves (made by ``variable``): other tensors are wrapped in new Parameters."""
+    themselves (made by ``variable``): other tensors are wrapped in new Parameters.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> w = do("variable", torch.ones(2))
+    >>> net = do("module", {"w": w}, lambda x: x @ w, like="torch")
+    >>> net(torch.tensor([1.0, 2.0]))
+    tensor(3., grad_fn=<DotBackward0>)
+    >>> [name for name, _ in net.named_parameters()]
+    ['params.w']
+    >>> do("is_module", net, like="torch")
+    True
+    """
     items = variables.items() if isinstance(variables, dict) else enumerate(variables)
 
     class FunctionModule(torch.nn.Module):

@@ -209,12 +209,36 @@ def _cuda_index(device: Any) -> int | None:
 
 
 def _get_peak_memory(device: Any = None) -> int:
+    """The most bytes the library has held allocated on ``device`` at once, since the
+    process started or the last ``reset_peak_memory``: 0 where it keeps no such count.
+
+    ``device`` is a :class:`ComputeDevice`, the library's device or its name; None is
+    the current (default) device. torch counts on CUDA devices, jax on devices that report memory
+    statistics (GPUs, TPUs), tensorflow on GPUs.
+
+    Examples
+    --------
+    >>> from dispatch import do
+    >>> do("get_peak_memory", "cpu", like="torch")
+    0
+    """
     # torch counts peak allocations on CUDA devices only; 0 elsewhere
     index = _cuda_index(device)
     return 0 if index is None else int(torch.cuda.max_memory_allocated(index))
 
 
 def _reset_peak_memory(device: Any = None) -> None:
+    """Start ``get_peak_memory``'s count of ``device`` (None: the current device) again
+    from the bytes allocated now; nothing where the library keeps no count (jax, which
+    has no such call, raises ``UnsupportedError``).
+
+    Examples
+    --------
+    >>> from dispatch import do
+    >>> do("reset_peak_memory", like="torch")
+    >>> do("get_peak_memory", "cpu", like="torch")
+    0
+    """
     index = _cuda_index(device)
     if index is not None:
         torch.cuda.reset_peak_memory_stats(index)
