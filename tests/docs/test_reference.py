@@ -2,9 +2,9 @@
 and ``help(xnp.NAME)``: one text per name, read from the code.
 
 Every composed fallback has a docstring, a signature and an example; every name
-only the tables provide has an adapter docstring with an example. The names that
-do not yet are listed below, each list to be emptied (a listed name that gains
-its docstring fails the test until it leaves the list).
+only the tables provide has an adapter docstring with an example, and a signature.
+There is no list of exceptions: a name that loses (or never had) any of them fails.
+The examples run with their modules' doctests (tests/docs/test_examples.py).
 """
 
 from __future__ import annotations
@@ -21,49 +21,6 @@ from dispatch import numpy as xnp
 from dispatch._describe import describe, help_text
 
 ROOT = Path(__file__).resolve().parents[2]
-
-# composed fallbacks whose docstring has no Examples section yet
-COMPOSED_WITHOUT_EXAMPLE = {"get_dtype_name", "ndim", "shape", "size", "to_numpy"}
-# names only the tables provide, without an adapter docstring in any table yet
-TABLE_NAMES_WITHOUT_DOCSTRING = {
-    "allocate_on_device",
-    "complex",
-    "csc_matrix",
-    "csr_matrix",
-    "get_device",
-    "get_peak_memory",
-    "is_module",
-    "linalg.householder_product",
-    "list_devices",
-    "prefers_channels_last",
-    "random.integers",
-    "requires_fixed_shapes_when_tracing",
-    "reset_peak_memory",
-    "sparse_coo_tensor",
-    "stop_gradient",
-    "to_device",
-    "variable",
-}
-# names only the tables provide whose adapter docstring has no example yet
-TABLE_NAMES_WITHOUT_EXAMPLE = {
-    "as_tensor",
-    "custom_gradient",
-    "from_external_array_dlpack",
-    "get_default_device",
-    "get_device_by_ref",
-    "hessian",
-    "is_tensor",
-    "jit_compile",
-    "linspace_without_last",
-    "module",
-    "random_normal",
-    "random_permutations",
-    "random_subsets",
-    "random_uniform",
-    "range",
-    "seed",
-    "set_default_device",
-}
 
 
 @pytest.fixture(scope="module")
@@ -113,29 +70,51 @@ def test_every_composed_name_has_docstring_signature_and_example(names):
             missing.append(f"{name}: no docstring")
         if d.signature is None:
             missing.append(f"{name}: no signature")
-        if not _has_example(d.doc) and name not in COMPOSED_WITHOUT_EXAMPLE:
+        if not _has_example(d.doc):
             missing.append(f"{name}: no example")
     assert not missing, "\n".join(missing)
-    documented = sorted(n for n in COMPOSED_WITHOUT_EXAMPLE if _has_example(describe(n).doc))
-    assert not documented, f"remove from COMPOSED_WITHOUT_EXAMPLE: {documented}"
 
 
 def test_every_table_name_has_an_adapter_docstring_with_an_example(names):
     listed, composed = names
-    problems, now_documented = [], []
+    problems = []
     for name in (n for n in listed if n not in composed):
         d = describe(name)
         if not d.doc:
-            if name not in TABLE_NAMES_WITHOUT_DOCSTRING:
-                problems.append(f"{name}: no docstring on any table's adapter")
-        elif name in TABLE_NAMES_WITHOUT_DOCSTRING:
-            now_documented.append(f"{name} (TABLE_NAMES_WITHOUT_DOCSTRING)")
-        elif not _has_example(d.doc) and name not in TABLE_NAMES_WITHOUT_EXAMPLE:
+            problems.append(f"{name}: no docstring on any table's adapter")
+            continue
+        if not _has_example(d.doc):
             problems.append(f"{name}: the docstring of {d.where} has no example")
-        elif _has_example(d.doc) and name in TABLE_NAMES_WITHOUT_EXAMPLE:
-            now_documented.append(f"{name} (TABLE_NAMES_WITHOUT_EXAMPLE)")
+        if d.signature is None:
+            problems.append(f"{name}: {d.where} has no signature")
     assert not problems, "\n".join(problems)
-    assert not now_documented, "remove from the allow-list: " + ", ".join(now_documented)
+
+
+def _top_level(where: str):
+    """The object at the dotted path ``where`` (a module, then attributes), or None."""
+    parts = where.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr, None)
+        return obj
+    return None
+
+
+def test_every_example_runs_with_its_module(names):
+    # the doctests of tests/docs/test_examples.py find the top-level functions and
+    # classes of a module: an example written on a nested function would never run
+    listed, _ = names
+    hidden = []
+    for name in listed:
+        d = describe(name)
+        obj = _top_level(d.where)
+        if obj is None or inspect.cleandoc(obj.__doc__ or "") != d.doc:
+            hidden.append(f"{name}: {d.where} is not found at the top level of its module")
+    assert not hidden, "\n".join(hidden)
 
 
 def _xnp(name: str):
