@@ -71,8 +71,7 @@ def random_integers(holder: list, low: Any, high: Any = None, size: Any = None,
     With ``high`` None the range is ``[0, low)``; ``low`` and ``high`` may be arrays
     (broadcast against ``size``). ``dtype`` None takes the generator's default, int64
     (on jax without 64-bit mode, int32). Other keywords go to the library's generator
-    (torch's ``device=``). ``holder[0]`` is the generator (:func:`stateful_random`
-    binds it).
+    (torch's ``device=``).
 
     Examples
     --------
@@ -83,6 +82,7 @@ def random_integers(holder: list, low: Any, high: Any = None, size: Any = None,
     >>> do("random.integers", 1, 6, size=(2, 3), endpoint=True, like="numpy").shape
     (2, 3)
     """
+    # holder[0]: the table's generator, bound by stateful_random
     if dtype is not None:
         kwargs["dtype"] = dtype
     return holder[0].integers(low, high, size, endpoint=endpoint, **kwargs)

@@ -85,9 +85,10 @@ class _JitFunction:
 
 def _jit_compile(f: Callable) -> Callable:
     """The list's ``jit_compile``: ``f`` compiled by jax.jit, the jax arrays among its
-    (flattened) arguments traced and every other argument static (a new static value
-    compiles again; see the module docstring). numpy, dask and pydata sparse, which
-    have no compiler, return ``f`` itself.
+    (flattened) arguments traced and every other argument static: part of the cache
+    key, so a new static value compiles again (pass jax arrays for values that change
+    from call to call). numpy, dask and pydata sparse, which have no compiler, return
+    ``f`` itself.
 
     Examples
     --------

@@ -210,7 +210,8 @@ def _cuda_index(device: Any) -> int | None:
 
 def _get_peak_memory(device: Any = None) -> int:
     """The most bytes the library has held allocated on ``device`` at once, since the
-    process started or the last ``reset_peak_memory``: 0 where it keeps no such count.
+    process started or the last ``reset_peak_memory``; 0 for a device it keeps no count
+    of. numpy, dask and pydata sparse keep none (``UnsupportedError``).
 
     ``device`` is a :class:`ComputeDevice`, the library's device or its name; None is
     the current (default) device. torch counts on CUDA devices, jax on devices that report memory
@@ -229,8 +230,9 @@ def _get_peak_memory(device: Any = None) -> int:
 
 def _reset_peak_memory(device: Any = None) -> None:
     """Start ``get_peak_memory``'s count of ``device`` (None: the current device) again
-    from the bytes allocated now; nothing where the library keeps no count (jax, which
-    has no such call, raises ``UnsupportedError``).
+    from the bytes allocated now; nothing for a device the library keeps no count of.
+    jax, which has no such call, and numpy, dask and pydata sparse raise
+    ``UnsupportedError``.
 
     Examples
     --------
