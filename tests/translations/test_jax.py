@@ -325,3 +325,10 @@ def test_int64_requests_take_the_dtype_jax_holds_without_x64():
         counts = do("bincount_fixed", jnp.array([0, 1, 1]), None, 3)
         assert counts.dtype == jnp.int32
         np.testing.assert_array_equal(np.asarray(counts), [1, 2, 0])
+        # the random methods draw numpy's int64 indices and float64 weights
+        do("seed", 0, like="jax")
+        assert do("random_subsets", 5, 2, 3, True, like="jax").dtype == jnp.int32
+        weighted = do("random_subsets", 4, 2, 3, False, np.ones(4), like="jax")
+        assert weighted.shape == (3, 2)
+        assert do("random_uniform", (2,), 0, 5, dtype="int64", like="jax").dtype == jnp.int32
+        assert do("random.normal", size=2, dtype="float64", like="jax").dtype == jnp.float32

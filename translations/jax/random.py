@@ -24,6 +24,12 @@ def _size(size: Any, *params: Any) -> tuple[int, ...]:
     return tuple(size) if np.iterable(size) else (int(size),)
 
 
+def _held(dtype: Any, default: type) -> Any:
+    # the dtype jax holds for the one asked: without 64-bit mode int64 and float64 are
+    # drawn as int32 and float32 (jax truncates them anyway, warning each time)
+    return jax.dtypes.canonicalize_dtype(jnp.dtype(dtype or default))
+
+
 class Generator:
     """numpy's ``random.Generator`` methods on a jax PRNG key.
 
@@ -65,21 +71,21 @@ class Generator:
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = None):
         """Normal draws, numpy's ``Generator.normal`` (``dtype`` added)."""
-        z = jax.random.normal(self._next(), _size(size, loc, scale), dtype or float)
+        z = jax.random.normal(self._next(), _size(size, loc, scale), _held(dtype, float))
         return loc + scale * z
 
     def standard_normal(self, size: Any = None, dtype: Any = None) -> Any:
         """Standard normal draws."""
-        return jax.random.normal(self._next(), _size(size), dtype or float)
+        return jax.random.normal(self._next(), _size(size), _held(dtype, float))
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None):
         """Uniform draws on ``[low, high)``."""
-        u = jax.random.uniform(self._next(), _size(size, low, high), dtype or float)
+        u = jax.random.uniform(self._next(), _size(size, low, high), _held(dtype, float))
         return low + (high - low) * u
 
     def random(self, size: Any = None, dtype: Any = None) -> Any:
         """Uniform draws on ``[0, 1)``."""
-        return jax.random.uniform(self._next(), _size(size), dtype or float)
+        return jax.random.uniform(self._next(), _size(size), _held(dtype, float))
 
     def integers(
         self,
@@ -95,7 +101,7 @@ class Generator:
         if endpoint:
             high = high + 1
         shape = _size(size, low, high)
-        return jax.random.randint(self._next(), shape, low, high, dtype or int)
+        return jax.random.randint(self._next(), shape, low, high, _held(dtype, int))
 
     def permutation(self, x: Any, axis: int = 0) -> Any:
         """A permuted ``arange(x)``, or ``x`` shuffled along ``axis``."""
