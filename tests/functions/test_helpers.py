@@ -281,6 +281,17 @@ def test_shape_of_a_list_of_arrays(backend):
     assert dispatch.size((x, x, x)) == 3 * A.size
 
 
+@pytest.mark.parametrize("name", ["shape", "ndim", "size"])
+@pytest.mark.parametrize(
+    "x", [[[1.0, 2.0], [3.0, 4.0]], (1, 2, 3), 0.5, 7, [], [[True], [False]]],
+    ids=["nested", "tuple", "float", "int", "empty", "bools"],
+)
+def test_do_reads_shapes_of_python_values_as_numpy(name, x):
+    """``do("shape", [[1, 2], [3, 4]])`` answers as ``np.shape`` does, not only the
+    ``dispatch.shape`` shortcut: the composed entry meets Python values too."""
+    assert do(name, x) == getattr(np, name)(x)
+
+
 def test_shape_of_a_list_that_contains_itself():
     a: list = [1.0]
     a[0] = a

@@ -552,7 +552,15 @@ def shape(x: Any) -> tuple[int, ...]:
     >>> do("shape", np.ones((2, 3)))
     (2, 3)
     """
-    return tuple(map(int, x.shape))
+    return tuple(map(int, _shape_of(x)))
+
+
+def _shape_of(x: Any) -> Any:
+    # a nested list, a tuple or a Python scalar has the shape numpy gives it
+    try:
+        return x.shape
+    except AttributeError:
+        return do("asarray", x).shape
 
 
 @composed("ndim")
@@ -565,7 +573,7 @@ def ndim(x: Any) -> int:
     >>> do("ndim", np.ones((2, 3)))
     2
     """
-    return len(x.shape)
+    return len(_shape_of(x))
 
 
 @composed("size")
@@ -578,7 +586,7 @@ def size(x: Any) -> int:
     >>> do("size", np.ones((2, 3)))
     6
     """
-    return math.prod([int(s) for s in x.shape])  # a list: dynamo cannot prod a map
+    return math.prod([int(s) for s in _shape_of(x)])  # a list: dynamo cannot prod a map
 
 
 @composed("to_numpy")
