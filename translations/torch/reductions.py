@@ -17,7 +17,6 @@ from dispatch.translations._composed.reductions import masked
 from dispatch.translations.torch._common import _axes, _dtype, _inexact, _tensor
 from torch import Tensor
 
-
 _torch_sum = torch.sum  # bound once: the common call skips a module attribute lookup
 
 

@@ -21,7 +21,6 @@ from torch import Tensor
 
 from dispatch.engine import alias
 
-
 # the torch functions of the common calls, bound once: a module attribute lookup per
 # call costs about 20 ns, 3% of a reshape of a small tensor
 _torch_reshape = torch.reshape
