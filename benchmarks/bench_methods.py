@@ -216,7 +216,7 @@ def torch_calls(p: dict) -> dict[str, dict[str, Callable]]:
 
 KERNELS = {  # name -> (module, private function suffix)
     "scatter_1d_scalar": "indexing",
-    "bincount_fixed": "counting",
+    "bincount_fixed": "statistics",
 }
 
 

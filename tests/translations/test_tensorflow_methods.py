@@ -17,7 +17,7 @@ import scipy.sparse as sp
 tf = pytest.importorskip("tensorflow")
 
 from dispatch.translations import tensorflow as tftable  # noqa: E402
-from dispatch.translations._composed import counting, indexing, signal, solvers  # noqa: E402
+from dispatch.translations._composed import indexing, signal, solvers, statistics  # noqa: E402
 
 from dispatch import UnsupportedError, do, get_lib_fn, infer_backend  # noqa: E402
 
@@ -72,7 +72,7 @@ def test_tensorflow_kernels_live_once_in_its_package():
     # that use them (not copied into, nor left in, the composed modules); the composed
     # conv is referenced, not copied
     kernels = [
-        (tftable.indexing, counting, "_searchsorted_batched_tensorflow"),
+        (tftable.indexing, indexing, "_searchsorted_batched_tensorflow"),
         (tftable.indexing, indexing, "_scatter_1d_scalar_tensorflow"),
         (tftable.solvers, solvers, "_mul_matrix_batched_vector_tensorflow"),
     ]
@@ -225,7 +225,7 @@ W_COUNT = rng.standard_normal(7)
 )
 def test_bincount_fixed_matches_composed(weights):
     args = (T(X_COUNT), None if weights is None else T(weights), 5)
-    expected = counting.bincount_fixed(X_COUNT, weights, 5)
+    expected = statistics.bincount_fixed(X_COUNT, weights, 5)
     eager, traced = both(lambda x, *w: do("bincount_fixed", x, w[0] if w else None, 5),
                          *[a for a in args[:2] if a is not None])
     for got in (eager, traced):
@@ -238,7 +238,7 @@ def test_bincount_and_histogram_weight_gradients():
     g = rng.standard_normal(5)
     grad = do("gradient", lambda v: tf.reduce_sum(do("bincount_fixed", T(X_COUNT), v, 5) * g),
               like="tensorflow")(w)
-    fd = finite_difference(lambda v: np.sum(counting.bincount_fixed(X_COUNT, v, 5) * g), W_COUNT)
+    fd = finite_difference(lambda v: np.sum(statistics.bincount_fixed(X_COUNT, v, 5) * g), W_COUNT)
     np.testing.assert_allclose(N(grad[0]), fd, atol=1e-8)
     vals, edges = rng.uniform(0, 4, (1, 9)), np.array([[0.0, 1.0, 2.5, 4.0]])
     jac = do("jacobian", lambda v: do("histogram1d", T(vals), v, T(edges)), get_output=False,

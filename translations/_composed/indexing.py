@@ -1,4 +1,4 @@
-"""Gather, scatter, masks and index arithmetic of the backend method list.
+"""Gather, scatter, masks, batched search and index arithmetic of the backend method list.
 
 Every function here is written once with ``do`` (numpy vocabulary) and runs on
 every backend. They follow the list's layout conventions: a leading batch axis
@@ -8,13 +8,19 @@ stacked on the last axis of an ``indices`` array.
 Names the list shares with numpy keep numpy's meaning; the list's versions are
 reachable under these names:
 
-========================  ==============================  ===========================
-list method               ``do`` name                     why renamed
-========================  ==============================  ===========================
-``unravel_index``         ``unravel_index_stacked``       numpy's returns a tuple
-``ravel_multi_index``     ``ravel_multi_index_stacked``   numpy's takes a tuple, modes
-                                                          'raise'/'wrap'/'clip'
-========================  ==============================  ===========================
+=================================  ==============================  ===========================
+list method                        ``do`` name                     why renamed
+=================================  ==============================  ===========================
+``unravel_index``                  ``unravel_index_stacked``       numpy's returns a tuple
+``ravel_multi_index``              ``ravel_multi_index_stacked``   numpy's takes a tuple, modes
+                                                                   'raise'/'wrap'/'clip'
+``searchsorted(sorted_sequence,    ``searchsorted_batched``        numpy's is 1-D only and
+search_values, side, dtype)``                                      returns int64
+``nonzero(values, length,          ``nonzero_static``              numpy's returns a tuple;
+fill_value)``                                                      this one is ``argwhere``
+                                                                   padded or cut to ``length``
+                                                                   (as ``torch.nonzero_static``)
+=================================  ==============================  ===========================
 
 ``scatter`` flattens every batch, spatial and channel position into one 1-D
 target index and hands the work to ``scatter_1d_scalar``, the one kernel a
@@ -694,3 +700,66 @@ def indexed_segment_sum(x: Any, indices: Any, axis: int) -> Any:
     sums = do("where", single[:, :, None], picked, sums)
     out = do("reshape", sums, (batch, k, *rest))
     return do("moveaxis", out, 1, axis)
+
+
+# ---------------------------------------------------------------- batched search and static nonzero
+
+
+@composed("searchsorted_batched")
+def searchsorted_batched(
+    sorted_sequence: Any, search_values: Any, side: str = "left", dtype: str = "int32"
+) -> Any:
+    """Insertion indices of ``search_values`` in ``sorted_sequence``, batched
+    over the leading axes (the method list's ``searchsorted``).
+
+    Parameters
+    ----------
+    sorted_sequence : array, shape (..., m), sorted along the last axis
+    search_values : array, shape (..., k); leading axes broadcast
+    side : {'left', 'right'}
+    dtype : str
+        Integer dtype of the result (the list's default is int32).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("searchsorted_batched", np.array([[1, 3], [0, 9]]), np.array([[2, 3], [9, 10]]))
+    array([[1, 1],
+           [1, 2]], dtype=int32)
+    """
+    sshape, vshape = do("shape", sorted_sequence), do("shape", search_values)
+    if len(sshape) == 1:
+        return _cast(do("searchsorted", sorted_sequence, search_values, side=side), dtype)
+    lead = np.broadcast_shapes(sshape[:-1], vshape[:-1])
+    rows = math.prod(lead)
+    seq = do("reshape", do("broadcast_to", sorted_sequence, (*lead, sshape[-1])), (rows, -1))
+    vals = do("reshape", do("broadcast_to", search_values, (*lead, vshape[-1])), (rows, -1))
+    if rows == 0:
+        return _cast(do("zeros", (*lead, vshape[-1]), like=seq), dtype)
+    out = do("stack", [do("searchsorted", seq[r], vals[r], side=side) for r in range(rows)])
+    return _cast(do("reshape", out, (*lead, vshape[-1])), dtype)
+
+
+@composed("nonzero_static")
+def nonzero_static(values: Any, length: int | None = None, fill_value: int = -1) -> Any:
+    """Multi-indices of the non-zero entries, shape (count, ndim) as
+    ``numpy.argwhere``; with ``length``, cut or padded with ``fill_value`` to
+    exactly ``length`` rows (needed under jit). The method list's ``nonzero``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nonzero_static", np.array([[0, 3], [4, 0]]), length=3)
+    array([[ 0,  1],
+           [ 1,  0],
+           [-1, -1]])
+    """
+    if length is None:
+        return _index64(do("argwhere", values))
+    shape = do("shape", values)
+    if math.prod(shape) == 0:
+        return do("full", (length, len(shape)), fill_value, like=_index64(values))
+    mask = do("reshape", _cast(values, "bool"), (math.prod(shape),))
+    pos, valid = _first_true(mask, length)
+    idx = do("unravel_index_stacked", pos, shape)
+    return do("where", valid[:, None], idx, do("full_like", idx, fill_value))

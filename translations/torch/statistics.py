@@ -4,7 +4,7 @@ torch's ``median`` and ``nanmedian`` return the lower of the two middle values
 (numpy averages them), its ``quantile`` reduces one axis at most and its
 ``histogram`` has other defaults: the adapters sort or collapse the reduced axes
 themselves. The backend method list's ``histogram1d`` and ``bincount_fixed``
-(layouts as the composed versions in ``translations/_composed/counting.py``) are
+(layouts as the composed versions in ``translations/_composed/statistics.py``) are
 torch's fast kernels: a batched ``searchsorted`` with one flat ``index_add``, and
 ``scatter_add_``.
 """
