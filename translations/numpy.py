@@ -12,8 +12,8 @@ from dispatch.translations._adapters import (
     stateful_random,
 )
 from dispatch.translations._composed._bound import backend_entries
+from dispatch.translations._composed._scatter import _check_mode
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
-from dispatch.translations._composed.indexing import _check_mode
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 

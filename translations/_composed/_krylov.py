@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+from dispatch.translations._composed._common import _cast, _dtype, _kind
 from dispatch.translations._composed.control import settler
-from dispatch.translations._composed.indexing import _cast, _dtype, _kind
 
 from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array
 

@@ -24,107 +24,35 @@ fill_value)``                                                      this one is `
 
 ``scatter`` flattens every batch, spatial and channel position into one 1-D
 target index and hands the work to ``scatter_1d_scalar``, the one kernel a
-library needs to make every scatter fast. The composed kernel uses ``bincount``
-(floating add) or a sort (the other modes) and works under jit. A library's
-native kernel is its table's ``scatter_1d_scalar`` entry, written beside it
-(``translations/numpy.py``, ``translations/<library>/indexing.py``).
+library needs to make every scatter fast (the layout, its unbatched forms and
+that flattening are in ``_scatter``, which the libraries' scatters share). The
+composed kernel uses ``bincount`` (floating add) or a sort (the other modes) and
+works under jit. A library's native kernel is its table's ``scatter_1d_scalar``
+entry, written beside it (``translations/numpy.py``,
+``translations/<library>/indexing.py``).
 """
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed._common import (
+    _arange,
+    _cast,
+    _combined,
+    _dtype,
+    _index64,
+    _kind,
+    _ravel,
+)
+from dispatch.translations._composed._scatter import _check_mode, _scatter, unbatched_forms
 
-from dispatch.engine import composed, do, is_array
-
-_MODES = ("update", "add", "max", "min")
-
+from dispatch.engine import composed, do
 
 # ---------------------------------------------------------------- small helpers
-
-
-def _dtype(x: Any) -> str:
-    return do("get_dtype_name", x)
-
-
-def _kind(name: str) -> str:
-    """numpy's dtype kind letter from a dtype name ('bfloat16' included)."""
-    if name == "bool":
-        return "b"
-    if name.startswith("complex"):
-        return "c"
-    if name.startswith("uint"):
-        return "u"
-    if name.startswith("int"):
-        return "i"
-    return "f"
-
-
-def _cast(x: Any, name: str) -> Any:
-    """``x`` as dtype ``name``, without a copy when it already is."""
-    return x if _dtype(x) == name else do("astype", x, name)
-
-
-def _index64(x: Any) -> Any:
-    return _cast(x, "int64")
-
-
-def _arange(n: int, like: Any) -> Any:
-    """``arange(n)`` as int64 on the backend (and device) of the array ``like``."""
-    return _index64(do("arange", n, like=like))
-
-
-def _combined(*sizes: int) -> int:
-    """The batch size of arrays whose batch axes are each 1 or one common size."""
-    big = {s for s in sizes if s != 1}
-    if len(big) > 1:
-        raise ValueError(f"batch sizes {sizes} do not broadcast (each must be 1 or the same)")
-    return big.pop() if big else 1
-
-
-def _check_mode(mode: str) -> None:
-    if mode not in _MODES:
-        raise ValueError(f"scatter mode must be one of {_MODES}, got {mode!r}")
-
-
-def scatter_layout(
-    bshape: Sequence[int], ishape: Sequence[int], vshape: Sequence[int]
-) -> tuple[tuple[int, ...], int, int, int]:
-    """``(spatial, channels, n, batch)`` of a scatter's shapes, or the layout error.
-
-    The list's layout: base (batch, spatial..., channels), indices (batch, n, d) with
-    d the number of spatial axes, values (batch, n, channels); each batch axis is 1 or
-    the common size. Every library's ``scatter`` checks its shapes here.
-
-    >>> scatter_layout((2, 5, 3), (1, 4, 1), (2, 4, 3))
-    ((5,), 3, 4, 2)
-    """
-    if len(bshape) < 2 or len(ishape) != 3 or len(vshape) != 3:
-        raise ValueError(
-            f"scatter needs base (batch, spatial..., channels), indices (batch, n, d), "
-            f"values (batch, n, channels); got shapes {tuple(bshape)}, {tuple(ishape)}, "
-            f"{tuple(vshape)} (unbatched: indices (m,) into the base's first axis, or (m, d) "
-            "index tuples into its first d axes)"
-        )
-    spatial, channels, n = tuple(bshape[1:-1]), bshape[-1], ishape[1]
-    if ishape[2] != len(spatial):
-        raise ValueError(f"indices have {ishape[2]} components for {len(spatial)} spatial axes")
-    return spatial, channels, n, _combined(bshape[0], ishape[0], vshape[0])
-
-
-def _ravel(indices: Any, spatial: Sequence[int]) -> Any:
-    """Flat C-order index from multi-indices stacked on the last axis (int64)."""
-    indices = _index64(indices)
-    if not spatial:  # no spatial axes: every multi-index is empty, flat index 0
-        return do("sum", indices, axis=-1)
-    flat = indices[..., 0]
-    for k in range(1, len(spatial)):
-        flat = flat * int(spatial[k]) + indices[..., k]
-    return flat
 
 
 def _first_true(mask: Any, length: int) -> tuple[Any, Any]:
@@ -141,110 +69,6 @@ def _first_true(mask: Any, length: int) -> tuple[Any, Any]:
 
 
 # ---------------------------------------------------------------- scatter
-
-
-def unbatched_forms(kernel: Callable[..., Any]) -> Callable[..., Any]:
-    """A library's batched ``scatter`` kernel that also takes the unbatched forms.
-
-    Indices of shape (m,) index the first axis of the base; indices of shape (m, d)
-    are index tuples into its first d axes; values then have shape (m, *rest) (or
-    broadcast to it), where rest are the base's remaining axes. These are rewritten
-    as the batched layout (one batch, the remaining axes as channels) and the result
-    has the base's shape. Indices of shape (batch, n, d) go to ``kernel`` unchanged.
-    """
-
-    @functools.wraps(kernel)
-    def scatter(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:
-        try:
-            ind = len(indices.shape)
-        except AttributeError:
-            ind = len(do("shape", indices))
-        if ind == 3 or ind not in (1, 2):  # the batched layout, or its error
-            return kernel(base_grid, indices, values, mode)
-        bshape, ishape = tuple(do("shape", base_grid)), tuple(do("shape", indices))
-        m, d = ishape[0], 1 if ind == 1 else ishape[1]
-        if d > len(bshape) or (ind == 1 and not bshape):
-            raise ValueError(
-                f"scatter: indices of shape {ishape} index {d} axes, but the base has shape "
-                f"{bshape}"
-            )
-        rest = bshape[d:]
-        channels = math.prod(rest)
-        if not is_array(values):
-            values = do("asarray", values, like=base_grid)
-        if tuple(do("shape", values)) != (m, *rest):
-            values = do("broadcast_to", values, (m, *rest))
-        out = kernel(
-            do("reshape", base_grid, (1, *bshape[:d], channels)),
-            do("reshape", indices, (1, m, d)),
-            do("reshape", values, (1, m, channels)),
-            mode,
-        )
-        return do("reshape", out, bshape)
-
-    return scatter
-
-
-def _scatter(base_grid: Any, indices: Any, values: Any, mode: str = "update") -> Any:
-    """Scatter into a copy of ``base_grid``: batched n-d, or numpy's ``add.at`` forms.
-
-    Parameters
-    ----------
-    base_grid : array, shape (batch, spatial..., channels), or any shape
-    indices : int array, shape (batch or 1, n, d), d = number of spatial axes
-        The batched layout. Or, unbatched: shape (m,), indices into the first axis
-        of the base, or (m, d), index tuples into its first d axes.
-        Indices must lie inside the grid (negative or too large: undefined).
-    values : array, shape (batch or 1, n or 1, channels or 1)
-        Cast to the dtype of ``base_grid``. With unbatched indices: shape
-        (m, *rest) or broadcastable to it, rest being the base's remaining axes.
-    mode : {'update', 'add', 'max', 'min'}
-        ``'add'`` sums duplicate indices; ``'max'``/``'min'`` include the base
-        values; ``'update'`` keeps one of the duplicates (numpy and the composed
-        kernel keep the last, other libraries do not specify which).
-
-    Returns
-    -------
-    array, shape (batch, spatial..., channels)
-        A new array; the inputs are not modified.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> base = np.zeros((1, 4, 1))
-    >>> idx = np.array([[[1], [3], [1]]])
-    >>> do("scatter", base, idx, np.ones((1, 3, 1)), mode="add")[0, :, 0]
-    array([0., 2., 0., 1.])
-
-    The unbatched forms give what numpy's ``np.add.at(base, idx, values)``
-    (torch's ``base.index_add(0, idx, values)``) gives for ``mode="add"``:
-
-    >>> do("scatter", np.zeros(4), np.array([1, 3, 1]), np.ones(3), mode="add")
-    array([0., 2., 0., 1.])
-    >>> do("scatter", np.zeros((2, 3)), np.array([[0, 1], [1, 2]]), np.array([5.0, 7.0]))
-    array([[0., 5., 0.],
-           [0., 0., 7.]])
-    """
-    _check_mode(mode)
-    bshape, ishape, vshape = do("shape", base_grid), do("shape", indices), do("shape", values)
-    spatial, channels, n, batch = scatter_layout(bshape, ishape, vshape)
-    cells = math.prod(spatial)
-    flat = _ravel(indices, spatial)  # (batch or 1, n)
-    if batch > 1:
-        flat = flat + do("reshape", _arange(batch, flat) * cells, (batch, 1))
-    if channels > 1:
-        flat = do("reshape", flat, (batch, n, 1)) * channels + _arange(channels, flat)
-    entries = batch * n * channels
-    target = do("reshape", flat, (entries,))
-    if do("shape", values) != (batch, n, channels):
-        values = do("broadcast_to", values, (batch, n, channels))
-    values = do("reshape", values, (entries,))
-    base = base_grid
-    if bshape[0] != batch:
-        base = do("broadcast_to", base, (batch, *bshape[1:]))
-    flat_base = do("reshape", base, (batch * cells * channels,))
-    out = do("scatter_1d_scalar", flat_base, target, values, mode)
-    return do("reshape", out, (batch, *bshape[1:]))
 
 
 scatter = composed("scatter")(unbatched_forms(_scatter))

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.indexing import _cast, _dtype, _kind
+from dispatch.translations._composed._common import _cast, _dtype, _kind
 from dispatch.translations._composed.reductions import _dt
 from dispatch.translations._composed.solvers import SolveResult
 

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed._common import _dtype
 from dispatch.translations._composed._krylov import (
     SolveResult,
     _bicgstab_cycle,
@@ -53,7 +54,6 @@ from dispatch.translations._composed._krylov import (
     _traced,
     _with_batch,
 )
-from dispatch.translations._composed.indexing import _dtype
 
 from dispatch.engine import composed, do
 

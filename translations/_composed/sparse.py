@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dispatch.translations._composed.indexing import _arange, _combined, _index64
+from dispatch.translations._composed._common import _arange, _combined, _index64
 
 from dispatch.engine import composed, do
 

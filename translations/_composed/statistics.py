@@ -45,7 +45,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.indexing import (
+from dispatch.translations._composed._common import (
     _arange,
     _cast,
     _combined,

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import take_index, take_mode
-from dispatch.translations._composed.indexing import _check_mode
+from dispatch.translations._composed._scatter import _check_mode
 
 from dispatch.engine import NATIVE
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
-from dispatch.translations._composed.indexing import _combined as _combined_size
 from dispatch.translations.tensorflow._common import (
     _SPARSE,
     _TENSOR,

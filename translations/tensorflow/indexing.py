@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import take_index, take_mode
-from dispatch.translations._composed.indexing import (
+from dispatch.translations._composed._scatter import (
     _check_mode,
     scatter_layout,
     unbatched_forms,

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from dispatch.translations._composed.indexing import _combined as _combined_size
+from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations.tensorflow._common import _result_dtype, _t, _to
 

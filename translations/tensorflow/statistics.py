@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 import tensorflow as tf
-from dispatch.translations._composed.indexing import _combined as _combined_size
+from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations.tensorflow._common import (
     _TENSOR,

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._adapters import take_mode as _take_mode
-from dispatch.translations._composed.indexing import (
+from dispatch.translations._composed._scatter import (
     _check_mode,
     scatter_layout,
     unbatched_forms,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._composed.indexing import _combined as _combined_size
+from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed.signal import conv as _conv_composed
 from dispatch.translations._composed.signal import grid_sample as _grid_sample_composed
 from dispatch.translations.torch._common import _float_type, _ints, _tensor

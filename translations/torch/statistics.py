@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._composed.indexing import _combined as _combined_size
+from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
 from torch import Tensor
 
