@@ -516,7 +516,7 @@ TABLE = merge_tables(
         "stop_gradient": _stop_gradient,
     },
     # numpy's own beat the composed fallbacks of translations/_composed/ (reductions,
-    # statistics, selection, fft, matrices)
+    # statistics, shape, indexing, signal, fft, linalg)
     native_entries(
         "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "

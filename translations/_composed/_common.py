@@ -1,5 +1,6 @@
 """Helpers several composed topics use: dtype names and kinds, casts, int64
-indices, batch sizes and flat indices, each written with ``do``.
+indices, batch sizes and flat indices, each written with ``do``; values read on
+the host, and the array whose library a call with several inputs runs on.
 
 As ``_common`` in each library's package: not registered, no ``do`` name.
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dispatch.engine import do
+import numpy as np
+
+from dispatch.engine import do, is_array
 
 
 def _dtype(x: Any) -> str:
@@ -60,3 +63,22 @@ def _ravel(indices: Any, spatial: Sequence[int]) -> Any:
     for k in range(1, len(spatial)):
         flat = flat * int(spatial[k]) + indices[..., k]
     return flat
+
+
+def _host(x: Any) -> np.ndarray:
+    return np.asarray(do("to_numpy", x))
+
+
+def _on(x: Any, like: Any) -> Any:
+    """``x`` as an array of the library of ``like`` (arrays pass unchanged)."""
+    return x if is_array(x) else do("asarray", np.asarray(x), like=like)
+
+
+def _first_array(*xs: Any) -> Any:
+    for x in xs:
+        if is_array(x) and not isinstance(x, (np.ndarray, np.generic)):
+            return x
+    for x in xs:
+        if is_array(x):
+            return x
+    return None

@@ -1,4 +1,5 @@
-"""Gather, scatter, masks, batched search and index arithmetic of the backend method list.
+"""Gather, scatter, masks, batched search and index arithmetic of the backend
+method list, and numpy's ``choose``, ``compress`` and ``isin``.
 
 Every function here is written once with ``do`` (numpy vocabulary) and runs on
 every backend. They follow the list's layout conventions: a leading batch axis
@@ -30,6 +31,10 @@ composed kernel uses ``bincount`` (floating add) or a sort (the other modes) and
 works under jit. A library's native kernel is its table's ``scatter_1d_scalar``
 entry, written beside it (``translations/numpy.py``,
 ``translations/<library>/indexing.py``).
+
+numpy's ``choose`` (with ``mode='raise'``) and ``compress`` read values (the
+length of ``compress``'s result depends on the condition; ``choose`` checks its
+indices), so ``compress`` is eager only; each docstring says so.
 """
 
 from __future__ import annotations
@@ -44,13 +49,17 @@ from dispatch.translations._composed._common import (
     _cast,
     _combined,
     _dtype,
+    _first_array,
+    _host,
     _index64,
     _kind,
+    _on,
     _ravel,
 )
 from dispatch.translations._composed._scatter import _check_mode, _scatter, unbatched_forms
+from dispatch.translations._composed.reductions import _dt, _readable
 
-from dispatch.engine import composed, do
+from dispatch.engine import composed, do, is_array
 
 # ---------------------------------------------------------------- small helpers
 
@@ -587,3 +596,133 @@ def nonzero_static(values: Any, length: int | None = None, fill_value: int = -1)
     pos, valid = _first_true(mask, length)
     idx = do("unravel_index_stacked", pos, shape)
     return do("where", valid[:, None], idx, do("full_like", idx, fill_value))
+
+
+# ---------------------------------------------------------------- choose, compress, isin
+
+
+@composed("choose")
+def choose(a: Any, choices: Any, out: Any = None, mode: str = "raise") -> Any:
+    """Pick, for each index in ``a``, the element of that choice array,
+    numpy's ``choose``: ``out[i] = choices[a[i]][i]`` after broadcasting ``a``
+    with every choice.
+
+    ``mode``: 'raise' (an index outside ``[0, len(choices))`` raises
+    ``ValueError``, read from the values; skipped while tracing), 'wrap'
+    (modulo) or 'clip'. ``choices`` is a sequence of arrays (or scalars), or an
+    array whose first axis indexes the choices. The result has the promoted
+    dtype of the choices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("choose", np.array([0, 2, 1]), [np.zeros(3), np.ones(3), np.full(3, 7.0)])
+    array([0., 7., 1.])
+    >>> do("choose", np.array([3, -1]), [np.array([1, 2]), np.array([10, 20])], mode="clip")
+    array([10,  2])
+    """
+    if out is not None:
+        raise TypeError("out= is not supported: the result is returned as a new array")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    like = _first_array(a, choices, *(choices if isinstance(choices, (list, tuple)) else ()))
+    if is_array(choices):
+        choices = [choices[i] for i in range(do("shape", choices)[0])]
+    choices = [_on(c, like) for c in choices]
+    n = len(choices)
+    if n == 0:
+        raise ValueError("0-length sequence.")
+    idx = do("astype", _on(a, like), "int64")
+    if mode == "wrap":
+        idx = do("mod", idx, n)
+    elif mode == "clip":
+        idx = do("clip", idx, 0, n - 1)
+    elif _readable(idx):
+        bad = (idx < 0) | (idx >= n)
+        if bool(np.any(_host(bad))):
+            raise ValueError("invalid entry in choice array")
+    arrays = do("broadcast_arrays", idx, *choices)
+    stacked = do("stack", list(arrays[1:]), axis=0)
+    picked = do("take_along_axis", stacked, do("expand_dims", arrays[0], 0), axis=0)
+    return picked[0]
+
+
+@composed("compress")
+def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Any:
+    """The slices of ``a`` along ``axis`` where ``condition`` is true, numpy's
+    ``compress`` (``axis=None``: of the flattened array).
+
+    ``condition`` is 1-D (cast to bool); a shorter one counts as false past its
+    end, a true entry past the end of ``a`` raises ``IndexError`` (as numpy).
+    Eager only: the result's length depends on the values of ``condition``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("compress", np.array([True, False, True]), np.arange(6.0).reshape(3, 2), axis=0)
+    array([[0., 1.],
+           [4., 5.]])
+    """
+    if out is not None:
+        raise TypeError("out= is not supported: the result is returned as a new array")
+    like = _first_array(a, condition)
+    cond = _on(condition, like)
+    a = _on(a, like)
+    if len(do("shape", cond)) != 1:
+        raise ValueError("condition must be a 1-d array")
+    if axis is None:
+        a, axis = do("reshape", a, (-1,)), 0
+    length = do("shape", a)[axis]
+    (idx,) = do("nonzero", cond)
+    if _readable(idx) and do("shape", idx)[0] and int(_host(idx)[-1]) >= length:
+        raise IndexError(
+            f"index {int(_host(idx)[-1])} is out of bounds for axis {axis} with size {length}"
+        )
+    return do("take", a, idx, axis=axis)
+
+
+@composed("isin")
+def isin(
+    element: Any,
+    test_elements: Any,
+    assume_unique: bool = False,
+    invert: bool = False,
+    *,
+    kind: Any = None,
+) -> Any:
+    """Whether each element of ``element`` is in ``test_elements``, numpy's
+    ``isin`` (``invert=True`` negates), with the shape of ``element``.
+
+    Sort-based: ``test_elements`` is sorted and searched, O((n + m) log m);
+    complex and boolean values are compared pairwise instead (O(n m) memory).
+    NaN is never found (NaN != NaN, as numpy). ``kind`` is accepted and ignored
+    (numpy's 'table' is an optimisation for integers, same result).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("isin", np.array([[1, 5], [3, 8]]), np.array([3, 1, 4]))
+    array([[ True, False],
+           [ True, False]])
+    >>> do("isin", np.array([1.0, 2.0]), [2.0], invert=True)
+    array([ True, False])
+    """
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None or 'sort' or 'table'.")
+    like = _first_array(element, test_elements)
+    e, t = _on(element, like), _on(test_elements, like)
+    rt = np.result_type(_dt(e), _dt(t))
+    e, t = do("astype", e, rt.name), do("astype", do("reshape", t, (-1,)), rt.name)
+    shape = tuple(do("shape", e))
+    flat = do("reshape", e, (-1,))
+    m = do("shape", t)[0]
+    if m == 0:
+        found = do("zeros_like", flat) != 0
+    elif rt.kind in "cb":
+        found = do("any", do("expand_dims", flat, -1) == t, axis=-1)
+    else:
+        ts = do("sort", t)
+        pos = do("minimum", do("searchsorted", ts, flat, side="left"), m - 1)
+        found = do("take", ts, pos) == flat
+    found = do("reshape", found, shape)
+    return do("logical_not", found) if invert else found

@@ -1,4 +1,5 @@
-"""Shape methods of the backend method list, written once with ``do``.
+"""Shape methods of the backend method list, and numpy's ``ediff1d`` and
+``matrix_transpose``, written once with ``do``.
 
 Where the list's name clashes with numpy's, numpy keeps the bare name:
 
@@ -22,6 +23,9 @@ import math
 import numbers
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
+from dispatch.translations._composed.reductions import _dt
 
 from dispatch.engine import composed, do, is_array
 
@@ -368,3 +372,60 @@ def column_stack(tup: Sequence[Any]) -> Any:
             v = do("asarray", v) if ref is None else do("asarray", v, like=ref)
         cols.append(do("reshape", v, (-1, 1)) if do("ndim", v) < 2 else v)
     return do("concatenate", cols, axis=1)
+
+
+# ---------------------------------------------------------------- ediff1d, matrix_transpose
+
+
+def _extra(value: Any, like: Any, dtype: np.dtype, name: str) -> Any:
+    if is_array(value) and not isinstance(value, (np.ndarray, np.generic)):
+        src = _dt(value)
+        arr = do("reshape", value, (-1,))
+    else:
+        host = np.asanyarray(value).ravel()
+        src = host.dtype
+        arr = do("asarray", host, like=like)
+    if not np.can_cast(src, dtype, casting="same_kind"):
+        raise TypeError(
+            f"dtype of `{name}` must be compatible with input `ary` under the `same_kind` rule."
+        )
+    return do("astype", arr, dtype.name)
+
+
+@composed("ediff1d")
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+    """Differences between consecutive elements of the flattened array, numpy's
+    ``ediff1d``, with ``to_begin`` and ``to_end`` (scalars or arrays, cast to
+    ``ary``'s dtype under numpy's 'same_kind' rule) around them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("ediff1d", np.array([1, 2, 4, 7]), to_begin=-99, to_end=np.array([88, 99]))
+    array([-99,   1,   2,   3,  88,  99])
+    """
+    flat = do("reshape", ary, (-1,))
+    dtype = _dt(flat)
+    parts = [flat[1:] - flat[:-1]]
+    if to_begin is not None:
+        parts.insert(0, _extra(to_begin, flat, dtype, "to_begin"))
+    if to_end is not None:
+        parts.append(_extra(to_end, flat, dtype, "to_end"))
+    if len(parts) == 1:
+        return do("astype", parts[0], dtype.name)
+    return do("concatenate", parts, axis=0)
+
+
+@composed("matrix_transpose")
+def matrix_transpose(x: Any, /) -> Any:
+    """Swap the last two axes, numpy's ``matrix_transpose`` (the array API's).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("matrix_transpose", np.arange(6).reshape(1, 2, 3)).shape
+    (1, 3, 2)
+    """
+    if len(do("shape", x)) < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    return do("swapaxes", x, -1, -2)

@@ -15,7 +15,7 @@ import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import functional_jacobian
-from dispatch.translations._composed.selection import gradient as finite_differences
+from dispatch.translations._composed.autodiff import gradient as finite_differences
 
 from dispatch.engine import alias, unsupported
 

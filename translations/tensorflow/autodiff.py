@@ -15,7 +15,7 @@ from typing import Any
 import tensorflow as tf
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
-from dispatch.translations._composed.selection import gradient as finite_differences
+from dispatch.translations._composed.autodiff import gradient as finite_differences
 from dispatch.translations.tensorflow._common import _SPARSE, _TENSOR, _t, _to
 
 from dispatch.engine import unsupported
@@ -96,7 +96,7 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
     ``is_f_scalar=True``); numpy's ``gradient`` (finite differences) of an array."""
     if not callable(f):
         # numpy keeps the bare name for finite differences, which tf has no kernel for:
-        # the composed version (translations/_composed/selection.py)
+        # the composed version (translations/_composed/autodiff.py)
         return finite_differences(f, *args, **kwargs)
     return _gradient_of(f, *args, **kwargs)
 
