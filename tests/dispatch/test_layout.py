@@ -7,6 +7,8 @@
 * No dict literal anywhere in ``translations/`` writes a key twice (the later one
   would silently win), and a library package assembles its topic tables with
   ``merge_tables``, which refuses a name defined in two topics.
+* The modules of composed fallbacks are named by the library packages' topics
+  (private helper modules start with ``_``).
 * No module is much over 800 lines.
 """
 
@@ -179,6 +181,18 @@ def test_a_library_package_holds_its_topics_unchanged(library: str) -> None:
                if package.TABLE.get(name, object()) is not entry]
     assert not changed, "entries the package overwrote or dropped:\n" + "\n".join(changed)
     merge_tables(*parts.values())  # and no name is in two topics
+
+
+def test_composed_modules_are_named_by_the_packages_topics() -> None:
+    """A composed fallback sits in the module named like the topic modules that
+    hold the libraries' entries of that name; shared helpers are ``_``-private."""
+    topics = {p.stem for library in _packages() for p in (TRANSLATIONS / library).glob("*.py")
+              if not p.stem.startswith("_")}
+    assert {"indexing", "statistics", "shape", "autodiff"} <= topics, topics
+    composed = {p.stem for p in (TRANSLATIONS / "_composed").glob("*.py")
+                if not p.stem.startswith("_")}
+    odd = sorted(composed - topics)
+    assert not odd, f"_composed/ modules not named by a library package's topic: {odd}"
 
 
 def test_no_module_is_much_over_800_lines() -> None:
