@@ -248,6 +248,61 @@ def functional_jacobian(f: Callable, argnums: tuple[int, ...], single: bool, get
     return jacobian_of_f
 
 
+def hessian_result(out: Any, g: Any, hess: Any, single: bool, get_output: bool,
+                   get_gradient: bool) -> tuple:
+    """What the list's ``hessian`` returns: ``(output, gradients, hessians)``, without
+    the output or the gradients unless asked for; one gradient and one Hessian (no
+    tuples) when ``single`` (an int ``wrt``). ``hess[i][j]`` is the block of the
+    arguments ``i`` and ``j``."""
+    result: tuple = (out,) if get_output else ()
+    if get_gradient:
+        result += (g[0] if single else tuple(g),)
+    return (*result, hess[0][0] if single else tuple(hess))
+
+
+def functional_hessian(f: Callable, argnums: tuple[int, ...], single: bool, get_output: bool,
+                       get_gradient: bool, grad: Callable, jacobian: Callable,
+                       inexact: Callable, xp: Any) -> Callable:
+    """The list's ``hessian`` through a library's functional transforms.
+
+    ``grad`` (jax's or torch.func's) differentiates the sum of ``f``'s first output;
+    ``jacobian`` (``jacfwd`` or ``jacrev``) differentiates those gradients summed over
+    the batch axis 0, which gives every batch entry's Hessian at once, since the
+    entries are independent. Both are called as ``transform(g, argnums=, has_aux=True)``;
+    ``inexact(args, argnums)`` turns the arguments to differentiate into floats, and
+    ``xp`` (``jax.numpy`` or ``torch``) gives ``sum`` and ``moveaxis``. Blocks have
+    shape (batch, *args[i].shape[1:], *args[j].shape[1:]); see :func:`hessian_result`.
+    """
+
+    @functools.wraps(f)
+    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
+        args = inexact(args, argnums)
+        k = len(argnums)
+
+        def loss(*xs: Any) -> tuple[Any, Any]:
+            full = list(args)
+            for i, x in zip(argnums, xs, strict=True):
+                full[i] = x
+            out = f(*full, **kwargs)
+            return xp.sum(first_output(out)), out
+
+        grad_of_loss = grad(loss, argnums=tuple(range(k)), has_aux=True)
+
+        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
+            g, out = grad_of_loss(*xs)
+            return tuple(gi.sum(0) for gi in g), (g, out)
+
+        jac = jacobian(summed_grads, argnums=tuple(range(k)), has_aux=True)
+        raw, (g, out) = jac(*(args[i] for i in argnums))
+        hess = tuple(
+            tuple(xp.moveaxis(raw[i][j], args[argnums[i]].ndim - 1, 0) for j in range(k))
+            for i in range(k)
+        )
+        return hessian_result(out, g, hess, single, get_output, get_gradient)
+
+    return hessian_of_f
+
+
 class _Capsule:
     """A bare DLPack capsule with the protocol methods ``numpy.from_dlpack`` wants."""
 

@@ -13,8 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import first_output as _first
-from dispatch.translations._adapters import functional_jacobian
+from dispatch.translations._adapters import functional_hessian, functional_jacobian
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 
 from dispatch.engine import alias, unsupported
@@ -97,37 +96,8 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     ([9.0], [[3.0, 12.0]], [[[6.0, 0.0], [0.0, 12.0]]])
     """
     argnums, single = _argnums(wrt)
-
-    @functools.wraps(f)
-    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
-        args = _inexact_args(args, argnums)
-        k = len(argnums)
-
-        def loss(*xs: Any) -> tuple[Any, Any]:
-            full = list(args)
-            for i, x in zip(argnums, xs, strict=True):
-                full[i] = x
-            out = f(*full, **kwargs)
-            return jnp.sum(_first(out)), out
-
-        grad = jax.grad(loss, argnums=tuple(range(k)), has_aux=True)
-
-        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
-            g, out = grad(*xs)
-            return tuple(gi.sum(0) for gi in g), (g, out)
-
-        jac = jax.jacfwd(summed_grads, argnums=tuple(range(k)), has_aux=True)
-        raw, (g, out) = jac(*(args[i] for i in argnums))
-        hess = tuple(
-            tuple(jnp.moveaxis(raw[i][j], args[argnums[i]].ndim - 1, 0) for j in range(k))
-            for i in range(k)
-        )
-        result: tuple = (out,) if get_output else ()
-        if get_gradient:
-            result += (g[0] if single else tuple(g),)
-        return (*result, hess[0][0] if single else hess)
-
-    return hessian_of_f
+    return functional_hessian(f, argnums, single, get_output, get_gradient, jax.grad,
+                              jax.jacfwd, _inexact_args, jnp)
 
 
 def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,

@@ -15,6 +15,7 @@ from typing import Any
 import tensorflow as tf
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
+from dispatch.translations._adapters import hessian_result
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 from dispatch.translations.tensorflow._common import _SPARSE, _TENSOR, _t, _to
 
@@ -141,10 +142,7 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
             hess.append(tuple(
                 tf.transpose(r, [k, *range(k), *range(k + 1, r.shape.rank)]) for r in rows))
         del outer
-        result: tuple = (out,) if get_output else ()
-        if get_gradient:
-            result += (g[0] if single else tuple(g),)
-        return (*result, hess[0][0] if single else tuple(hess))
+        return hessian_result(out, g, hess, single, get_output, get_gradient)
 
     return hessian_of_f
 

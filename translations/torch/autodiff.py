@@ -17,7 +17,7 @@ from typing import Any
 import torch
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
-from dispatch.translations._adapters import functional_jacobian
+from dispatch.translations._adapters import functional_hessian, functional_jacobian, hessian_result
 from dispatch.translations.torch._common import (
     _axes,
     _detach_tree,
@@ -161,41 +161,8 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     argnums, single = _argnums(wrt)
     if isinstance(f, _JitFunction):
         return _autograd_hessian(f, argnums, single, get_output, get_gradient)
-
-    def hessian_of_f(*args: Any, **kwargs: Any) -> tuple:
-        args = _inexact_args(args, argnums)
-        k = len(argnums)
-
-        def loss(*xs: Any) -> tuple[Tensor, Any]:
-            full = list(args)
-            for i, x in zip(argnums, xs, strict=True):
-                full[i] = x
-            out = f(*full, **kwargs)
-            return _first(out).sum(), out
-
-        grad = torch.func.grad(loss, argnums=tuple(range(k)), has_aux=True)
-
-        def summed_grads(*xs: Any) -> tuple[tuple, tuple]:
-            g, out = grad(*xs)
-            return tuple(gi.sum(0) for gi in g), (g, out)
-
-        jac = torch.func.jacrev(summed_grads, argnums=tuple(range(k)), has_aux=True)
-        raw, (g, out) = jac(*(args[i] for i in argnums))
-        hess = tuple(
-            tuple(raw[i][j].movedim(args[argnums[i]].ndim - 1, 0) for j in range(k))
-            for i in range(k)
-        )
-        return _hessian_result(out, tuple(g), hess, single, get_output, get_gradient)
-
-    return functools.wraps(f)(hessian_of_f)
-
-
-def _hessian_result(out: Any, g: tuple, hess: tuple, single: bool, get_output: bool,
-                    get_gradient: bool) -> tuple:
-    result: tuple = (out,) if get_output else ()
-    if get_gradient:
-        result += (g[0] if single else g,)
-    return (*result, hess[0][0] if single else hess)
+    return functional_hessian(f, argnums, single, get_output, get_gradient, torch.func.grad,
+                              torch.func.jacrev, _inexact_args, torch)
 
 
 def _autograd_hessian(f: Callable, argnums: tuple[int, ...], single: bool,
@@ -215,7 +182,7 @@ def _autograd_hessian(f: Callable, argnums: tuple[int, ...], single: bool,
                 hess.append(tuple(r.movedim(xi.ndim - 1, 0) for r in rows))
         if not nested:
             out, g = _detach_tree(out), [gi.detach() for gi in g]
-        return _hessian_result(out, tuple(g), tuple(hess), single, get_output, get_gradient)
+        return hessian_result(out, g, hess, single, get_output, get_gradient)
 
     return hessian_of_f
 
