@@ -6,7 +6,8 @@ topic (``creation``, ``elementwise``, ``reductions``, ``statistics``, ``shape``,
 ``indexing``, ``linalg``, ``solvers``, ``fft``, ``signal``, ``random``,
 ``special``, ``sparse``, ``autodiff``, ``control``, ``devices``) holds its
 adapters and ends with its ``TABLE``; the package's ``__init__`` assembles them
-with ``dispatch.engine.merge_tables`` (a name defined twice is an error). Modules
+with ``_adapters.merge_topics`` (``dispatch.engine.merge_tables`` of their tables: a
+name defined twice is an error). Modules
 whose name starts with ``_`` are shared parts, not tables (``_vocabulary``: the
 per-function facts every library shares; ``_composed``: the fallbacks written once
 with ``do``). The package (or module) defines, in this order:

@@ -6,9 +6,12 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from dispatch.engine import merge_tables
 
 # numpy.random.Generator methods that a table's own generator class provides
 RANDOM_METHODS = (
@@ -25,6 +28,13 @@ RANDOM_METHODS = (
     "poisson",
     "binomial",
 )
+
+
+def merge_topics(*topics: ModuleType) -> dict[str, Any]:
+    """A library package's ``TABLE``: the ``TABLE`` of each topic module, merged by
+    ``merge_tables``, which refuses a name defined in two topics and names both."""
+    return merge_tables(*(t.TABLE for t in topics),
+                        names=tuple(t.__name__.rpartition(".")[2] for t in topics))
 
 
 def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> dict[str, Callable]:

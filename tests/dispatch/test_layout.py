@@ -6,7 +6,7 @@
   package of composed fallbacks.
 * No dict literal anywhere in ``translations/`` writes a key twice (the later one
   would silently win), and a library package assembles its topic tables with
-  ``merge_tables``, which refuses a name defined in two topics.
+  ``merge_topics`` (``merge_tables``), which refuses a name defined in two topics.
 * The modules of composed fallbacks are named by the library packages' topics
   (private helper modules start with ``_``).
 * No module is much over 800 lines.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pathlib
+import types
 
 import pytest
 
@@ -161,6 +162,17 @@ def test_merge_tables_refuses_a_name_in_two_topics() -> None:
     with pytest.raises(ValueError, match="'sum' is defined twice: in reductions and linalg"):
         merge_tables({"sum": "sum"}, {"sum": "x"}, names=("reductions", "linalg"))
     assert merge_tables({"a": 1}, {"b": 2}) == {"a": 1, "b": 2}
+
+
+def test_merge_topics_names_the_two_topic_modules() -> None:
+    from dispatch.translations._adapters import merge_topics
+
+    reductions, linalg = types.ModuleType("lib.reductions"), types.ModuleType("lib.linalg")
+    reductions.TABLE, linalg.TABLE = {"sum": "sum", "mean": "mean"}, {"sum": "x"}
+    with pytest.raises(ValueError, match="'sum' is defined twice: in reductions and linalg"):
+        merge_topics(reductions, linalg)
+    linalg.TABLE = {"dot": "dot"}
+    assert merge_topics(reductions, linalg) == {"sum": "sum", "mean": "mean", "dot": "dot"}
 
 
 def _packages() -> list[str]:

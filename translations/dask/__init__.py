@@ -26,6 +26,7 @@ answers for devices, compilation and autodiff).
 from __future__ import annotations
 
 from dispatch.translations import _safety
+from dispatch.translations._adapters import merge_topics
 from dispatch.translations.dask import (
     creation,
     devices,
@@ -40,8 +41,6 @@ from dispatch.translations.dask import (
     special,
     statistics,
 )
-
-from dispatch.engine import merge_tables
 
 TYPES = ("dask",)
 MODULES = {"": "dask.array"}
@@ -73,23 +72,9 @@ REFUSED = {
 }
 CONVERT_CONSTANTS = False  # dask functions take numpy arrays as they are
 
-TABLE = merge_tables(
-    creation.TABLE,
-    elementwise.TABLE,
-    reductions.TABLE,
-    statistics.TABLE,
-    shape.TABLE,
-    indexing.TABLE,
-    linalg.TABLE,
-    fft.TABLE,
-    special.TABLE,
-    random.TABLE,
-    sparse.TABLE,
-    devices.TABLE,
-    names=(
-        "creation", "elementwise", "reductions", "statistics", "shape", "indexing", "linalg",
-        "fft", "special", "random", "sparse", "devices",
-    ),
+TABLE = merge_topics(
+    creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
+    sparse, devices,
 )
 
 

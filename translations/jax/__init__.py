@@ -30,6 +30,7 @@ import contextlib
 from typing import Any
 
 from dispatch.translations import _safety
+from dispatch.translations._adapters import merge_topics
 from dispatch.translations.jax import (
     autodiff,
     control,
@@ -47,8 +48,6 @@ from dispatch.translations.jax import (
     special,
     statistics,
 )
-
-from dispatch.engine import merge_tables
 
 TYPES = ("jax", "jaxlib")
 MODULES = {"": "jax.numpy", "scipy": "jax.scipy"}
@@ -70,23 +69,7 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
     return kwargs
 
 
-TABLE = merge_tables(
-    creation.TABLE,
-    elementwise.TABLE,
-    reductions.TABLE,
-    statistics.TABLE,
-    shape.TABLE,
-    indexing.TABLE,
-    linalg.TABLE,
-    fft.TABLE,
-    signal.TABLE,
-    special.TABLE,
-    random.TABLE,
-    sparse.TABLE,
-    autodiff.TABLE,
-    control.TABLE,
-    devices.TABLE,
-    names=("creation", "elementwise", "reductions", "statistics", "shape", "indexing",
-           "linalg", "fft", "signal", "special", "random", "sparse", "autodiff", "control",
-           "devices"),
+TABLE = merge_topics(
+    creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, signal, special,
+    random, sparse, autodiff, control, devices,
 )

@@ -36,6 +36,7 @@ host-library answers for devices, compilation and autodiff).
 
 from __future__ import annotations
 
+from dispatch.translations._adapters import merge_topics
 from dispatch.translations.sparse import (
     creation,
     devices,
@@ -51,29 +52,13 @@ from dispatch.translations.sparse import (
     statistics,
 )
 
-from dispatch.engine import merge_tables
-
 TYPES = ("sparse",)
 MODULES = {"": "sparse"}
 # what a name may reach (docs/safety.md): pydata sparse's root namespace only (the
 # numba_backend package is its implementation)
 SUBMODULES = ()
 
-TABLE = merge_tables(
-    creation.TABLE,
-    elementwise.TABLE,
-    reductions.TABLE,
-    statistics.TABLE,
-    shape.TABLE,
-    indexing.TABLE,
-    linalg.TABLE,
-    fft.TABLE,
-    special.TABLE,
-    random.TABLE,
-    sparse.TABLE,
-    devices.TABLE,
-    names=(
-        "creation", "elementwise", "reductions", "statistics", "shape", "indexing", "linalg",
-        "fft", "special", "random", "sparse", "devices",
-    ),
+TABLE = merge_topics(
+    creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
+    sparse, devices,
 )

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from dispatch.translations import _safety
+from dispatch.translations._adapters import merge_topics
 from dispatch.translations.tensorflow import (
     autodiff,
     control,
@@ -51,8 +52,6 @@ from dispatch.translations.tensorflow import (
     special,
     statistics,
 )
-
-from dispatch.engine import merge_tables
 
 TYPES = ("tensorflow",)
 MODULES = {"": "tensorflow.experimental.numpy"}
@@ -81,13 +80,9 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
     return {"dtype": like.dtype}
 
 
-TABLE = merge_tables(
-    creation.TABLE, elementwise.TABLE, reductions.TABLE, statistics.TABLE, shape.TABLE,
-    indexing.TABLE, linalg.TABLE, solvers.TABLE, fft.TABLE, signal.TABLE, random.TABLE,
-    special.TABLE, sparse.TABLE, autodiff.TABLE, control.TABLE, devices.TABLE,
-    names=("creation", "elementwise", "reductions", "statistics", "shape", "indexing",
-           "linalg", "solvers", "fft", "signal", "random", "special", "sparse", "autodiff",
-           "control", "devices"),
+TABLE = merge_topics(
+    creation, elementwise, reductions, statistics, shape, indexing, linalg, solvers, fft, signal,
+    random, special, sparse, autodiff, control, devices,
 )
 
 

@@ -37,6 +37,7 @@ from typing import Any
 
 import torch
 from dispatch.translations import _safety
+from dispatch.translations._adapters import merge_topics
 from dispatch.translations.torch import (
     autodiff,
     control,
@@ -56,8 +57,6 @@ from dispatch.translations.torch import (
     statistics,
 )
 from torch import Tensor
-
-from dispatch.engine import merge_tables
 
 TYPES = ("torch",)
 # what a name may reach (docs/safety.md): torch's array modules, never processes,
@@ -155,24 +154,7 @@ def creation_kwargs(like: Tensor) -> dict[str, Any]:
     return {"dtype": like.dtype, "device": like.device}
 
 
-TABLE = merge_tables(
-    creation.TABLE,
-    elementwise.TABLE,
-    reductions.TABLE,
-    statistics.TABLE,
-    shape.TABLE,
-    indexing.TABLE,
-    linalg.TABLE,
-    solvers.TABLE,
-    fft.TABLE,
-    signal.TABLE,
-    random.TABLE,
-    special.TABLE,
-    sparse.TABLE,
-    autodiff.TABLE,
-    control.TABLE,
-    devices.TABLE,
-    names=("creation", "elementwise", "reductions", "statistics", "shape", "indexing", "linalg",
-           "solvers", "fft", "signal", "random", "special", "sparse", "autodiff", "control",
-           "devices"),
+TABLE = merge_topics(
+    creation, elementwise, reductions, statistics, shape, indexing, linalg, solvers, fft, signal,
+    random, special, sparse, autodiff, control, devices,
 )
