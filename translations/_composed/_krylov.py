@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from dispatch.translations._composed._common import _cast, _dtype, _kind
+from dispatch.translations._composed._common import _cast, _dtype, _host, _kind
 from dispatch.translations._composed.control import settler
 
 from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array
@@ -132,10 +132,6 @@ def _div(a: Any, b: Any) -> Any:
 
 
 # ---------------------------------------------------------------- bookkeeping
-
-
-def _host(x: Any) -> np.ndarray:
-    return np.asarray(do("to_numpy", x))
 
 
 def _parse_max_iter(max_iter: Any, batch: int) -> tuple[np.ndarray, list[int] | None]:

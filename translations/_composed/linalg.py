@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed._common import _cast, _dtype, _kind
+from dispatch.translations._composed._common import _cast, _dtype, _host, _kind
 from dispatch.translations._composed.reductions import _dt
 from dispatch.translations._composed.solvers import SolveResult
 
@@ -334,10 +334,6 @@ def solve_triangular_sparse(
 # ---------------------------------------------------------------- minimize
 
 _GRADIENT_FREE = frozenset({"Nelder-Mead", "Powell", "COBYLA", "COBYQA"})
-
-
-def _host(x: Any) -> np.ndarray:
-    return np.asarray(do("to_numpy", x))
 
 
 def _gradient_fn(f: Callable, x0: Any, jac: Callable | None) -> Callable[[Any], Any]:

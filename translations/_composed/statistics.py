@@ -50,6 +50,7 @@ from dispatch.translations._composed._common import (
     _cast,
     _combined,
     _dtype,
+    _host,
     _index64,
     _kind,
 )
@@ -61,10 +62,6 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _host(x: Any) -> np.ndarray:
-    return np.asarray(do("to_numpy", x))
 
 
 def _result_dtype(a: Any, q: Any) -> np.dtype:
