@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import operator
 from collections.abc import Callable
@@ -335,3 +336,42 @@ def host_from_dlpack(x: Any, device: Any = None, copy: Any = None) -> np.ndarray
             raise TypeError(f"from_dlpack needs a DLPack capsule or array, got {type(x).__name__}")
         x = _Capsule(x)
     return np.from_dlpack(x, device=device, copy=copy)
+
+
+def real_float_entries(
+    fast: dict[str, Callable], array_type: type, float_dtypes: Any
+) -> dict[str, Callable]:
+    """Table entries for the ML ops (activations, ``one_hot``...): the library's own
+    kernel ``fast[name]`` on its arrays (instances of ``array_type``) whose dtype is in
+    ``float_dtypes`` (tested inline: one Python call less), the composed fallback of
+    the same name otherwise (it computes integers in ``float_type()``, refuses complex inputs
+    and takes Python scalars). An op whose composed signature is ``(x)`` alone gets an
+    entry of that signature (no argument packing on the hot path)."""
+    from dispatch.translations._composed import elementwise, indexing, linalg, statistics
+
+    modules = (elementwise, indexing, linalg, statistics)
+
+    def unary(fn: Callable) -> bool:
+        """Whether the composed signature is ``(x)`` alone."""
+        return len(inspect.signature(fn).parameters) == 1
+
+    def entry(name: str, kernel: Callable) -> Callable:
+        fallback = next(getattr(m, name) for m in modules if hasattr(m, name))
+
+        def unary_op(x: Any) -> Any:
+            if isinstance(x, array_type) and x.dtype in float_dtypes:  # type: ignore[attr-defined]
+                return kernel(x)
+            return fallback(x)
+
+        def any_op(x: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(x, array_type) and x.dtype in float_dtypes:  # type: ignore[attr-defined]
+                return kernel(x, *args, **kwargs)
+            return fallback(x, *args, **kwargs)
+
+        # no argument packing on the hot path of an op whose signature is (x)
+        ml_op: Callable = unary_op if unary(fallback) else any_op
+        ml_op.__name__ = ml_op.__qualname__ = name
+        ml_op.__doc__ = fallback.__doc__
+        return ml_op
+
+    return {name: entry(name, kernel) for name, kernel in fast.items()}

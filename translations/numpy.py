@@ -3,11 +3,15 @@ constants in calls that another library decides (PRIORITY -1)."""
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import numpy as np
 from dispatch.translations import _safety
 from dispatch.translations._adapters import (
     SCIPY_SPECIAL_NATIVE,
     native_entries,
+    real_float_entries,
     no_autodiff,
     stateful_random,
 )
@@ -494,6 +498,194 @@ def _scatter_1d_scalar_numpy(base_grid, indices, values, mode="update"):
     return out
 
 
+# the ML ops of keras.ops (docs/vocabulary.md, "ML ops") on float arrays: the plain numpy
+# expression of the composed formula, without its do() calls (issue 19: within 1.3x of
+# the numpy expression); other inputs take the composed path
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu(x: np.ndarray, alpha: float = 1.0) -> np.ndarray:
+    negative = np.expm1(np.minimum(x, 0.0))
+    return np.where(x > 0, x, negative if alpha == 1.0 else alpha * negative)
+
+
+_SPECIAL: list = []  # scipy.special, imported at the first call that needs it
+
+
+def _special() -> Any:
+    if not _SPECIAL:
+        try:
+            import scipy.special as special
+        except ImportError:
+            special = None
+        _SPECIAL.append(special)
+    return _SPECIAL[0]
+
+
+def _silu(x: np.ndarray) -> np.ndarray:
+    if (special := _special()) is not None:
+        return x * special.expit(x)
+    e = np.exp(-np.abs(x))  # never overflows; sigmoid = 1/(1+e) or e/(1+e)
+    return x * np.where(x >= 0, 1.0, e) / (1.0 + e)
+
+
+def _scipy_or_composed(name: str) -> Any:
+    # an ML op that needs scipy.special's kernels: without scipy, the composed one
+    from dispatch.translations._composed import elementwise
+
+    composed_op = getattr(elementwise, name)
+
+    def op(x: np.ndarray, *args: Any, **kwargs: Any) -> np.ndarray:
+        if (special := _special()) is None:
+            return composed_op(x, *args, **kwargs)
+        return _SCIPY_OPS[name](special, x, *args, **kwargs)
+
+    return op
+
+
+def _gelu(special: Any, x: np.ndarray, approximate: bool = False) -> np.ndarray:
+    if approximate:
+        return 0.5 * x * (1.0 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
+    return 0.5 * x * (1.0 + special.erf(x * _SQRT_HALF))
+
+
+def _glu(special: Any, x: np.ndarray, axis: int = -1) -> np.ndarray:
+    if x.shape[axis] % 2:  # the composed one raises the ValueError
+        from dispatch.translations._composed.elementwise import glu
+
+        return glu(x, axis)
+    a, b = np.split(x, 2, axis=axis)
+    return a * special.expit(b)
+
+
+_SCIPY_OPS = {
+    "gelu": _gelu,
+    "softmax": lambda special, x, axis=-1: special.softmax(x, axis=axis),
+    "log_softmax": lambda special, x, axis=-1: special.log_softmax(x, axis=axis),
+    "glu": _glu,
+}
+_SQRT_HALF = float(np.sqrt(0.5))
+_SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))
+
+
+def _hard_sigmoid(x: np.ndarray) -> np.ndarray:
+    return np.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+
+_ML_OPS = real_float_entries(
+    {
+        "relu": lambda x: np.maximum(x, 0.0),
+        "relu6": lambda x: np.clip(x, 0.0, 6.0),
+        "silu": _silu,
+        "elu": _elu,
+        "selu": lambda x: _SELU_SCALE * _elu(x, _SELU_ALPHA),
+        "leaky_relu": lambda x, negative_slope=0.2: np.where(x >= 0, x, negative_slope * x),
+        "log_sigmoid": lambda x: np.minimum(x, 0.0) - np.log1p(np.exp(-np.abs(x))),
+        "hard_sigmoid": _hard_sigmoid,
+        "hard_silu": lambda x: x * _hard_sigmoid(x),
+        "softsign": lambda x: x / (1.0 + np.abs(x)),
+        "rsqrt": lambda x: 1.0 / np.sqrt(x),
+        **{name: _scipy_or_composed(name) for name in _SCIPY_OPS},
+    },
+    np.ndarray,
+    frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.longdouble)),
+)
+
+
+# the ML ops on indices, matrices and segments: numpy's expressions of the composed
+# formulas where the input is what they take; the composed ones otherwise (and for errors)
+@functools.cache
+def _composed_op(module: str, name: str) -> Any:
+    import importlib
+
+    return getattr(importlib.import_module(f"dispatch.translations._composed.{module}"), name)
+
+
+_REAL = frozenset(np.dtype(c) for c in "efdgbhilqBHILQ")  # real floats and integers
+_FLOATS = frozenset(np.dtype(c) for c in "efdg")
+
+
+def _top_k(x: Any, k: int, sorted: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    if type(x) is np.ndarray and x.dtype in _REAL and x.dtype.kind != "u" and x.ndim \
+            and 0 <= k <= x.shape[-1]:
+        order = np.argsort(-x, axis=-1, kind="stable")[..., : int(k)]
+        return np.take_along_axis(x, order, axis=-1), order
+    return _composed_op("indexing", "top_k")(x, k, sorted)
+
+
+def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> np.ndarray:
+    if type(x) is np.ndarray and x.dtype.kind in "iu":
+        dt = _composed_op("devices", "float_type")() if dtype is None else dtype
+        out = (x[..., None] == np.arange(int(num_classes))).astype(dt)
+        return out if axis == -1 else np.moveaxis(out, -1, axis)
+    return _composed_op("indexing", "one_hot")(x, num_classes, axis, dtype)
+
+
+def _moments(x: Any, axes: Any, keepdims: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    if type(x) is np.ndarray and x.dtype in _FLOATS:
+        mean = np.mean(x, axis=axes, keepdims=True)
+        var = np.mean(np.square(x - mean), axis=axes, keepdims=keepdims)
+        return (mean if keepdims else np.squeeze(mean, axis=axes)), var
+    return _composed_op("statistics", "moments")(x, axes, keepdims)
+
+
+def _normalize(x: Any, axis: int = -1, order: int = 2, epsilon: Any = None) -> np.ndarray:
+    if type(x) is np.ndarray and x.dtype in _FLOATS and type(order) is int and order >= 1:
+        eps = 1e-7 if epsilon is None else float(epsilon)
+        if order == 2:
+            norm = np.sqrt(np.sum(np.square(x), axis=axis, keepdims=True))
+        else:
+            norm = np.sum(np.abs(x) ** order, axis=axis, keepdims=True) ** (1.0 / order)
+        return x / np.maximum(norm, eps)
+    return _composed_op("statistics", "normalize")(x, axis, order, epsilon)
+
+
+def _logdet(x: Any) -> Any:
+    if type(x) is np.ndarray and x.dtype in _FLOATS:
+        sign, logabsdet = np.linalg.slogdet(x)
+        out = np.array(logabsdet)  # a copy, of logabsdet's dtype
+        out[sign < 0] = np.nan
+        out[sign == 0] = -np.inf
+        return out[()]
+    return _composed_op("linalg", "logdet")(x)
+
+
+def _segment(name: str) -> Any:
+    def segment(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> np.ndarray:
+        if not (type(data) is np.ndarray and type(segment_ids) is np.ndarray
+                and data.dtype in _REAL and segment_ids.dtype.kind in "iu" and data.ndim
+                and segment_ids.shape == data.shape[:1]):
+            return _composed_op("statistics", name)(data, segment_ids, num_segments, sorted)
+        if num_segments is None:
+            num_segments = int(segment_ids.max()) + 1 if segment_ids.size else 0
+        n = int(num_segments)
+        if name == "segment_sum" and data.ndim == 1 and data.dtype.kind == "f":
+            # bincount, the fast 1-D sum: ids past n land past n (sliced off), a
+            # negative id raises (then the ids are filtered as below)
+            try:
+                out = np.bincount(segment_ids, data, minlength=n)[:n]
+                return out.astype(data.dtype, copy=False)
+            except ValueError:
+                pass
+        valid = (segment_ids >= 0) & (segment_ids < n)
+        if not valid.all():
+            data, segment_ids = data[valid], segment_ids[valid]
+        if name == "segment_sum":
+            if data.ndim == 1 and data.dtype.kind == "f":
+                return np.bincount(segment_ids, data, minlength=n).astype(data.dtype)
+            out = np.zeros((n, *data.shape[1:]), data.dtype)
+            np.add.at(out, segment_ids, data)
+            return out
+        low = -np.inf if data.dtype.kind == "f" else np.iinfo(data.dtype).min
+        out = np.full((n, *data.shape[1:]), low, data.dtype)
+        np.maximum.at(out, segment_ids, data)
+        return out
+
+    segment.__name__ = segment.__qualname__ = "_" + name
+    return segment
+
 TABLE = merge_tables(
     {
         "scatter_1d_scalar": _scatter_1d_scalar_numpy,
@@ -551,6 +743,16 @@ TABLE = merge_tables(
     },
     backend_entries("numpy"),  # the list's methods written once, bound to numpy
     stateful_random(_RNG),  # random.normal, random.rand... drawn from _RNG[0]
+    _ML_OPS,
+    {
+        "top_k": _top_k,
+        "one_hot": _one_hot,
+        "moments": _moments,
+        "normalize": _normalize,
+        "logdet": _logdet,
+        "segment_sum": _segment("segment_sum"),
+        "segment_max": _segment("segment_max"),
+    },
     names=("numpy", "native beats composed", "scipy.special", "method list", "bound",
-           "stateful random"),
+           "stateful random", "ML ops", "ML ops on indices"),
 )

@@ -275,6 +275,18 @@ row("concatenate of mismatched ranks",
     lambda b, t: do("concatenate", [arr(b, M23), arr(b, X)], axis=0), LIBRARY,
     name="concatenate")
 
+# the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
+row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,
+    ("glu splits axis -1 in two halves", "odd"), name="glu")
+row("one_hot of float indices", lambda b, t: do("one_hot", arr(b), 3), LIBRARY,
+    ("one_hot takes integer class indices",), name="one_hot")
+row("top_k with k past the axis", lambda b, t: do("top_k", arr(b), 7), LIBRARY,
+    ("top_k: k=7 is outside [0, 4]",), name="top_k")
+row("normalize with order 0", lambda b, t: do("normalize", arr(b), order=0), LIBRARY,
+    ("normalize: order must be an int >= 1",), name="normalize")
+row("segment_sum with float ids", lambda b, t: do("segment_sum", arr(b), arr(b)), LIBRARY,
+    ("segment_sum: segment_ids must be integers",), name="segment_sum")
+
 # ---------------------------------------------------------------- mixed libraries
 
 row("mixed, positional", lambda b, t: do("add", arr(b), other(b)), MixedBackendError,

@@ -726,3 +726,64 @@ def isin(
         found = do("take", ts, pos) == flat
     found = do("reshape", found, shape)
     return do("logical_not", found) if invert else found
+
+
+# ---------------------------------------------------------------- ML ops (keras.ops)
+
+
+def _integer_indices(x: Any, name: str) -> Any:
+    kind = do("dtype_of", x).kind
+    if kind not in "iu":
+        raise TypeError(f"{name} takes integer class indices; got dtype "
+                        f"{do('get_dtype_name', x)}")
+    return x
+
+
+@composed("one_hot")
+def one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Any:
+    """One-hot encoding of the integer indices ``x``: ``out[..., c] = (x == c)``.
+
+    The new axis of length ``num_classes`` is placed at ``axis`` of the result (the
+    last by default); indices outside ``[0, num_classes)`` give a row of zeros (as
+    ``jax.nn.one_hot`` and ``tf.one_hot``); ``dtype`` defaults to ``float_type()``
+    (float32, keras's floatx).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("one_hot", np.array([0, 2, 5]), 3)
+    array([[1., 0., 0.],
+           [0., 0., 1.],
+           [0., 0., 0.]], dtype=float32)
+    """
+    x = _integer_indices(x, "one_hot")
+    classes = do("arange", int(num_classes), like=x)
+    hot = do("equal", do("expand_dims", x, -1), classes)
+    out = do("astype", hot, do("float_type") if dtype is None else dtype)
+    return out if axis == -1 else do("moveaxis", out, -1, axis)
+
+
+@composed("top_k")
+def top_k(x: Any, k: int, sorted: bool = True) -> tuple[Any, Any]:
+    """The ``k`` largest entries along the last axis and their indices:
+    ``(values, indices)``, largest first (ties: the lower index first).
+
+    ``sorted=False`` allows any order; this fallback returns them sorted anyway.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> values, indices = do("top_k", np.array([3.0, 1.0, 4.0, 1.5]), 2)
+    >>> values, indices
+    (array([4., 3.]), array([2, 0]))
+    """
+    n = do("shape", x)[-1]
+    if not 0 <= int(k) <= n:
+        raise ValueError(f"top_k: k={k} is outside [0, {n}] (the length of the last axis)")
+    kind = do("dtype_of", x).kind
+    if kind == "c":
+        raise TypeError("top_k takes real numbers; got a complex input")
+    # a stable sort of the flipped order keeps the lower index first among ties
+    key = -do("astype", x, "int64") if kind in "bu" else -x
+    order = do("argsort", key, axis=-1, kind="stable")[..., : int(k)]
+    return do("take_along_axis", x, order, axis=-1), order

@@ -655,3 +655,25 @@ def matrix_rank_dense(matrix: Any, hermitian: bool = False) -> Any:
     if hermitian:
         return do("linalg.matrix_rank", matrix, hermitian=True)
     return do("linalg.matrix_rank", matrix)
+
+
+@composed("logdet")
+def logdet(x: Any) -> Any:
+    """``log(det(x))`` of a square matrix (or a stack of them, ``(..., n, n)``), from
+    ``slogdet``: NaN where the determinant is negative, ``-inf`` where it is 0 (as
+    ``torch.logdet``; keras documents the op for Hermitian positive definite ``x``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("logdet", np.array([[[2.0, 0.0], [0.0, 3.0]], [[0.0, 1.0], [1.0, 0.0]]]))
+    array([1.79175947,        nan])
+    """
+    kind = do("dtype_of", x).kind
+    if kind == "c":
+        raise TypeError("logdet takes real matrices; got a complex input")
+    if kind != "f":
+        x = do("to_float", x)
+    sign, logabsdet = do("linalg.slogdet", x)
+    nan = do("full_like", logabsdet, math.nan)
+    return do("where", sign > 0, logabsdet, do("where", sign == 0, -math.inf, nan))

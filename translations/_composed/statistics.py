@@ -41,10 +41,11 @@ A library's native kernels for these names live in its own table
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
+
+from dispatch.engine import composed, do, infer_backend_multi, is_array
 from dispatch.translations._composed._common import (
     _arange,
     _cast,
@@ -54,146 +55,8 @@ from dispatch.translations._composed._common import (
     _index64,
     _kind,
 )
-from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable, default_float
-
-from dispatch.engine import composed, do, infer_backend_multi, is_array
-
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _result_dtype(a: Any, q: Any) -> np.dtype:
-    """numpy's result dtype of a quantile of ``a`` at ``q``, with the library's
-    default float for integers (numpy's float64 is numpy's: docs/vocabulary.md)."""
-    a_dt = _dt(a)
-    if a_dt.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    base = a_dt if a_dt.kind == "f" else default_float(a)
-    if isinstance(q, (bool, int, float)):
-        return base  # a Python number is weak: the data's dtype wins
-    q_dt = _dt(q) if is_array(q) else np.asarray(q).dtype
-    return np.result_type(base, q_dt if q_dt.kind == "f" else base)
-
-
-def _q_values(q: Any, rt: np.dtype, like: Any, percent: bool) -> tuple[Any, tuple[int, ...]]:
-    """``q`` (divided by 100 for percentiles) as a flat backend array of dtype
-    ``rt``, and its shape; the range is checked where the values are readable."""
-    what, top = ("Percentiles", 100) if percent else ("Quantiles", 1)
-    if is_array(q) and not isinstance(q, (np.ndarray, np.generic)):
-        shape = tuple(do("shape", q))
-        if _readable(q):
-            qh = _host(q)
-            if not np.all((qh >= 0) & (qh <= top)):
-                raise ValueError(f"{what} must be in the range [0, {top}]")
-        qv = do("astype", do("reshape", q, (-1,)), rt.name)
-        return (qv / 100 if percent else qv), shape
-    qh = np.asarray(q, dtype=np.float64)
-    if not np.all((qh >= 0) & (qh <= top)):
-        raise ValueError(f"{what} must be in the range [0, {top}]")
-    flat = (qh / 100 if percent else qh).reshape(-1).astype(rt)
-    return do("asarray", flat, like=like), qh.shape
-
-
-def _quantile(
-    a: Any,
-    q: Any,
-    axis: Any,
-    method: str,
-    keepdims: bool,
-    *,
-    skip_nan: bool,
-    percent: bool,
-    extra: dict[str, Any],
-) -> Any:
-    """The quantile family: see the module docstring."""
-    if extra.get("out") is not None:
-        raise TypeError("out= is not supported: the result is returned as a new array")
-    if extra.get("weights") is not None:
-        raise NotImplementedError("weights= (numpy: method='inverted_cdf' only) is not composed")
-    if extra.get("interpolation") is not None:
-        raise TypeError("interpolation= was renamed method= in numpy; pass method=")
-    if method not in _METHODS:
-        raise NotImplementedError(
-            f"method {method!r} is not composed; the composed quantiles know {_METHODS}"
-        )
-    if not is_array(a):
-        a = do("asarray", np.asarray(a), like=q)
-    rt = _result_dtype(a, q)
-    x = do("astype", a, rt.name)
-    shape = tuple(do("shape", x))
-    axes = _axis_tuple(axis, len(shape), "duplicate value in 'axis'")
-    keep = [d for d in range(len(shape)) if d not in axes]
-    lead = tuple(shape[d] for d in keep)
-    n = math.prod([shape[d] for d in axes])
-    out_shape = tuple(1 if d in axes else s for d, s in enumerate(shape)) if keepdims else lead
-    qv, q_shape = _q_values(q, rt, x, percent)
-    nq = math.prod(q_shape)
-
-    y = do("reshape", do("transpose", x, (*keep, *axes)), (*lead, n))
-    if n == 0:
-        if not skip_nan:
-            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-        empty = do("full", (*q_shape, *out_shape), math.nan, dtype=rt.name, like=x)
-        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-        return empty
-    nan_aware = rt.kind == "f"
-    if nan_aware:
-        nan = do("isnan", y)
-    if skip_nan and nan_aware:
-        # NaN sorts as +inf: the first ``count`` sorted values are the data
-        y = do("where", nan, do("full_like", y, math.inf), y)
-        count = do("sum", do("astype", do("logical_not", nan), rt.name), axis=-1, keepdims=True)
-    else:
-        count = n
-    ys = do("sort", y, axis=-1)
-
-    v0 = qv * (count - 1)  # numpy's virtual index, in the result dtype
-    if method in ("lower", "higher", "nearest"):
-        rounder = {"lower": "floor", "higher": "ceil", "nearest": "round"}[method]
-        prev = nxt = do(rounder, v0)
-        gamma = None
-    else:
-        virtual = v0 if method == "linear" else 0.5 * (do("floor", v0) + do("ceil", v0))
-        prev = do("floor", virtual)
-        gamma = virtual - prev
-        if method == "midpoint":
-            gamma = do("where", gamma == 0, do("zeros_like", gamma), do("full_like", gamma, 0.5))
-        nxt = prev + 1
-        top = count - 1
-        above = virtual >= top
-        prev = do("where", above, do("zeros_like", prev) + top, prev)
-        nxt = do("where", above, do("zeros_like", nxt) + top, nxt)
-        below = virtual < 0
-        prev = do("where", below, do("zeros_like", prev), prev)
-        nxt = do("where", below, do("zeros_like", nxt), nxt)
-    target = (*lead, nq)
-
-    def pick(index: Any) -> Any:
-        index = do("clip", do("astype", index, "int64"), 0, n - 1)
-        return do("take_along_axis", ys, do("broadcast_to", index, target), axis=-1)
-
-    below_v = pick(prev)
-    if gamma is None:
-        r = below_v
-    else:
-        above_v = pick(nxt)
-        gamma = do("broadcast_to", gamma, target)
-        diff = above_v - below_v
-        # numpy's _lerp: from the nearer end, so that gamma 1 gives the upper value exactly
-        r = do("where", gamma >= 0.5, above_v - diff * (1 - gamma), below_v + diff * gamma)
-    if nan_aware:
-        if skip_nan:
-            bad = count == 0
-            if _readable(bad) and bool(np.any(_host(bad))):
-                warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
-        else:
-            bad = do("any", nan, axis=-1, keepdims=True)
-        r = do("where", do("broadcast_to", bad, target), do("full_like", r, math.nan), r)
-    r = do("moveaxis", r, -1, 0)
-    return do("reshape", r, (*q_shape, *out_shape))
-
+from dispatch.translations._composed._quantile import _quantile
+from dispatch.translations._composed.reductions import _dt, _readable, default_float
 
 # ---------------------------------------------------------------- the quantile family
 
@@ -738,3 +601,121 @@ def quantile_last(x: Any, quantiles: Any) -> Any:
     out = below + (above - below) * frac  # (..., q)
     out = do("moveaxis", out, -1, 0)
     return out[0] if scalar else out
+
+
+# ---------------------------------------------------------------- ML ops (keras.ops)
+
+
+def _ml_float(x: Any, name: str) -> Any:
+    kind = do("dtype_of", x).kind
+    if kind == "c":
+        raise TypeError(f"{name} takes real numbers; got a complex input")
+    return x if kind == "f" else do("to_float", x)
+
+
+@composed("moments")
+def moments(x: Any, axes: Any, keepdims: bool = False) -> tuple[Any, Any]:
+    """``(mean, variance)`` of ``x`` over ``axes`` (an int or a tuple; required, as in
+    keras); the variance is the population one, ``mean((x - mean)**2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("moments", np.array([[1.0, 3.0], [5.0, 7.0]]), axes=1)
+    (array([2., 6.]), array([1., 1.]))
+    """
+    x = _ml_float(x, "moments")
+    mean = do("mean", x, axis=axes, keepdims=True)
+    var = do("mean", do("square", x - mean), axis=axes, keepdims=keepdims)
+    return (mean if keepdims else do("squeeze", mean, axis=axes)), var
+
+
+@composed("normalize")
+def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: float | None = None) -> Any:
+    """``x / max(norm(x, order, axis), epsilon)``: ``x`` scaled to unit ``order``-norm
+    along ``axis`` (``epsilon`` defaults to 1e-7, keras's ``epsilon()``; ``order`` is
+    an int >= 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("normalize", np.array([[3.0, 4.0], [0.0, 0.0]]))
+    array([[0.6, 0.8],
+           [0. , 0. ]])
+    """
+    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
+        raise ValueError(f"normalize: order must be an int >= 1; got {order!r}")
+    x = _ml_float(x, "normalize")
+    eps = 1e-7 if epsilon is None else float(epsilon)
+    if order == 2:
+        norm = do("sqrt", do("sum", do("square", x), axis=axis, keepdims=True))
+    elif order == 1:
+        norm = do("sum", do("abs", x), axis=axis, keepdims=True)
+    else:
+        norm = do("sum", do("abs", x) ** order, axis=axis, keepdims=True) ** (1.0 / order)
+    return x / do("maximum", norm, eps)
+
+
+def _segments(data: Any, segment_ids: Any, num_segments: Any, name: str) -> tuple:
+    """``(ids, valid, n)``: the ids, the mask of those in ``[0, n)``, the count."""
+    if do("dtype_of", segment_ids).kind not in "iu":
+        raise TypeError(f"{name}: segment_ids must be integers; got dtype "
+                        f"{do('get_dtype_name', segment_ids)}")
+    ids_shape, data_shape = tuple(do("shape", segment_ids)), tuple(do("shape", data))
+    if len(ids_shape) != 1 or not data_shape or data_shape[0] != ids_shape[0]:
+        raise ValueError(f"{name}: segment_ids must be 1-D with one id per row of data; "
+                         f"got shapes {ids_shape} and {data_shape}")
+    if num_segments is None:  # a value read from the ids: not traceable
+        num_segments = int(do("max", segment_ids)) + 1 if ids_shape[0] else 0
+    n = int(num_segments)
+    valid = do("logical_and", segment_ids >= 0, segment_ids < n)
+    return do("where", valid, segment_ids, 0), valid, n
+
+
+def _segment(data: Any, segment_ids: Any, num_segments: Any, name: str) -> Any:
+    ids, valid, n = _segments(data, segment_ids, num_segments, name)
+    shape = tuple(do("shape", data))
+    mask = do("reshape", valid, (shape[0],) + (1,) * (len(shape) - 1))
+    dt = do("dtype_of", data)
+    if name == "segment_sum":
+        fill: Any = 0
+    else:  # the dtype's lowest value: -inf, or the integer minimum (as tf and jax)
+        fill = -math.inf if dt.kind == "f" else (False if dt.kind == "b" else np.iinfo(dt).min)
+    base = do("full", (n, *shape[1:]), fill, dtype=dt, like=data)
+    values = do("where", mask, data, do("full_like", data, fill))
+    return do("scatter", base, ids, values, mode="add" if name == "segment_sum" else "max")
+
+
+@composed("segment_sum")
+def segment_sum(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> Any:
+    """``out[s] = sum(data[i] for i where segment_ids[i] == s)`` along the first axis.
+
+    ``num_segments`` defaults to ``max(segment_ids) + 1`` (read from the ids, so give
+    it under a compiler); ids outside ``[0, num_segments)`` are dropped; empty segments
+    are 0. ``sorted`` is a promise about the ids that this fallback does not need.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("segment_sum", np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 2, 0]))
+    array([7., 0., 3.])
+    """
+    return _segment(data, segment_ids, num_segments, "segment_sum")
+
+
+@composed("segment_max")
+def segment_max(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> Any:
+    """``out[s] = max(data[i] for i where segment_ids[i] == s)`` along the first axis;
+    an empty segment holds the dtype's lowest value (``-inf`` for floats, as
+    ``tf.math.unsorted_segment_max`` and ``jax.ops.segment_max``). ``num_segments``
+    and out-of-range ids as in ``segment_sum``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("segment_max", np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 2, 0]))
+    array([  4., -inf,   3.])
+    """
+    return _segment(data, segment_ids, num_segments, "segment_max")

@@ -12,6 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._adapters import real_float_entries
 
 from dispatch.engine import merge_tables
 
@@ -140,6 +141,39 @@ def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max:
     return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
 
 
+def _glu(x: Any, axis: int = -1) -> Any:
+    if x.shape[axis] % 2:  # the composed one raises the ValueError
+        from dispatch.translations._composed.elementwise import glu
+
+        return glu(x, axis)
+    return jax.nn.glu(x, axis)
+
+
+# the ML ops of keras.ops (docs/vocabulary.md, "ML ops"): jax.nn's functions on float
+# arrays, with keras's defaults where jax's differ (gelu's exact form, leaky_relu's
+# slope 0.2); integers, complex numbers and Python scalars take the composed path
+_ML_OPS = real_float_entries(
+    {
+        "relu": jax.nn.relu,
+        "relu6": jax.nn.relu6,
+        "gelu": lambda x, approximate=False: jax.nn.gelu(x, approximate=bool(approximate)),
+        "silu": jax.nn.silu,
+        "elu": jax.nn.elu,
+        "selu": jax.nn.selu,
+        "leaky_relu": lambda x, negative_slope=0.2: jax.nn.leaky_relu(x, negative_slope),
+        "log_sigmoid": jax.nn.log_sigmoid,
+        "hard_sigmoid": jax.nn.hard_sigmoid,
+        "hard_silu": jax.nn.hard_silu,
+        "softsign": jax.nn.soft_sign,
+        "softmax": lambda x, axis=-1: jax.nn.softmax(x, axis=axis),
+        "log_softmax": lambda x, axis=-1: jax.nn.log_softmax(x, axis=axis),
+        "glu": _glu,
+        "rsqrt": jax.lax.rsqrt,
+    },
+    jax.Array,
+    frozenset(np.dtype(t) for t in (jnp.float16, jnp.bfloat16, jnp.float32, jnp.float64)),
+)
+
 TABLE = merge_tables(
     {
         "complex": _complex,
@@ -154,5 +188,6 @@ TABLE = merge_tables(
     },
     # numpy's promotion of integer with float arrays
     {name: _promoting(getattr(jnp, name)) for name in _BINARY},
-    names=("elementwise", "promoting binary functions"),
+    _ML_OPS,
+    names=("elementwise", "promoting binary functions", "ML ops"),
 )

@@ -17,7 +17,7 @@ import numpy as np
 from dispatch.translations._adapters import take_index, take_mode
 from dispatch.translations._composed._scatter import _check_mode
 
-from dispatch.engine import NATIVE
+from dispatch.engine import NATIVE, do
 
 
 def _where(condition: Any, x: Any = None, y: Any = None, /) -> Any:
@@ -95,7 +95,34 @@ def _searchsorted_batched_jax(
     return out.reshape(*lead, vals.shape[-1]).astype(dtype)
 
 
+def _real(x: Any) -> bool:
+    return isinstance(x, jax.Array) and (
+        jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer))
+
+
+def _top_k(x: Any, k: int, sorted: bool = True) -> tuple[Any, Any]:
+    # jax.lax.top_k: the last axis, largest first, the lower index first among ties
+    if _real(x) and x.ndim and 0 <= k <= x.shape[-1]:
+        values, indices = jax.lax.top_k(x, int(k))
+        return values, indices
+    from dispatch.translations._composed.indexing import top_k
+
+    return top_k(x, k, sorted)
+
+
+def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Any:
+    # jax.nn.one_hot: zeros outside [0, num_classes); integer indices only, as keras
+    if isinstance(x, jax.Array) and jnp.issubdtype(x.dtype, jnp.integer):
+        dt = do("float_type") if dtype is None else dtype
+        return jax.nn.one_hot(x, int(num_classes), dtype=dt, axis=axis)
+    from dispatch.translations._composed.indexing import one_hot
+
+    return one_hot(x, num_classes, axis, dtype)
+
+
 TABLE = {
+    "top_k": _top_k,
+    "one_hot": _one_hot,
     "where": _where,
     "take": _take,
     "sort": _sort,

@@ -197,7 +197,28 @@ def _bincount_fixed_jax(x: Any, weights: Any, bins: int, x_sorted: bool = False)
     return jnp.zeros(bins, w.dtype).at[x].add(w, mode="drop", indices_are_sorted=x_sorted)
 
 
+def _segment(kernel: Callable, name: str) -> Callable:
+    # jax.ops' segment reductions drop ids outside [0, num_segments); an empty segment
+    # of segment_max holds the lowest value (docs/vocabulary.md)
+    fallback = getattr(_statistics, name)
+
+    def segment(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> Any:
+        if isinstance(data, jax.Array) and isinstance(segment_ids, jax.Array) \
+                and jnp.issubdtype(segment_ids.dtype, jnp.integer) and data.ndim \
+                and segment_ids.ndim == 1 and data.shape[0] == segment_ids.shape[0]:
+            if num_segments is None:
+                num_segments = int(segment_ids.max()) + 1 if segment_ids.size else 0
+            return kernel(data, segment_ids, int(num_segments), indices_are_sorted=bool(sorted))
+        return fallback(data, segment_ids, num_segments, sorted)
+
+    segment.__name__ = segment.__qualname__ = name
+    return segment
+
+
 TABLE = {
+    "segment_sum": _segment(jax.ops.segment_sum, "segment_sum"),
+    "segment_max": _segment(jax.ops.segment_max, "segment_max"),
     "histogram": _histogram,
     "histogram2d": _histogram2d,
     "digitize": _digitize,

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from dispatch.translations._adapters import real_float_entries
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -569,6 +570,56 @@ def _complex(real: Any, imag: Any) -> Any:
     return tf.complex(_to(real, dt.real_dtype), _to(imag, dt.real_dtype))
 
 
+def _gelu(x: tf.Tensor, approximate: bool = False) -> tf.Tensor:
+    # the formula on tf.math's kernels: tf.nn.gelu loses digits in float64 (1e-7 relative)
+    if approximate:
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1.0 + tf.math.tanh(inner))
+    return 0.5 * x * (1.0 + tf.math.erf(x * math.sqrt(0.5)))
+
+
+def _elu(x: tf.Tensor, alpha: float = 1.0) -> tf.Tensor:
+    if alpha == 1.0:
+        return tf.nn.elu(x)
+    from dispatch.translations._composed.elementwise import elu  # tf.nn.elu has no alpha
+
+    return elu(x, alpha)
+
+
+def _softmax_like(fn: Callable, name: str) -> Callable:
+    def along(x: tf.Tensor, axis: Any = -1) -> tf.Tensor:
+        if isinstance(axis, int):
+            return fn(x, axis=axis)
+        from dispatch.translations._composed import elementwise  # a tuple of axes
+
+        return getattr(elementwise, name)(x, axis)
+
+    return along
+
+
+# the ML ops of keras.ops (docs/vocabulary.md, "ML ops"): tf.nn's kernels on float
+# tensors (hard_sigmoid, hard_silu and glu are composed: tf.nn has none);
+# integers, complex numbers and Python scalars take the composed path
+_ML_OPS = real_float_entries(
+    {
+        "relu": tf.nn.relu,
+        "relu6": tf.nn.relu6,
+        "gelu": _gelu,
+        "silu": tf.nn.silu,
+        "elu": _elu,
+        "selu": tf.nn.selu,
+        # tf.nn.leaky_relu holds its slope in float32 (float64 results off by 1e-8)
+        "leaky_relu": lambda x, negative_slope=0.2: tf.where(x >= 0, x, negative_slope * x),
+        "log_sigmoid": tf.math.log_sigmoid,
+        "softsign": tf.nn.softsign,
+        "softmax": _softmax_like(tf.nn.softmax, "softmax"),
+        "log_softmax": _softmax_like(tf.nn.log_softmax, "log_softmax"),
+        "rsqrt": tf.math.rsqrt,
+    },
+    tf.Tensor,
+    frozenset({tf.float16, tf.bfloat16, tf.float32, tf.float64}),
+)
+
 TABLE = merge_tables(
     _ELEMENTWISE,  # the ufuncs above and their other spellings
     {
@@ -589,5 +640,6 @@ TABLE = merge_tables(
         "where": _where,
         "complex": _complex,
     },
-    names=("ufuncs", "elementwise"),
+    _ML_OPS,
+    names=("ufuncs", "elementwise", "ML ops"),
 )

@@ -34,7 +34,7 @@ from dispatch.translations.tensorflow._common import (
 )
 from dispatch.translations.tensorflow.statistics import _BINCOUNT_WEIGHTS, _bincount_weighted
 
-from dispatch.engine import NATIVE
+from dispatch.engine import NATIVE, do
 
 
 def _wrap_index(idx: Any, n: Any) -> Any:
@@ -339,7 +339,30 @@ def _gather(values: Any, indices: Any, axis: int = 0) -> Any:
     return _take(x, idx, axis)
 
 
+def _top_k(x: Any, k: int, sorted: bool = True) -> tuple[Any, Any]:
+    # tf.math.top_k: the last axis, largest first, the lower index first among ties
+    if isinstance(x, tf.Tensor) and (x.dtype.is_floating or x.dtype.is_integer) \
+            and x.shape.rank and 0 <= k <= x.shape[-1]:
+        values, indices = tf.math.top_k(x, int(k), sorted=True)
+        return values, indices
+    from dispatch.translations._composed.indexing import top_k
+
+    return top_k(x, k, sorted)
+
+
+def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Any:
+    # tf.one_hot: zeros outside [0, num_classes); integer indices only, as keras
+    if isinstance(x, tf.Tensor) and x.dtype.is_integer:
+        dt = do("float_type") if dtype is None else dtype
+        return tf.one_hot(x, int(num_classes), axis=axis, dtype=tf.as_dtype(np.dtype(dt)))
+    from dispatch.translations._composed.indexing import one_hot
+
+    return one_hot(x, num_classes, axis, dtype)
+
+
 TABLE = {
+    "top_k": _top_k,
+    "one_hot": _one_hot,
     "take": _take,
     "take_along_axis": _take_along_axis,
     "compress": NATIVE,  # tf.experimental.numpy's beats the composed one

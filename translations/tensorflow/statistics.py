@@ -228,7 +228,19 @@ def _histogram1d(values: Any, weights: Any, bin_edges: Any) -> Any:
     return tf.reshape(out, (batch, nbins))
 
 
+def _moments(x: Any, axes: Any, keepdims: bool = False) -> tuple[Any, Any]:
+    # tf.nn.moments on float tensors: the population variance (docs/vocabulary.md)
+    if isinstance(x, tf.Tensor) and x.dtype.is_floating:
+        axes = [axes] if isinstance(axes, int) else list(axes)
+        mean, var = tf.nn.moments(x, axes=axes, keepdims=keepdims)
+        return mean, var
+    from dispatch.translations._composed.statistics import moments
+
+    return moments(x, axes, keepdims)
+
+
 TABLE = {
+    "moments": _moments,
     "mean": _mean,
     "var": _var,
     "std": _std,

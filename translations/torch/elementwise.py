@@ -18,8 +18,12 @@ from typing import Any
 
 import numpy as np
 import torch
+import torch.nn.functional as F
+from dispatch.translations._adapters import real_float_entries
 from dispatch.translations.torch._common import _inexact, _promote, _tensor
 from torch import Tensor
+
+from dispatch.engine import merge_tables
 
 
 def _complex(real: Any, imag: Any) -> Tensor:
@@ -219,7 +223,54 @@ def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
     return bool(_isclose(a, b, rtol, atol, equal_nan).all())
 
 
-TABLE = {
+def _gelu(x: Tensor, approximate: bool = False) -> Tensor:
+    return F.gelu(x, approximate="tanh" if approximate else "none")
+
+
+def _softmax_like(fn: Callable, name: str) -> Callable:
+    def along(x: Tensor, axis: Any = -1) -> Tensor:
+        if isinstance(axis, int):
+            return fn(x, axis)
+        from dispatch.translations._composed import elementwise  # a tuple of axes
+
+        return getattr(elementwise, name)(x, axis)
+
+    return along
+
+
+def _glu(x: Tensor, axis: int = -1) -> Tensor:
+    if x.shape[axis] % 2:  # torch's RuntimeError; the composed one raises ValueError
+        from dispatch.translations._composed.elementwise import glu
+
+        return glu(x, axis)
+    return F.glu(x, axis)
+
+
+# the ML ops of keras.ops (docs/vocabulary.md, "ML ops"): torch's kernels on float
+# tensors; integers, complex numbers and Python scalars take the composed path
+_ML_OPS = real_float_entries(
+    {
+        "relu": torch.relu,  # torch's builtins, not their Python wrappers in F
+        "relu6": F.relu6,
+        "gelu": _gelu,
+        "silu": F.silu,
+        "elu": lambda x, alpha=1.0: F.elu(x, alpha),
+        "selu": torch.selu,
+        "leaky_relu": lambda x, negative_slope=0.2: F.leaky_relu(x, negative_slope),
+        "log_sigmoid": F.logsigmoid,
+        "hard_sigmoid": F.hardsigmoid,
+        "hard_silu": F.hardswish,
+        "softsign": F.softsign,
+        "softmax": _softmax_like(torch.softmax, "softmax"),
+        "log_softmax": _softmax_like(torch.log_softmax, "log_softmax"),
+        "glu": _glu,
+        "rsqrt": torch.rsqrt,
+    },
+    Tensor,
+    frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64}),
+)
+
+TABLE = merge_tables(_ML_OPS, {
     "complex": _complex,
     # unary: torch's function of the same or a close name where it matches
     "abs": "abs",
@@ -330,4 +381,4 @@ TABLE = {
     "isclose": _isclose,
     "allclose": _allclose,
     "array_equal": _array_equal,
-}
+}, names=("ML ops", "elementwise"))

@@ -19,12 +19,13 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._adapters import take_mode as _take_mode
+from dispatch.translations._composed.devices import float_type
 from dispatch.translations._composed._scatter import (
     _check_mode,
     scatter_layout,
     unbatched_forms,
 )
-from dispatch.translations.torch._common import _axes, _ints, _promote, _tensor
+from dispatch.translations.torch._common import _axes, _dtype, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
 
@@ -246,7 +247,36 @@ def _searchsorted_batched_torch(
     return out.to(getattr(torch, dtype))
 
 
+def _top_k(x: Any, k: int, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    # torch.topk on real tensors (keras's top_k, docs/vocabulary.md); the composed one
+    # for the rest and for its errors
+    if isinstance(x, Tensor) and not x.is_complex() and x.dtype != torch.bool \
+            and x.ndim and 0 <= k <= x.shape[-1]:
+        values, indices = torch.topk(x, int(k), dim=-1, largest=True, sorted=True)
+        return values, indices
+    from dispatch.translations._composed.indexing import top_k
+
+    return top_k(x, k, sorted)
+
+
+def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Tensor:
+    # a comparison with arange: torch.nn.functional.one_hot raises on indices outside
+    # [0, num_classes), where keras (and jax, tf) give a row of zeros
+    if not (isinstance(x, Tensor) and x.dtype in _INT_INDICES):
+        from dispatch.translations._composed.indexing import one_hot
+
+        return one_hot(x, num_classes, axis, dtype)
+    dt = _dtype(float_type() if dtype is None else dtype)
+    out = (x.unsqueeze(-1) == torch.arange(int(num_classes), device=x.device)).to(dt)
+    return out if axis == -1 else out.movedim(-1, axis)
+
+
+_INT_INDICES = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
+
+
 TABLE = {
+    "top_k": _top_k,
+    "one_hot": _one_hot,
     "take": _take,
     "take_along_axis": _take_along_axis,
     "where": _where,

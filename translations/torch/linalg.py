@@ -252,7 +252,17 @@ def _cho_solve(c_and_lower: tuple[Tensor, bool], b: Tensor, overwrite_b: bool = 
     return x.squeeze(-1) if vector else x
 
 
+def _logdet(x: Any) -> Tensor:
+    # torch.logdet: NaN for a negative determinant, -inf for 0 (docs/vocabulary.md)
+    if isinstance(x, Tensor) and x.is_floating_point():
+        return torch.logdet(x)
+    from dispatch.translations._composed.linalg import logdet
+
+    return logdet(x)
+
+
 TABLE = {
+    "logdet": _logdet,
     # products
     "einsum": _einsum,
     "tensordot": _tensordot,

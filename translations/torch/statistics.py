@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
 from torch import Tensor
@@ -157,7 +158,73 @@ def _bincount_fixed_torch(x: Any, weights: Any, bins: int, x_sorted: bool = Fals
     return out.scatter_add_(0, x, w)[:bins]
 
 
+_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+
+
+def _moments(x: Any, axes: Any, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    # one pass of torch.var_mean on float tensors (keras's moments, docs/vocabulary.md)
+    if isinstance(x, Tensor) and x.dtype in _FLOATS:
+        dims = (axes,) if isinstance(axes, int) else tuple(axes)
+        var, mean = torch.var_mean(x, dim=dims, correction=0, keepdim=keepdims)
+        return mean, var
+    return _statistics.moments(x, axes, keepdims)
+
+
+def _normalize(x: Any, axis: int = -1, order: int = 2, epsilon: float | None = None) -> Tensor:
+    # torch.nn.functional.normalize is x / max(norm, eps), keras's formula (p as a float:
+    # an int p takes a slower path)
+    if isinstance(x, Tensor) and x.dtype in _FLOATS and type(order) is int and order >= 1:
+        return torch.nn.functional.normalize(
+            x, p=float(order), dim=axis, eps=1e-7 if epsilon is None else float(epsilon))
+    return _statistics.normalize(x, axis, order, epsilon)
+
+
+def _segment(name: str) -> Any:
+    # index_add_ / scatter_reduce_ along the first axis, the out-of-range ids dropped
+    # first (torch raises on them); empty segments of segment_max hold the lowest value
+    fallback = getattr(_statistics, name)
+
+    def segment(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> Tensor:
+        if not (isinstance(data, Tensor) and isinstance(segment_ids, Tensor)
+                and segment_ids.dtype in _INT_IDS and data.ndim and segment_ids.ndim == 1
+                and data.shape[0] == segment_ids.shape[0] and data.dtype != torch.bool
+                and not data.is_complex()):
+            return fallback(data, segment_ids, num_segments, sorted)
+        if num_segments is None:
+            num_segments = int(segment_ids.max()) + 1 if segment_ids.numel() else 0
+        n = int(num_segments)
+        shape = (n,) if data.ndim == 1 else (n, *data.shape[1:])
+        if name == "segment_sum" and data.is_cpu:
+            # on the CPU index_add_ checks every id (IndexError, RuntimeError): the
+            # common case, all in range, needs no pass over the ids of its own
+            try:
+                return data.new_zeros(shape).index_add_(0, segment_ids, data)
+            except (IndexError, RuntimeError):
+                pass
+        valid = (segment_ids >= 0) & (segment_ids < n)
+        if not bool(valid.all()):
+            data, segment_ids = data[valid], segment_ids[valid]
+        if name == "segment_sum":
+            return torch.zeros(shape, dtype=data.dtype, device=data.device).index_add_(
+                0, segment_ids, data)
+        low = -math.inf if data.is_floating_point() else torch.iinfo(data.dtype).min
+        index = segment_ids.reshape(-1, *(1,) * (data.ndim - 1)).expand_as(data)
+        return torch.full(shape, low, dtype=data.dtype, device=data.device).scatter_reduce_(
+            0, index, data, "amax", include_self=True)
+
+    segment.__name__ = segment.__qualname__ = "_" + name
+    return segment
+
+
+_INT_IDS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
+
+
 TABLE = {
+    "moments": _moments,
+    "segment_sum": _segment("segment_sum"),
+    "segment_max": _segment("segment_max"),
+    "normalize": _normalize,
     "median": _median,
     "quantile": _quantile,
     "nanquantile": functools.partial(_quantile, _nan=True),
