@@ -11,8 +11,8 @@ from dispatch.translations import _safety
 from dispatch.translations._adapters import (
     SCIPY_SPECIAL_NATIVE,
     native_entries,
-    real_float_entries,
     no_autodiff,
+    real_float_entries,
     stateful_random,
 )
 from dispatch.translations._composed._bound import backend_entries

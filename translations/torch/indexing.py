@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._adapters import take_mode as _take_mode
-from dispatch.translations._composed.devices import float_type
 from dispatch.translations._composed._scatter import (
     _check_mode,
     scatter_layout,
     unbatched_forms,
 )
+from dispatch.translations._composed.devices import float_type
 from dispatch.translations.torch._common import _axes, _dtype, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
