@@ -2,11 +2,14 @@
 
 Python-level defaults that any library can run eagerly: ``while_loop`` is a
 Python loop, ``vectorized_call`` a loop over the batch followed by ``stack``,
-``numpy_call`` a direct call on host copies. Libraries with a native way
-(``jax.lax.while_loop``, ``torch.vmap``, ``jax.pure_callback``,
-``tf.py_function``) override these names in their tables, which is what makes
-them work inside jit-compiled code. ``jit_compile`` and the autodiff names have
-no composed fallback: they are table entries (a documented pass-through or
+``numpy_call`` a direct call on host copies; jax.lax's ``cond``, ``switch``,
+``fori_loop``, ``scan``, ``map`` and ``associative_scan`` are Python branches and
+loops (``associative_scan`` a parallel prefix of ``log2(n)`` vectorized calls).
+Libraries with a native way (``jax.lax.while_loop``, ``torch.vmap``,
+``jax.pure_callback``, ``tf.py_function``, ``tf.cond``...) override these names in
+their tables, which is what makes them work inside jit-compiled code.
+``jit_compile`` and the autodiff names (``grad``, ``vjp``, ``jvp``...) have no
+composed fallback: they are table entries (a documented pass-through or
 ``unsupported`` where a library has no compiler or no autodiff).
 """
 
@@ -17,7 +20,19 @@ from typing import Any
 
 import numpy as np
 
-from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array, tree_iter, tree_map
+from dispatch.translations._adapters import branch_index, check_carry, require_callable
+
+from dispatch.engine import (
+    composed,
+    do,
+    get_lib_fn,
+    infer_backend,
+    is_array,
+    tree_flatten,
+    tree_iter,
+    tree_map,
+    tree_unflatten,
+)
 
 
 @composed("call")
@@ -250,3 +265,307 @@ def jit_compile_hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     """
     hessian = get_lib_fn(backend, "hessian")
     return get_lib_fn(backend, "jit_compile")(hessian(f, wrt, get_output, get_gradient))
+
+
+# ---------------------------------------------------------------- jax.lax's control flow
+
+
+def _predicate(name: str, pred: Any) -> bool:
+    """``pred`` as a Python bool: a bool, a number or a one-element array (jax's
+    rule: a scalar)."""
+    if is_array(pred):
+        if int(np.prod(do("shape", pred))) != 1 or len(do("shape", pred)) != 0:
+            raise TypeError(f"{name}: pred must be a scalar (0-d), got shape "
+                            f"{tuple(do('shape', pred))}")
+        return bool(do("to_numpy", pred))
+    if isinstance(pred, (bool, int, float, np.bool_, np.number)):
+        return bool(pred)
+    raise TypeError(f"{name}: pred must be a boolean scalar, got {type(pred).__name__}")
+
+
+@composed("cond")
+def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)`` (jax.lax.cond).
+
+    Parameters
+    ----------
+    pred : bool or 0-d array
+        The condition, a scalar.
+    true_fun, false_fun : callable
+        The branches; under a compiler both are traced and must return outputs of
+        the same structure, shapes and dtypes.
+    *operands
+        Passed to the branch that runs.
+
+    Returns
+    -------
+    The output of the branch that ran.
+
+    Notes
+    -----
+    A Python ``if`` on the value of ``pred`` here (the value is read, which
+    computes a dask array); jax, torch and tensorflow use ``jax.lax.cond``,
+    ``torch.cond`` (inside torch.compile) and ``tf.cond``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("cond", np.array(True), lambda x: x + 1, lambda x: x - 1, np.array([1, 2]))
+    array([2, 3])
+    >>> do("cond", 0, lambda x: x + 1, lambda x: x - 1, np.array([1, 2]))
+    array([0, 1])
+    """
+    require_callable("cond", "true_fun", true_fun)
+    require_callable("cond", "false_fun", false_fun)
+    return (true_fun if _predicate("cond", pred) else false_fun)(*operands)
+
+
+@composed("switch")
+def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
+    """``branches[index](*operands)``, the index clamped to the branches (jax.lax.switch).
+
+    Parameters
+    ----------
+    index : int or 0-d integer array
+        Which branch runs; below 0 runs the first, past the end the last.
+    branches : sequence of callables
+        The branches; under a compiler all are traced and must return outputs of
+        the same structure, shapes and dtypes.
+    *operands
+        Passed to the branch that runs.
+
+    Returns
+    -------
+    The output of the branch that ran.
+
+    Raises
+    ------
+    TypeError
+        ``index`` is not an integer scalar, or a branch is not callable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> branches = [lambda x: x, lambda x: 2 * x, lambda x: -x]
+    >>> do("switch", np.array(1), branches, np.array([1, 2]))
+    array([2, 4])
+    >>> do("switch", 7, branches, np.array([1, 2]))
+    array([-1, -2])
+    """
+    branches = _branches("switch", branches)
+    i = branch_index("switch", index, len(branches))
+    if i is None:
+        i = min(max(int(do("to_numpy", index)), 0), len(branches) - 1)
+    return branches[i](*operands)
+
+
+def _branches(name: str, branches: Any) -> list[Callable]:
+    if callable(branches) or not isinstance(branches, (list, tuple)):
+        raise TypeError(f"{name}: branches must be a sequence of callables, got "
+                        f"{type(branches).__name__}")
+    for k, b in enumerate(branches):
+        require_callable(name, f"branches[{k}]", b)
+    return list(branches)
+
+
+def _bound(name: str, role: str, v: Any) -> int:
+    if is_array(v):
+        v = do("to_numpy", v)
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, np.ndarray)) or (
+            isinstance(v, np.ndarray) and (v.ndim or v.dtype.kind not in "iu")):
+        raise TypeError(f"{name}: {role} must be an integer scalar, got "
+                        f"{type(v).__name__} {v!r:.60}")
+    return int(v)
+
+
+@composed("fori_loop")
+def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
+    """``val = body_fun(i, val)`` for ``i`` in ``range(lower, upper)`` (jax.lax.fori_loop).
+
+    Parameters
+    ----------
+    lower, upper : int or 0-d integer array
+        The loop bounds.
+    body_fun : callable
+        ``body_fun(i, val)`` returns the next value, of ``val``'s structure.
+    init_val : array or nested tuple/list/dict of arrays
+        The initial loop value.
+
+    Returns
+    -------
+    The final value (``init_val`` when ``upper <= lower``).
+
+    Raises
+    ------
+    TypeError
+        ``body_fun`` returns a value of another structure than ``init_val``.
+
+    Notes
+    -----
+    ``i`` is a Python int here; inside jax's, tensorflow's and compiled torch
+    loops it is a 0-d integer array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("fori_loop", 0, 4, lambda i, v: v * 2 + i, np.array([1.0]))
+    array([27.])
+    """
+    require_callable("fori_loop", "body_fun", body_fun)
+    lo, hi = _bound("fori_loop", "lower", lower), _bound("fori_loop", "upper", upper)
+    val = init_val
+    for i in range(lo, hi):
+        new = body_fun(i, val)
+        check_carry("fori_loop", "body_fun", val, new)
+        val = new
+    return val
+
+
+def _leading(name: str, xs: Any, length: Any) -> int:
+    """The common length of the leading axes of the leaves of ``xs``."""
+    sizes = {int(do("shape", x)[0]) for x in tree_iter(xs)}
+    if length is not None:
+        sizes.add(int(length))
+    if len(sizes) > 1:
+        raise ValueError(f"{name}: the leading axes of xs (and length) differ: "
+                         f"{sorted(sizes)}")
+    if not sizes:
+        raise ValueError(f"{name}: pass xs with a leading axis, or length= when xs is None")
+    return sizes.pop()
+
+
+def stack_outputs(name: str, ys: list) -> Any:
+    """The per-step outputs of a scan or map stacked along a new first axis (None
+    leaves stay None)."""
+    if not ys:
+        raise ValueError(f"{name}: cannot infer the outputs of a scan of length 0")
+    flat = [tree_flatten(y, is_leaf=_leaf_or_none, get_ref=True) for y in ys]
+    ref = flat[0][1]
+    stacked = [None if leaves[0] is None else do("stack", list(leaves))
+               for leaves in zip(*(f[0] for f in flat), strict=True)]
+    return tree_unflatten(stacked, ref)
+
+
+def _leaf_or_none(v: Any) -> bool:
+    return v is None or not isinstance(v, (list, tuple, dict))
+
+
+@composed("scan")
+def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
+         reverse: bool = False) -> tuple[Any, Any]:
+    """Scan ``f`` over the leading axis of ``xs``, carrying a value (jax.lax.scan).
+
+    Parameters
+    ----------
+    f : callable
+        ``f(carry, x)`` returns ``(carry, y)``; the carry keeps its structure.
+    init : array or nested tuple/list/dict of arrays
+        The initial carry.
+    xs : array, nested tuple/list/dict of arrays, or None
+        Scanned along their leading axis; None gives ``x = None`` at every step
+        (then ``length`` says how many).
+    length : int, optional
+        The number of steps (checked against ``xs``).
+    reverse : bool
+        Scan from the last entry to the first; ``ys[i]`` still belongs to ``xs[i]``.
+
+    Returns
+    -------
+    (carry, ys)
+        The final carry and the outputs ``y`` stacked along a new first axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("scan", lambda c, x: (c + x, c * x), np.array(0.0), np.arange(1.0, 5.0))
+    (np.float64(10.0), array([ 0.,  2.,  9., 24.]))
+    """
+    require_callable("scan", "f", f)
+    n = _leading("scan", xs, length)
+    steps = range(n - 1, -1, -1) if reverse else range(n)
+    carry, ys = init, []
+    for i in steps:
+        x = None if xs is None else tree_map(lambda a, i=i: a[i], xs)
+        out = f(carry, x)
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
+        check_carry("scan", "f", carry, out[0])
+        carry = out[0]
+        ys.append(out[1])
+    if reverse:
+        ys.reverse()
+    return carry, stack_outputs("scan", ys)
+
+
+@composed("map")
+def map_(f: Callable, xs: Any) -> Any:
+    """``f`` applied to every entry along the leading axis of ``xs``, the results
+    stacked (jax.lax.map: sequential, one call per entry).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("map", lambda r: r @ r, np.arange(6.0).reshape(3, 2))
+    array([ 1., 13., 41.])
+    """
+    require_callable("map", "f", f)
+    n = _leading("map", xs, None)
+    return stack_outputs("map", [f(tree_map(lambda a, i=i: a[i], xs)) for i in range(n)])
+
+
+@composed("associative_scan")
+def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    """The inclusive prefix of an associative ``fn`` along ``axis`` (jax.lax.associative_scan).
+
+    ``out[i] = fn(... fn(fn(elems[0], elems[1]), elems[2]) ..., elems[i])``, with
+    ``fn`` applied to whole slices at once (it must be vectorized). ``reverse``
+    runs from the end: ``flip(associative_scan(fn, flip(elems)))``.
+
+    Parameters
+    ----------
+    fn : callable
+        An associative function of two arrays (or trees of the structure of
+        ``elems``) of the same shape.
+    elems : array or nested tuple/list/dict of arrays
+        Scanned along ``axis`` (the same length for every leaf).
+    reverse : bool
+        Scan from the last entry.
+    axis : int
+        The scanned axis.
+
+    Notes
+    -----
+    A parallel prefix (Hillis and Steele): ``ceil(log2(n))`` calls of ``fn`` on
+    shifted slices; with a non-associative ``fn`` the result is not a sequential
+    fold.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("associative_scan", lambda a, b: a + b, np.arange(1, 6))
+    array([ 1,  3,  6, 10, 15])
+    >>> do("associative_scan", np.maximum, np.array([1, 3, 2, 5, 4]), reverse=True)
+    array([5, 5, 5, 5, 4])
+    """
+    require_callable("associative_scan", "fn", fn)
+    leaves, ref = tree_flatten(elems, get_ref=True)
+    if not leaves:
+        raise ValueError("associative_scan: elems has no arrays")
+    leaves = [do("moveaxis", a, axis, 0) for a in leaves]
+    if reverse:
+        leaves = [do("flip", a, axis=0) for a in leaves]
+    n = _leading("associative_scan", leaves, None)
+    shift = 1
+    while shift < n:
+        earlier = tree_unflatten([a[:-shift] for a in leaves], ref)
+        later = tree_unflatten([a[shift:] for a in leaves], ref)
+        combined = tree_flatten(fn(earlier, later))
+        if len(combined) != len(leaves):
+            raise TypeError("associative_scan: fn must return a value of the structure "
+                            "of elems")
+        leaves = [do("concatenate", [a[:shift], c], axis=0)
+                  for a, c in zip(leaves, combined, strict=True)]
+        shift *= 2
+    if reverse:
+        leaves = [do("flip", a, axis=0) for a in leaves]
+    return tree_unflatten([do("moveaxis", a, 0, axis) for a in leaves], ref)
