@@ -1,7 +1,10 @@
 """Compilation, control flow and host calls on jax: the backend method list's
 ``jit_compile`` (and its gradient and Hessian forms) on ``jax.jit``,
 ``while_loop`` on ``lax.while_loop``, ``vectorized_call`` on ``vmap``,
-``numpy_call`` on ``pure_callback``, and whether shapes must be fixed when tracing.
+``numpy_call`` on ``pure_callback``, jax.lax's ``cond``, ``switch``, ``fori_loop``,
+``scan``, ``map`` and ``associative_scan`` themselves (with dispatch's errors for
+non-callables, bad indices and carry structure changes), and whether shapes must be
+fixed when tracing.
 
 ``jit_compile`` is jax.jit over the jax arrays among the (flattened) arguments; every
 other leaf (Python numbers, strings, numpy arrays) is static: part of the cache key
@@ -19,6 +22,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._adapters import branch_index, check_carry, require_callable
+from dispatch.translations._composed.control import _branches
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 
 
@@ -214,7 +219,74 @@ def _requires_fixed_shapes_when_tracing() -> bool:
     return True  # jax.jit traces with static shapes; value-dependent shapes need size=
 
 
+def _cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+    """jax.lax.cond: ``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``.
+
+    Both branches are traced (under jit, or when ``pred`` is traced) and must return
+    the same structure, shapes and dtypes.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> float(do("cond", jnp.array(False), jnp.sin, jnp.cos, jnp.array(0.0)))
+    1.0
+    """
+    require_callable("cond", "true_fun", true_fun)
+    require_callable("cond", "false_fun", false_fun)
+    return jax.lax.cond(pred, true_fun, false_fun, *operands)
+
+
+def _switch(index: Any, branches: Any, *operands: Any) -> Any:
+    # jax.lax.switch clamps the index itself
+    branches = _branches("switch", branches)
+    branch_index("switch", index, len(branches))
+    return jax.lax.switch(index, branches, *operands)
+
+
+def _fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
+    # jax.lax.fori_loop (a scan when the bounds are concrete: reverse-differentiable)
+    require_callable("fori_loop", "body_fun", body_fun)
+
+    def body(i: Any, val: Any) -> Any:
+        new = body_fun(i, val)
+        check_carry("fori_loop", "body_fun", val, new)
+        return new
+
+    return jax.lax.fori_loop(lower, upper, body, init_val)
+
+
+def _scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
+          reverse: bool = False) -> tuple[Any, Any]:
+    require_callable("scan", "f", f)
+
+    def step(carry: Any, x: Any) -> Any:
+        out = f(carry, x)
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
+        check_carry("scan", "f", carry, out[0])
+        return out
+
+    return jax.lax.scan(step, init, xs, length=length, reverse=reverse)
+
+
+def _map(f: Callable, xs: Any) -> Any:
+    require_callable("map", "f", f)
+    return jax.lax.map(f, xs)
+
+
+def _associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    require_callable("associative_scan", "fn", fn)
+    return jax.lax.associative_scan(fn, elems, reverse=reverse, axis=axis)
+
+
 TABLE = {
+    "cond": _cond,
+    "switch": _switch,
+    "fori_loop": _fori_loop,
+    "scan": _scan,
+    "map": _map,
+    "associative_scan": _associative_scan,
     "jit_compile": _jit_compile,
     "while_loop": _while_loop,
     "vectorized_call": _vectorized_call,

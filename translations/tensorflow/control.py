@@ -1,6 +1,10 @@
 """tensorflow's compilation and control flow of the backend method list:
 ``jit_compile`` (tf.function), ``while_loop`` (tf.while_loop), ``vectorized_call``
-(tf.vectorized_map), ``numpy_call`` (tf.numpy_function) and ``is_available``.
+(tf.vectorized_map), ``numpy_call`` (tf.numpy_function) and ``is_available``;
+jax.lax's ``cond`` (tf.cond), ``switch`` (tf.switch_case, the index clamped),
+``fori_loop`` (tf.while_loop), ``scan`` and ``map`` (tf.scan). Eagerly, ``cond`` and
+``switch`` are the composed Python branches (tf.cond would run the same), and
+``associative_scan`` is the composed parallel prefix everywhere.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from dispatch.translations._adapters import branch_index, check_carry, require_callable
+from dispatch.translations._composed import control as _control
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed.control import numpy_call as _numpy_call_composed
 from dispatch.translations.tensorflow._common import (
@@ -247,7 +253,116 @@ def _is_available(x: Any) -> bool:
     return True
 
 
+def _cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)`` (jax.lax.cond).
+
+    tf.cond inside tf.function (both branches traced: the same structure and
+    dtypes); eagerly the value of ``pred`` picks the branch.
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> do("cond", tf.constant(2) > 3, lambda x: x + 1, lambda x: x - 1, tf.constant([1, 2]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 1], dtype=int32)>
+    """
+    if _is_available(pred):
+        return _control.cond(pred, true_fun, false_fun, *operands)
+    require_callable("cond", "true_fun", true_fun)
+    require_callable("cond", "false_fun", false_fun)
+    if pred.shape.rank != 0:
+        raise TypeError(f"cond: pred must be a scalar (0-d), got shape {pred.shape}")
+    return tf.cond(tf.cast(pred, tf.bool), lambda: true_fun(*operands),
+                   lambda: false_fun(*operands))
+
+
+def _switch(index: Any, branches: Any, *operands: Any) -> Any:
+    # tf.switch_case on the index clamped to the branches (jax.lax.switch's rule)
+    if _is_available(index):
+        return _control.switch(index, branches, *operands)
+    branches = _control._branches("switch", branches)
+    branch_index("switch", index, len(branches))
+    i = tf.clip_by_value(tf.cast(index, tf.int32), 0, len(branches) - 1)
+    return tf.switch_case(i, [functools.partial(b, *operands) for b in branches])
+
+
+def _fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
+    # tf.while_loop over (i, val): a Python loop eagerly, a graph loop in tf.function;
+    # i is an int64 tensor (the bounds' dtype when they are tensors), the body's
+    # values are cast to the carry's dtypes
+    require_callable("fori_loop", "body_fun", body_fun)
+    lo = lower if isinstance(lower, tf.Tensor) else tf.constant(
+        _control._bound("fori_loop", "lower", lower), tf.int64)
+    hi = _to(upper, lo.dtype)
+    init = tf.nest.map_structure(_t, init_val)
+
+    def body(i: Any, val: Any) -> tuple:
+        new = body_fun(i, val)
+        check_carry("fori_loop", "body_fun", val, new)
+        return i + 1, tf.nest.map_structure(lambda o, v: _to(o, v.dtype), new, val)
+
+    return tf.while_loop(lambda i, val: i < hi, body, (lo, init))[1]
+
+
+def _scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
+          reverse: bool = False) -> tuple[Any, Any]:
+    """``f(carry, x) -> (carry, y)`` scanned over the leading axis of ``xs``
+    (jax.lax.scan) on tf.scan.
+
+    tf.scan's ``fn(acc, x)`` returns only the accumulator: here the accumulator is
+    the pair ``(carry, y)``; the first step runs before tf.scan (its ``y`` sets the
+    accumulator's shapes and dtypes) and the final carry is the last stacked one.
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> carry, ys = do("scan", lambda c, x: (c + x, c * x), tf.constant(0.0),
+    ...                tf.constant([1.0, 2.0, 3.0, 4.0]))
+    >>> float(carry), ys.numpy().tolist()
+    (10.0, [0.0, 2.0, 9.0, 24.0])
+    """
+    require_callable("scan", "f", f)
+    n = _control._leading("scan", xs, length)
+    none = xs is None
+    elems = tf.range(n) if none else tf.nest.map_structure(_t, xs)
+    carry0 = tf.nest.map_structure(_t, init)
+    dtypes = tf.nest.map_structure(lambda c: c.dtype, carry0)
+
+    def step(carry: Any, x: Any) -> tuple:
+        out = f(carry, None if none else x)
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
+        check_carry("scan", "f", carry, out[0])
+        return (tf.nest.map_structure(_to, out[0], dtypes),
+                tf.nest.map_structure(_t, out[1]))
+
+    first = n - 1 if reverse else 0
+    carry, y = step(carry0, tf.nest.map_structure(lambda a: a[first], elems))
+    if n == 1:
+        return carry, tf.nest.map_structure(lambda v: v[None], y)
+    rest = tf.nest.map_structure(lambda a: a[:-1] if reverse else a[1:], elems)
+    carries, ys = tf.scan(lambda acc, x: step(acc[0], x), rest, initializer=(carry, y),
+                          reverse=reverse)
+    last = 0 if reverse else -1
+    final = tf.nest.map_structure(lambda c: c[last], carries)
+    ys = tf.nest.map_structure(
+        lambda y0, s: tf.concat([s, y0[None]] if reverse else [y0[None], s], 0), y, ys)
+    return final, ys
+
+
+def _map(f: Callable, xs: Any) -> Any:
+    # tf.scan with an empty carry (lax.map's sequential semantics)
+    require_callable("map", "f", f)
+    return _scan(lambda c, x: (c, f(x)), (), xs)[1]
+
+
 TABLE = {
+    "cond": _cond,
+    "switch": _switch,
+    "fori_loop": _fori_loop,
+    "scan": _scan,
+    "map": _map,
     "jit_compile": _jit_compile,
     "requires_fixed_shapes_when_tracing": lambda: False,  # tf.function retraces per shape
     "while_loop": _while_loop,

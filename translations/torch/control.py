@@ -5,7 +5,12 @@ read tensor values eager (the notes below say why and how). ``while_loop`` runs
 the composed loop without autograd graphs (torch's while_loop operator inside
 torch.compile), ``vectorized_call`` is torch.vmap
 (falling back to the composed loop), ``numpy_call`` a host call on numpy copies,
-and ``block_until_ready`` waits for CUDA kernels.
+and ``block_until_ready`` waits for CUDA kernels. jax.lax's ``cond``, ``switch``,
+``fori_loop`` and ``scan`` are the composed Python branches and loops eagerly (a
+tensor's value decides, autograd sees the branch taken) and torch's operators inside
+torch.compile: ``torch.cond`` (``switch``: nested ``torch.cond``), the scan and
+while_loop operators of ``torch._higher_order_ops``; ``map`` and ``associative_scan``
+are the composed ones everywhere (torch.compile unrolls ``map``'s loop).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import branch_index, check_carry, require_callable
+from dispatch.translations._composed import control as _control
 from dispatch.translations._composed.control import vectorized_call as _vectorized_call_composed
 from dispatch.translations._composed.control import while_loop as _while_loop_composed
 from dispatch.translations.torch._common import _detach_tree, _dtype, _functorch_wrapped
@@ -359,7 +366,117 @@ def _requires_fixed_shapes_when_tracing() -> bool:
     return False  # jit_compile traces once per shape signature
 
 
+def _cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)`` (jax.lax.cond).
+
+    Eagerly the value of ``pred`` picks the branch (torch.cond would compile the
+    call each time); inside torch.compile it is ``torch.cond``, whose branches
+    take tensor operands and return tensors of the same shapes and dtypes.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> do("cond", torch.tensor(1) > 0, torch.sin, torch.cos, torch.zeros(2))
+    tensor([0., 0.])
+    """
+    if not torch.compiler.is_compiling():
+        return _control.cond(pred, true_fun, false_fun, *operands)
+    require_callable("cond", "true_fun", true_fun)
+    require_callable("cond", "false_fun", false_fun)
+    if not isinstance(pred, Tensor):
+        return (true_fun if pred else false_fun)(*operands)
+    return torch.cond(pred, _fresh(true_fun, operands), _fresh(false_fun, operands),
+                      tuple(operands))
+
+
+def _fresh(f: Callable, operands: tuple) -> Callable:
+    """``f`` returning no operand itself (torch's operators refuse aliased outputs)."""
+
+    def run(*ops: Any) -> Any:
+        return torch.utils._pytree.tree_map(
+            lambda o: o.clone() if isinstance(o, Tensor) and any(o is p for p in ops) else o,
+            f(*ops))
+
+    return run
+
+
+def _switch(index: Any, branches: Any, *operands: Any) -> Any:
+    # eagerly the composed switch; inside torch.compile, a traced index chooses
+    # through nested torch.cond calls (the index clamped as jax.lax.switch does)
+    if not torch.compiler.is_compiling():
+        return _control.switch(index, branches, *operands)
+    branches = _control._branches("switch", branches)
+    i = branch_index("switch", index, len(branches))
+    if i is not None:
+        return branches[i](*operands)
+    index = index.clamp(0, len(branches) - 1)
+
+    def pick(k: int) -> Callable:
+        if k == len(branches) - 1:
+            return _fresh(branches[k], operands)
+        return lambda *ops: torch.cond(index == k, _fresh(branches[k], ops), pick(k + 1),
+                                       tuple(ops))
+
+    return pick(0)(*operands)
+
+
+def _fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
+    # the composed Python loop (autograd flows through it; torch.compile unrolls it for
+    # int bounds); tensor bounds inside torch.compile: torch's while_loop operator
+    if not (torch.compiler.is_compiling() and (isinstance(lower, Tensor)
+                                               or isinstance(upper, Tensor))):
+        return _control.fori_loop(lower, upper, body_fun, init_val)
+    from torch._higher_order_ops.while_loop import while_loop
+
+    require_callable("fori_loop", "body_fun", body_fun)
+    flat, spec = torch.utils._pytree.tree_flatten(init_val)
+    lo = torch.as_tensor(lower, dtype=torch.int64)
+    hi = torch.as_tensor(upper, dtype=torch.int64)
+
+    def body(i: Tensor, *vals: Tensor) -> tuple:
+        val = torch.utils._pytree.tree_unflatten(list(vals), spec)
+        new = body_fun(i, val)
+        check_carry("fori_loop", "body_fun", val, new)
+        outs = torch.utils._pytree.tree_leaves(new)
+        outs = [torch.as_tensor(o).to(v.dtype) for o, v in zip(outs, vals, strict=True)]
+        return (i + 1, *[o.clone() if any(o is v for v in vals) else o for o in outs])
+
+    out = while_loop(lambda i, *v: i < hi, body, (lo, *flat))
+    return torch.utils._pytree.tree_unflatten(list(out[1:]), spec)
+
+
+def _scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
+          reverse: bool = False) -> tuple[Any, Any]:
+    # the composed loop eagerly; torch's scan operator inside torch.compile
+    if not torch.compiler.is_compiling():
+        return _control.scan(f, init, xs, length, reverse)
+    from torch._higher_order_ops.scan import scan
+
+    require_callable("scan", "f", f)
+    n = _control._leading("scan", xs, length)
+    none = xs is None
+    if none:
+        xs = torch.arange(n)
+
+    def step(carry: Any, x: Any) -> Any:
+        out = f(carry, None if none else x)
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
+        check_carry("scan", "f", carry, out[0])
+        ins = torch.utils._pytree.tree_leaves((carry, x))
+        return torch.utils._pytree.tree_map(
+            lambda o: o.clone() if isinstance(o, Tensor) and any(o is v for v in ins) else o,
+            tuple(out))
+
+    return scan(step, init, xs, reverse=reverse)
+
+
 TABLE = {
+    "cond": _cond,
+    "switch": _switch,
+    "fori_loop": _fori_loop,
+    "scan": _scan,
     "jit_compile": _jit_compile,
     # control flow and host calls
     "while_loop": _while_loop,
