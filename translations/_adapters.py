@@ -455,3 +455,13 @@ def _np_dtype(dtype: Any) -> Any:
     if type(dtype).__module__.startswith("torch"):
         return str(dtype).removeprefix("torch.")
     return dtype
+
+
+def check_primals(name: str, primals: Any, tangents: Any) -> None:
+    """The errors of ``jvp`` for primals and tangents that do not pair up."""
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError(f"{name}: primals and tangents must be tuples or lists (one entry "
+                        f"per argument of fun), got {type(primals).__name__} and "
+                        f"{type(tangents).__name__}")
+    if len(primals) != len(tangents):
+        raise ValueError(f"{name}: {len(primals)} primals but {len(tangents)} tangents")

@@ -26,6 +26,7 @@ from dispatch.translations._adapters import (
     stateful_random,
 )
 from dispatch.translations._adapters import default_rng as _default_rng
+from dispatch.translations._composed._bound import no_autodiff_entries
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
@@ -293,5 +294,6 @@ TABLE = merge_tables(
     # scipy.special: cupyx.scipy.special's beat the composed fallbacks
     native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),
     stateful_random(_RNG),
-    names=("cupy", "native beats composed", "scipy.special", "stateful random"),
+    no_autodiff_entries("cupy"),  # jax's transforms: none without autodiff
+    names=("cupy", "native beats composed", "scipy.special", "stateful random", "autodiff"),
 )

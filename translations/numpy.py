@@ -15,7 +15,7 @@ from dispatch.translations._adapters import (
     real_float_entries,
     stateful_random,
 )
-from dispatch.translations._composed._bound import backend_entries
+from dispatch.translations._composed._bound import backend_entries, no_autodiff_entries
 from dispatch.translations._composed._scatter import _check_mode
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 
@@ -732,6 +732,7 @@ TABLE = merge_tables(
         "jacobian": _NO_AUTODIFF,
         "hessian": _NO_AUTODIFF,
         "custom_gradient": _NO_AUTODIFF,
+        **no_autodiff_entries("numpy"),
         "sparse_coo_tensor": _sparse_coo_tensor,
         "csr_matrix": _csr_matrix,
         "csc_matrix": _csc_matrix,

@@ -26,6 +26,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from dispatch.translations._adapters import require_callable
 from dispatch.translations._composed import creation, devices, random
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
 
@@ -91,6 +92,40 @@ def backend_entries(backend: str) -> dict[str, Callable]:
     return out
 
 
+def checkpoint_pass_through(fun: Callable) -> Callable:
+    """``checkpoint`` on a library without autodiff: ``fun`` itself.
+
+    jax.checkpoint changes only what a backward pass stores; without automatic
+    differentiation there is no backward pass, so the function is already what a
+    checkpoint of it computes (as ``jit_compile`` is a pass-through without a
+    compiler).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import do
+    >>> f = do("checkpoint", np.sin, like="numpy")
+    >>> f is np.sin, f(np.zeros(1))
+    (True, array([0.]))
+    """
+    require_callable("checkpoint", "fun", fun)
+    return fun
+
+
+def no_autodiff_entries(library: str) -> dict[str, Any]:
+    """The autodiff names of a library without automatic differentiation: jax's
+    transforms ``unsupported``, with the reason, and ``checkpoint`` a pass-through.
+
+    Examples
+    --------
+    >>> no_autodiff_entries("numpy")["grad"]
+    unsupported('numpy has no automatic differentiation')
+    """
+    no = unsupported(f"{library} has no automatic differentiation")
+    return {**dict.fromkeys(("grad", "value_and_grad", "vjp", "jvp"), no),
+            "checkpoint": checkpoint_pass_through}
+
+
 def host_entries(backend: str, library: str) -> dict[str, Any]:
     """Table entries of a library that computes on the host CPU only and has no
     compiler and no autodiff (numpy-like: dask, pydata sparse).
@@ -131,6 +166,7 @@ def host_entries(backend: str, library: str) -> dict[str, Any]:
         "jacobian": no_autodiff,
         "hessian": no_autodiff,
         "custom_gradient": no_autodiff,
+        **no_autodiff_entries(library),
         "list_devices": list_devices,
         "get_device": lambda x: cpu,
         "allocate_on_device": allocate_on_device,

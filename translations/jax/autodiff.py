@@ -1,7 +1,9 @@
 """Differentiation on jax: ``stop_gradient``, numpy's ``gradient`` of an array
 (finite differences) beside the backend method list's ``gradient`` of a
 function, ``jacobian``, ``hessian`` and ``custom_gradient`` on jax's transforms,
-and the names of other libraries' trainable state, which jax does not have."""
+jax's own ``grad``, ``value_and_grad``, ``vjp``, ``jvp`` and ``checkpoint`` (with
+dispatch's error for a non-callable function), and the names of other libraries'
+trainable state, which jax does not have."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import functional_hessian, functional_jacobian
+from dispatch.translations._adapters import check_primals, functional_hessian
+from dispatch.translations._adapters import functional_jacobian, require_callable
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 
 from dispatch.engine import alias, unsupported
@@ -144,7 +147,53 @@ def _zero_cotangent(a: Any) -> Any:
     return np.zeros(a.shape, jax.dtypes.float0)
 
 
+def _argnums_tuple(argnums: Any) -> Any:
+    return tuple(argnums) if isinstance(argnums, list) else argnums
+
+
+def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """jax.grad: the gradient of a scalar ``fun`` with respect to the arguments
+    ``argnums``; with ``has_aux`` ``fun`` returns ``(value, aux)`` and the result
+    ``(gradient, aux)``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> do("grad", lambda x: (x * x).sum(), like="jax")(jnp.array([1.0, 2.0])).tolist()
+    [2.0, 4.0]
+    """
+    require_callable("grad", "fun", fun)
+    return jax.grad(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
+
+
+def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    require_callable("value_and_grad", "fun", fun)
+    return jax.value_and_grad(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
+
+
+def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    require_callable("vjp", "fun", fun)
+    return jax.vjp(fun, *primals, has_aux=has_aux)
+
+
+def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    require_callable("jvp", "fun", fun)
+    check_primals("jvp", primals, tangents)
+    return jax.jvp(fun, primals, tangents, has_aux=has_aux)
+
+
+def _checkpoint(fun: Callable) -> Callable:
+    require_callable("checkpoint", "fun", fun)
+    return jax.checkpoint(fun)
+
+
 TABLE = {
+    "grad": _grad,
+    "value_and_grad": _value_and_grad,
+    "vjp": _vjp,
+    "jvp": _jvp,
+    "checkpoint": _checkpoint,
     "stop_gradient": alias("stop_gradient", module="jax.lax"),
     "jacobian": _jacobian,
     "gradient": _gradient,

@@ -3,7 +3,10 @@
 
 Derivatives use tf.GradientTape, eagerly and inside tf.function. Nested calls nest
 tapes, so derivatives of derivatives (``hessian``, ``jacobian`` of ``gradient``) work.
-The bare name ``gradient`` of an array is numpy's (finite differences).
+The bare name ``gradient`` of an array is numpy's (finite differences). jax's
+transforms: ``grad`` and ``value_and_grad`` on a tape, ``vjp`` on a persistent tape
+(``output_gradients``), ``jvp`` on tf.autodiff.ForwardAccumulator, ``checkpoint`` on
+tf.recompute_grad.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 import tensorflow as tf
 from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import check_primals, require_callable
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import hessian_result
 from dispatch.translations._composed.autodiff import gradient as finite_differences
@@ -212,7 +216,184 @@ def _is_module(obj: Any) -> bool:
     return isinstance(obj, tf.Module)
 
 
+# ---------------------------------------------------------------- jax's transforms
+
+
+def _watchable(name: str, x: Any) -> Any:
+    # a float or complex tensor (variables stay variables); integers are refused, as
+    # jax refuses them (a tape would give them no gradient)
+    t = x if isinstance(x, tf.Variable) else _t(x)
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        raise TypeError(f"{name} requires float or complex inputs to differentiate, got "
+                        f"{t.dtype.name}")
+    return t
+
+
+def _diff_tree(name: str, tree: Any) -> Any:
+    return tf.nest.map_structure(lambda x: _watchable(name, x), tree)
+
+
+def _split_aux(name: str, out: Any, has_aux: bool) -> tuple[Any, Any]:
+    if not has_aux:
+        return out, None
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError(f"{name}: with has_aux=True, fun must return a pair (out, aux), got "
+                        f"{type(out).__name__}")
+    return out[0], out[1]
+
+
+def _tape_grad(name: str, fun: Callable, argnums: Any, has_aux: bool) -> Callable:
+    """``args -> (value, aux, gradients)`` of a scalar ``fun`` on one GradientTape."""
+    idx, single = _argnums(argnums)
+
+    def run(*args: Any, **kwargs: Any) -> tuple:
+        full = list(args)
+        for i in idx:
+            full[i] = _diff_tree(name, full[i])
+        xs = [full[i] for i in idx]
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            value, aux = _split_aux(name, fun(*full, **kwargs), has_aux)
+            value = _t(value)
+        if value.shape.rank != 0:
+            raise TypeError(f"{name}: fun must return a scalar, got shape "
+                            f"{tuple(value.shape)} (use vjp or jacobian for arrays)")
+        grads = tf.nest.map_structure(
+            _dense, tape.gradient(value, xs, unconnected_gradients=_ZERO))
+        return value, aux, grads[0] if single else tuple(grads)
+
+    return run
+
+
+def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """jax.grad on tf.GradientTape: the gradient of a scalar ``fun`` with respect to
+    the arguments ``argnums`` (an int: one gradient; a tuple: a tuple of them); with
+    ``has_aux`` ``fun`` returns ``(value, aux)`` and the result is ``(gradient, aux)``.
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> do("grad", lambda x: tf.reduce_sum(x * x), like="tensorflow")(tf.constant([1.0, 2.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>
+    """
+    require_callable("grad", "fun", fun)
+    run = _tape_grad("grad", fun, argnums, has_aux)
+
+    @functools.wraps(fun)
+    def grad_of_fun(*args: Any, **kwargs: Any) -> Any:
+        _, aux, g = run(*args, **kwargs)
+        return (g, aux) if has_aux else g
+
+    return grad_of_fun
+
+
+def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """jax.value_and_grad on tf.GradientTape: ``(value, gradient)``, with ``has_aux``
+    ``((value, aux), gradient)``.
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> f = do("value_and_grad", lambda x: tf.reduce_sum(x * x), like="tensorflow")
+    >>> value, g = f(tf.constant([1.0, 2.0]))
+    >>> float(value), g.numpy().tolist()
+    (5.0, [2.0, 4.0])
+    """
+    require_callable("value_and_grad", "fun", fun)
+    run = _tape_grad("value_and_grad", fun, argnums, has_aux)
+
+    @functools.wraps(fun)
+    def value_and_grad_of_fun(*args: Any, **kwargs: Any) -> tuple:
+        value, aux, g = run(*args, **kwargs)
+        return ((value, aux), g) if has_aux else (value, g)
+
+    return value_and_grad_of_fun
+
+
+def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """jax.vjp on a persistent tf.GradientTape: ``(fun(*primals), vjp_fn)``;
+    ``vjp_fn(cotangent)`` (the output's structure) gives one cotangent per primal (a
+    tuple), as often as it is called; with ``has_aux`` ``(out, vjp_fn, aux)``.
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> out, vjp_fn = do("vjp", tf.sin, tf.constant([0.0, 1.0]))
+    >>> [round(float(g), 4) for g in vjp_fn(tf.ones(2))[0]]
+    [1.0, 0.5403]
+    """
+    require_callable("vjp", "fun", fun)
+    xs = [_diff_tree("vjp", p) for p in primals]
+    tape = tf.GradientTape(persistent=True)
+    with tape:
+        tape.watch(xs)
+        out, aux = _split_aux("vjp", fun(*xs), has_aux)
+    flat_out = tf.nest.flatten(out)
+
+    def vjp_fn(cotangent: Any) -> tuple:
+        try:
+            tf.nest.assert_same_structure(out, cotangent)
+        except (ValueError, TypeError):
+            raise TypeError("vjp: the cotangent must have the structure of fun's output") \
+                from None
+        cts = [_to(c, o.dtype) for c, o in zip(tf.nest.flatten(cotangent), flat_out,
+                                                strict=True)]
+        g = tape.gradient(flat_out, xs, output_gradients=cts, unconnected_gradients=_ZERO)
+        return tuple(tf.nest.map_structure(_dense, g))
+
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    """jax.jvp on tf.autodiff.ForwardAccumulator: ``(fun(*primals), tangent_out)``,
+    the derivative along ``tangents`` (one per primal, cast to the primal's dtype);
+    with ``has_aux`` ``(out, tangent_out, aux)``.
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> out, t = do("jvp", tf.sin, (tf.constant([0.0]),), (tf.constant([2.0]),))
+    >>> t.numpy().tolist()
+    [2.0]
+    """
+    require_callable("jvp", "fun", fun)
+    check_primals("jvp", primals, tangents)
+    xs = [_diff_tree("jvp", p) for p in primals]
+    ts = [tf.nest.map_structure(lambda t, x: _to(t, x.dtype), t, x)
+          for t, x in zip(tangents, xs, strict=True)]
+    with tf.autodiff.ForwardAccumulator(tf.nest.flatten(xs), tf.nest.flatten(ts)) as acc:
+        out, aux = _split_aux("jvp", fun(*xs), has_aux)
+    tangent_out = tf.nest.map_structure(
+        lambda o: acc.jvp(o, unconnected_gradients=_ZERO), out)
+    return (out, tangent_out, aux) if has_aux else (out, tangent_out)
+
+
+def _checkpoint(fun: Callable) -> Callable:
+    """jax.checkpoint on tf.recompute_grad: ``fun`` whose intermediates are recomputed
+    in the backward pass instead of stored (tensor arguments).
+
+    Examples
+    --------
+    >>> import tensorflow as tf
+    >>> from dispatch import do
+    >>> f = do("checkpoint", lambda x: tf.reduce_sum(x * x), like="tensorflow")
+    >>> do("grad", f, like="tensorflow")(tf.constant([1.0, 2.0])).numpy().tolist()
+    [2.0, 4.0]
+    """
+    require_callable("checkpoint", "fun", fun)
+    return tf.recompute_grad(fun)
+
+
 TABLE = {
+    "grad": _grad,
+    "value_and_grad": _value_and_grad,
+    "vjp": _vjp,
+    "jvp": _jvp,
+    "checkpoint": _checkpoint,
     "jacobian": _jacobian,
     "gradient": _gradient,
     "hessian": _hessian,

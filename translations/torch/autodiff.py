@@ -6,6 +6,8 @@ torch.func; functions made by ``jit_compile`` (and ``jit_compile_grad`` /
 below). ``custom_gradient`` is a torch.autograd.Function; ``variable`` and
 ``module`` make ``torch.nn.Parameter`` and ``torch.nn.Module`` objects. numpy's
 ``gradient`` (finite differences of an array) shares the name ``gradient``.
+jax's transforms ``grad``, ``value_and_grad``, ``vjp`` and ``jvp`` are torch.func's,
+``checkpoint`` is torch.utils.checkpoint (non-reentrant).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from typing import Any
 
 import torch
 from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import check_primals, require_callable
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import functional_hessian, functional_jacobian, hessian_result
 from dispatch.translations.torch._common import (
     _axes,
     _detach_tree,
     _float_type,
+    _functorch_wrapped,
     _inexact,
     _tensor,
 )
@@ -310,7 +314,124 @@ def _is_module(obj: Any) -> bool:
     return isinstance(obj, torch.nn.Module)
 
 
+# ---------------------------------------------------------------- jax's transforms
+
+
+def _argnums_tuple(argnums: Any) -> Any:
+    return tuple(argnums) if isinstance(argnums, list) else argnums
+
+
+def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """jax.grad on torch.func.grad: the gradient of a scalar ``fun`` with respect to
+    the arguments ``argnums`` (an int: one gradient; a tuple: a tuple of them).
+
+    With ``has_aux``, ``fun`` returns ``(value, aux)`` and the function returned
+    gives ``(gradient, aux)``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> do("grad", lambda x: (x * x).sum(), like="torch")(torch.tensor([1.0, 2.0]))
+    tensor([2., 4.])
+    """
+    require_callable("grad", "fun", fun)
+    return torch.func.grad(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
+
+
+def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """jax.value_and_grad on torch.func.grad_and_value: ``(value, gradient)``, with
+    ``has_aux`` ``((value, aux), gradient)`` (torch.func returns the gradient first).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> f = do("value_and_grad", lambda x: (x * x).sum(), like="torch")
+    >>> f(torch.tensor([1.0, 2.0]))
+    (tensor(5.), tensor([2., 4.]))
+    """
+    require_callable("value_and_grad", "fun", fun)
+    both = torch.func.grad_and_value(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
+
+    @functools.wraps(fun)
+    def value_and_grad_of_fun(*args: Any, **kwargs: Any) -> tuple:
+        g, value = both(*args, **kwargs)
+        return value, g
+
+    return value_and_grad_of_fun
+
+
+def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """jax.vjp on torch.func.vjp: ``(fun(*primals), vjp_fn)``, ``vjp_fn(cotangent)``
+    giving one cotangent per primal (a tuple); with ``has_aux`` ``(out, vjp_fn, aux)``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> out, vjp_fn = do("vjp", torch.sin, torch.tensor([0.0, 1.0]))
+    >>> vjp_fn(torch.ones(2))
+    (tensor([1.0000, 0.5403]),)
+    """
+    require_callable("vjp", "fun", fun)
+    return torch.func.vjp(fun, *primals, has_aux=has_aux)
+
+
+def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    """jax.jvp on torch.func.jvp: ``(fun(*primals), tangent_out)``, the directional
+    derivative along ``tangents`` (one per primal); with ``has_aux`` ``(out,
+    tangent_out, aux)``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> do("jvp", torch.sin, (torch.tensor([0.0]),), (torch.tensor([2.0]),))
+    (tensor([0.]), tensor([2.]))
+    """
+    require_callable("jvp", "fun", fun)
+    check_primals("jvp", primals, tangents)
+    return torch.func.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+
+
+def _checkpoint(fun: Callable) -> Callable:
+    """jax.checkpoint on torch.utils.checkpoint (``use_reentrant=False``): ``fun``
+    whose intermediates are recomputed in the backward pass instead of stored.
+
+    torch.func's transforms cannot run a checkpoint (torch 2.13 refuses saved
+    tensor hooks there): inside them ``fun`` runs plainly (same values, no memory
+    saved); torch.autograd (``backward``) and torch.compile use the checkpoint.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> f = do("checkpoint", lambda x: (x.sin() * x).sum(), like="torch")
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> f(x).backward()
+    >>> x.grad
+    tensor([1.3818, 0.0770])
+    """
+    require_callable("checkpoint", "fun", fun)
+    from torch.utils.checkpoint import checkpoint
+
+    @functools.wraps(fun)
+    def checkpointed(*args: Any, **kwargs: Any) -> Any:
+        leaves = torch.utils._pytree.tree_leaves((args, kwargs))
+        if any(isinstance(t, Tensor) and _functorch_wrapped(t) for t in leaves):
+            return fun(*args, **kwargs)
+        return checkpoint(fun, *args, use_reentrant=False, **kwargs)
+
+    return checkpointed
+
+
 TABLE = {
+    "grad": _grad,
+    "value_and_grad": _value_and_grad,
+    "vjp": _vjp,
+    "jvp": _jvp,
+    "checkpoint": _checkpoint,
     "stop_gradient": "detach",
     "jacobian": _jacobian,
     "gradient": _gradient,
