@@ -2,7 +2,7 @@
 ``jit_compile`` (tf.function), ``while_loop`` (tf.while_loop), ``vectorized_call``
 (tf.vectorized_map), ``numpy_call`` (tf.numpy_function) and ``is_available``;
 jax.lax's ``cond`` (tf.cond), ``switch`` (tf.switch_case, the index clamped),
-``fori_loop`` (tf.while_loop), ``scan`` and ``map`` (tf.scan). Eagerly, ``cond`` and
+``fori_loop`` (tf.while_loop for tensor bounds), ``scan`` and ``map`` (tf.scan). Eagerly, ``cond`` and
 ``switch`` are the composed Python branches (tf.cond would run the same), and
 ``associative_scan`` is the composed parallel prefix everywhere.
 """
@@ -287,12 +287,14 @@ def _switch(index: Any, branches: Any, *operands: Any) -> Any:
 
 
 def _fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
-    # tf.while_loop over (i, val): a Python loop eagerly, a graph loop in tf.function;
-    # i is an int64 tensor (the bounds' dtype when they are tensors), the body's
-    # values are cast to the carry's dtypes
+    # int bounds: the composed Python loop, i a Python int (tensorflow adds no int
+    # tensor to a float one; inside tf.function the loop unrolls, as autograph unrolls
+    # ``for i in range(n)``); tensor bounds: tf.while_loop over (i, val), i a tensor of
+    # the bounds' dtype and the body's values cast to the carry's dtypes
+    if not (isinstance(lower, tf.Tensor) or isinstance(upper, tf.Tensor)):
+        return _control.fori_loop(lower, upper, body_fun, init_val)
     require_callable("fori_loop", "body_fun", body_fun)
-    lo = lower if isinstance(lower, tf.Tensor) else tf.constant(
-        _control._bound("fori_loop", "lower", lower), tf.int64)
+    lo = lower if isinstance(lower, tf.Tensor) else _to(lower, upper.dtype)
     hi = _to(upper, lo.dtype)
     init = tf.nest.map_structure(_t, init_val)
 
