@@ -211,6 +211,40 @@ def mixed(x: Any) -> Any:
     return do("add", CONSTANT, x), do("matmul", x, CONSTANT), do("stack", [CONSTANT, x])
 
 
+def cond(x: Any, y: Any) -> Any:
+    """jax.lax.cond on a traced predicate (torch.cond, tf.cond, lax.cond)."""
+    pos = do("cond", do("sum", x) > 0, lambda u, v: u * v + 1.0, lambda u, v: u - v, x, y)
+    neg = do("cond", do("sum", x) < -1e9, lambda u, v: u * v + 1.0, lambda u, v: u - v, x, y)
+    return pos, neg
+
+
+def switch(x: Any, y: Any) -> Any:
+    """jax.lax.switch on a traced index, clamped (nested torch.cond, tf.switch_case)."""
+    branches = [lambda u: u + 1.0, lambda u: u * 2.0, lambda u: -u]
+    k = astype(do("sum", x > 0), "int64")  # 0..64: clamped to the last branch
+    return do("switch", k, branches, y), do("switch", k - k + 1, branches, y)
+
+
+def fori_loop(x: Any, y: Any) -> Any:
+    return do("fori_loop", 0, 5, lambda i, v: v * 0.5 + y * i, x)
+
+
+def scan(x: Any, y: Any) -> Any:
+    """jax.lax.scan (torch's scan operator, tf.scan), forward and reversed."""
+    def step(c: Any, r: Any) -> Any:
+        return c * 0.5 + r, do("sum", c * r)
+
+    c1, ys1 = do("scan", step, x[0], y)
+    c2, ys2 = do("scan", step, x[0], y, reverse=True)
+    return c1, ys1, c2, ys2
+
+
+def map_and_associative_scan(x: Any, y: Any) -> Any:
+    return (do("map", lambda r: do("sum", r * r), x),
+            do("associative_scan", lambda a, b: a + b, y, axis=1),
+            do("associative_scan", lambda a, b: do("maximum", a, b), x, reverse=True))
+
+
 ROWS = [
     pytest.param("elementwise", elementwise, (X, Y), id="elementwise"),
     pytest.param("reductions", reductions, (X, Y), id="reductions"),
@@ -225,6 +259,12 @@ ROWS = [
     pytest.param("pad", pad, (X,), id="pad"),
     pytest.param("mixed", mixed, (A[0],), id="mixed"),
     pytest.param("size_median", size_median, (X,), id="size_median"),
+    pytest.param("cond", cond, (A, B @ B.T), id="cond"),
+    pytest.param("switch", switch, (X, Y), id="switch"),
+    pytest.param("fori_loop", fori_loop, (A, B @ B.T), id="fori_loop"),
+    pytest.param("scan", scan, (A, B @ B.T), id="scan"),
+    pytest.param("map_and_associative_scan", map_and_associative_scan, (A, B @ B.T),
+                 id="map_and_associative_scan"),
 ]
 
 # Rows whose names XLA cannot compile on this platform: tensorflow runs them in

@@ -333,3 +333,41 @@ def test_jvp_refuses_unpaired_primals(backend):
             "tuples or lists")
     _raises(ValueError, lambda: do("jvp", f_scalar, (x, x), (x,)), "jvp", backend,
             "2 primals but 1 tangents")
+
+
+# ---------------------------------------------------------------- inside the compilers
+
+
+def transforms(x):
+    """grad, value_and_grad, vjp, jvp and a checkpoint, written with do."""
+    g = do("grad", f_scalar, like=x)(x)
+    value, g2 = do("value_and_grad", do("checkpoint", f_scalar, like=x), like=x)(x)
+    _, vjp_fn = do("vjp", lambda a: do("sin", a), x)
+    (ct,) = vjp_fn(x)
+    _, t = do("jvp", lambda a: do("sin", a) * a, (x,), (x,))
+    return g, value, g2, ct, t
+
+
+def transforms_reference(x):
+    return df(x), np.sum(np.sin(x) * x), df(x), x * np.cos(x), (np.cos(x) * x + np.sin(x)) * x
+
+
+@pytest.mark.parametrize("compiler", ["jax", "tensorflow", "torch"])
+def test_transforms_inside_the_compilers(compiler):
+    """jax.jit, tf.function and torch.compile(fullgraph=True) trace the transforms."""
+    pytest.importorskip(compiler)
+    x = to_backend(X, compiler)
+    if compiler == "jax":
+        import jax
+
+        out = jax.jit(transforms)(x)
+    elif compiler == "tensorflow":
+        import tensorflow as tf
+
+        out = tf.function(transforms)(x)
+    else:
+        import torch
+
+        torch._dynamo.reset()
+        out = torch.compile(transforms, fullgraph=True, backend="eager")(x)
+    assert_close([to_np(o) for o in out], list(transforms_reference(X)))

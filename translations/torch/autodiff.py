@@ -321,6 +321,24 @@ def _argnums_tuple(argnums: Any) -> Any:
     return tuple(argnums) if isinstance(argnums, list) else argnums
 
 
+# how many functions given to torch.func by the entries below are running: a
+# checkpoint there runs its function plainly (torch.func refuses saved tensor hooks),
+# a test that torch.compile can trace (functorch's own wrapped-tensor test it cannot)
+_IN_FUNC = [0]
+
+
+def _marked(fun: Callable) -> Callable:
+    @functools.wraps(fun)
+    def inside_torch_func(*args: Any, **kwargs: Any) -> Any:
+        _IN_FUNC[0] += 1
+        try:
+            return fun(*args, **kwargs)
+        finally:
+            _IN_FUNC[0] -= 1
+
+    return inside_torch_func
+
+
 def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """jax.grad on torch.func.grad: the gradient of a scalar ``fun`` with respect to
     the arguments ``argnums`` (an int: one gradient; a tuple: a tuple of them).
@@ -336,7 +354,7 @@ def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     tensor([2., 4.])
     """
     require_callable("grad", "fun", fun)
-    return torch.func.grad(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
+    return torch.func.grad(_marked(fun), argnums=_argnums_tuple(argnums), has_aux=has_aux)
 
 
 def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
@@ -352,7 +370,7 @@ def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> C
     (tensor(5.), tensor([2., 4.]))
     """
     require_callable("value_and_grad", "fun", fun)
-    both = torch.func.grad_and_value(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
+    both = torch.func.grad_and_value(_marked(fun), argnums=_argnums_tuple(argnums), has_aux=has_aux)
 
     @functools.wraps(fun)
     def value_and_grad_of_fun(*args: Any, **kwargs: Any) -> tuple:
@@ -375,7 +393,7 @@ def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     (tensor([1.0000, 0.5403]),)
     """
     require_callable("vjp", "fun", fun)
-    return torch.func.vjp(fun, *primals, has_aux=has_aux)
+    return torch.func.vjp(_marked(fun), *primals, has_aux=has_aux)
 
 
 def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
@@ -392,7 +410,7 @@ def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> t
     """
     require_callable("jvp", "fun", fun)
     check_primals("jvp", primals, tangents)
-    return torch.func.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+    return torch.func.jvp(_marked(fun), tuple(primals), tuple(tangents), has_aux=has_aux)
 
 
 def _checkpoint(fun: Callable) -> Callable:
@@ -400,8 +418,10 @@ def _checkpoint(fun: Callable) -> Callable:
     whose intermediates are recomputed in the backward pass instead of stored.
 
     torch.func's transforms cannot run a checkpoint (torch 2.13 refuses saved
-    tensor hooks there): inside them ``fun`` runs plainly (same values, no memory
-    saved); torch.autograd (``backward``) and torch.compile use the checkpoint.
+    tensor hooks there): inside them (``do("grad")`` and the other entries here, in
+    torch.compile too; eagerly any torch.func transform) ``fun`` runs plainly, with
+    the same values and no memory saved; torch.autograd (``backward``) uses the
+    checkpoint, eagerly and inside torch.compile.
 
     Examples
     --------
@@ -418,8 +438,11 @@ def _checkpoint(fun: Callable) -> Callable:
 
     @functools.wraps(fun)
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
-        leaves = torch.utils._pytree.tree_leaves((args, kwargs))
-        if any(isinstance(t, Tensor) and _functorch_wrapped(t) for t in leaves):
+        if _IN_FUNC[0]:
+            return fun(*args, **kwargs)
+        if not torch.compiler.is_compiling() and any(
+                isinstance(t, Tensor) and _functorch_wrapped(t)
+                for t in torch.utils._pytree.tree_leaves((args, kwargs))):
             return fun(*args, **kwargs)
         return checkpoint(fun, *args, use_reentrant=False, **kwargs)
 
