@@ -257,6 +257,26 @@ row("str added to an array", lambda b, t: do("add", arr(b), "abc"), LIBRARY, nam
 row("unknown keyword", lambda b, t: do("sum", arr(b), no_such_keyword=1), LIBRARY,
     name="sum")
 
+# ---------------------------------------------------------------- control flow and transforms
+
+row("cond: a branch that is not callable", lambda b, t: do("cond", True, _probe, 3, arr(b)),
+    LIBRARY, ("cond: false_fun must be callable",), name="cond")
+row("switch: a float index", lambda b, t: do("switch", 1.5, [_probe], arr(b)), LIBRARY,
+    ("switch: index must be an integer",), name="switch")
+row("switch: an index array of floats",
+    lambda b, t: do("switch", arr(b, np.array(1.0)), [_probe], arr(b)), LIBRARY,
+    ("switch: index must be an integer",), name="switch")
+row("fori_loop: the body changes the carry's structure",
+    lambda b, t: do("fori_loop", 0, 2, lambda i, v: (v, v), arr(b)), LIBRARY,
+    ("fori_loop: body_fun must return a carry of the same structure",), name="fori_loop")
+row("scan: f changes the carry's structure",
+    lambda b, t: do("scan", lambda c, x: ((c, c), x), arr(b), arr(b)), LIBRARY,
+    ("scan: f must return a carry of the same structure",), name="scan")
+row("map: not callable", lambda b, t: do("map", "f", arr(b)), LIBRARY,
+    ("map: f must be callable",), name="map")
+row("grad: not callable", lambda b, t: do("grad", 3, like=b), LIBRARY, ("grad",), name="grad")
+row("vjp: not callable", lambda b, t: do("vjp", None, arr(b)), LIBRARY, ("vjp",), name="vjp")
+
 # ---------------------------------------------------------------- wrong shapes
 
 row("matmul shape mismatch", lambda b, t: do("matmul", arr(b, M23), arr(b, M23)), LIBRARY,
