@@ -371,3 +371,15 @@ def test_transforms_inside_the_compilers(compiler):
         torch._dynamo.reset()
         out = torch.compile(transforms, fullgraph=True, backend="eager")(x)
     assert_close([to_np(o) for o in out], list(transforms_reference(X)))
+
+
+def test_scan_of_length_zero(backend):
+    """jax infers the outputs of an empty scan from a trace; the Python loops and
+    tf.scan have no step to take them from, and say so."""
+    init, xs = to_backend((np.zeros(3), np.zeros((0, 3))), backend)
+    if backend == "jax":
+        carry, ys = do("scan", lambda c, x: (c + x, c * x), init, xs)
+        assert to_np(ys).shape == (0, 3)
+        return
+    _raises(ValueError, lambda: do("scan", lambda c, x: (c + x, c * x), init, xs), "scan",
+            backend, "length 0")

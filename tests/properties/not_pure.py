@@ -32,6 +32,8 @@ for _names, _why in [
      "jit_compile_hessian stop_gradient_tree while_loop vectorized_call numpy_call call "
      "minimize variable module is_module block_until_ready copy_leaves stack_leaves",
      _AUTODIFF),
+    ("cond switch fori_loop scan map associative_scan grad value_and_grad vjp jvp checkpoint",
+     _AUTODIFF + " (tests/functions/test_methods_transforms.py: numpy references)"),
     ("allocate_on_device get_default_device get_device get_device_by_ref get_peak_memory "
      "reset_peak_memory list_devices set_default_device to_device is_available "
      "prefers_channels_last requires_fixed_shapes_when_tracing to_dlpack numpy is_tensor",

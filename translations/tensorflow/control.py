@@ -326,6 +326,8 @@ def _scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     """
     require_callable("scan", "f", f)
     n = _control._leading("scan", xs, length)
+    if n == 0:
+        raise ValueError("scan: cannot infer the outputs of a scan of length 0")
     none = xs is None
     elems = tf.range(n) if none else tf.nest.map_structure(_t, xs)
     carry0 = tf.nest.map_structure(_t, init)
