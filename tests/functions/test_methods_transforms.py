@@ -302,7 +302,7 @@ def test_switch_refuses_a_non_integer_index(backend, index):
     x = to_backend(M, backend)
     _raises(TypeError, lambda: do("switch", index, BRANCHES, x), "switch", backend,
             "index must be")
-    if isinstance(index, np.ndarray) or isinstance(index, float):
+    if isinstance(index, (np.ndarray, float)):
         arr = B(np.asarray(index, dtype=float), backend)
         _raises(TypeError, lambda: do("switch", arr, BRANCHES, x), "switch", backend,
                 "index must be")
@@ -378,7 +378,7 @@ def test_scan_of_length_zero(backend):
     tf.scan have no step to take them from, and say so."""
     init, xs = to_backend((np.zeros(3), np.zeros((0, 3))), backend)
     if backend == "jax":
-        carry, ys = do("scan", lambda c, x: (c + x, c * x), init, xs)
+        _, ys = do("scan", lambda c, x: (c + x, c * x), init, xs)
         assert to_np(ys).shape == (0, 3)
         return
     _raises(ValueError, lambda: do("scan", lambda c, x: (c + x, c * x), init, xs), "scan",

@@ -2,9 +2,9 @@
 ``jit_compile`` (tf.function), ``while_loop`` (tf.while_loop), ``vectorized_call``
 (tf.vectorized_map), ``numpy_call`` (tf.numpy_function) and ``is_available``;
 jax.lax's ``cond`` (tf.cond), ``switch`` (tf.switch_case, the index clamped),
-``fori_loop`` (tf.while_loop for tensor bounds), ``scan`` and ``map`` (tf.scan). Eagerly, ``cond`` and
-``switch`` are the composed Python branches (tf.cond would run the same), and
-``associative_scan`` is the composed parallel prefix everywhere.
+``fori_loop`` (tf.while_loop for tensor bounds), ``scan`` and ``map`` (tf.scan).
+Eagerly, ``cond`` and ``switch`` are the composed Python branches (tf.cond would run
+the same), and ``associative_scan`` is the composed parallel prefix everywhere.
 """
 
 from __future__ import annotations
