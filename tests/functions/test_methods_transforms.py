@@ -383,3 +383,32 @@ def test_scan_of_length_zero(backend):
         return
     _raises(ValueError, lambda: do("scan", lambda c, x: (c + x, c * x), init, xs), "scan",
             backend, "length 0")
+
+
+@pytest.mark.parametrize("compiler", ["jax", "tensorflow", "torch"])
+def test_fori_loop_with_traced_bounds_inside_the_compilers(compiler):
+    """A bound that is an array of the library: a loop of the library inside the
+    compiler (lax.fori_loop, tf.while_loop, torch's while_loop operator)."""
+    pytest.importorskip(compiler)
+    x, n = to_backend((X, np.array(4)), compiler)
+
+    def f(v, k):
+        return do("fori_loop", 1, k, lambda i, w: w * 0.5 + do("sin", w), v)
+
+    ref = X.copy()
+    for _ in range(1, 4):
+        ref = ref * 0.5 + np.sin(ref)
+    if compiler == "jax":
+        import jax
+
+        out = jax.jit(f)(x, n)
+    elif compiler == "tensorflow":
+        import tensorflow as tf
+
+        out = tf.function(f)(x, n)
+    else:
+        import torch
+
+        torch._dynamo.reset()
+        out = torch.compile(f, fullgraph=True, backend="eager")(x, n)
+    assert_close(to_np(out), ref)

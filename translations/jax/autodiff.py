@@ -168,22 +168,67 @@ def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
 
 
 def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """jax.value_and_grad: ``(value, gradient)``, with ``has_aux`` ``((value, aux),
+    gradient)``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> f = do("value_and_grad", lambda x: (x * x).sum(), like="jax")
+    >>> value, g = f(jnp.array([1.0, 2.0]))
+    >>> float(value), g.tolist()
+    (5.0, [2.0, 4.0])
+    """
     require_callable("value_and_grad", "fun", fun)
     return jax.value_and_grad(fun, argnums=_argnums_tuple(argnums), has_aux=has_aux)
 
 
 def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """jax.vjp: ``(fun(*primals), vjp_fn)``, ``vjp_fn(cotangent)`` giving one cotangent
+    per primal (a tuple); with ``has_aux`` ``(out, vjp_fn, aux)``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> out, vjp_fn = do("vjp", lambda x: x * x, jnp.array([1.0, 3.0]))
+    >>> vjp_fn(jnp.ones(2))[0].tolist()
+    [2.0, 6.0]
+    """
     require_callable("vjp", "fun", fun)
     return jax.vjp(fun, *primals, has_aux=has_aux)
 
 
 def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    """jax.jvp: ``(fun(*primals), tangent_out)``, the derivative along ``tangents``
+    (one per primal); with ``has_aux`` ``(out, tangent_out, aux)``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> out, t = do("jvp", lambda x: x * x, (jnp.array([3.0]),), (jnp.array([1.0]),))
+    >>> t.tolist()
+    [6.0]
+    """
     require_callable("jvp", "fun", fun)
     check_primals("jvp", primals, tangents)
     return jax.jvp(fun, primals, tangents, has_aux=has_aux)
 
 
 def _checkpoint(fun: Callable) -> Callable:
+    """jax.checkpoint: ``fun`` whose intermediates the backward pass recomputes
+    instead of storing.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> f = do("checkpoint", lambda x: (jnp.sin(x) * x).sum(), like="jax")
+    >>> round(float(do("grad", f, like="jax")(jnp.array(1.0))), 4)
+    1.3818
+    """
     require_callable("checkpoint", "fun", fun)
     return jax.checkpoint(fun)
 

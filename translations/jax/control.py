@@ -238,6 +238,15 @@ def _cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) ->
 
 
 def _switch(index: Any, branches: Any, *operands: Any) -> Any:
+    """jax.lax.switch: ``branches[index](*operands)``, the index clamped to the branches.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> do("switch", jnp.array(5), [jnp.sin, jnp.cos], jnp.zeros(1)).tolist()
+    [1.0]
+    """
     # jax.lax.switch clamps the index itself
     branches = _branches("switch", branches)
     branch_index("switch", index, len(branches))
@@ -245,6 +254,15 @@ def _switch(index: Any, branches: Any, *operands: Any) -> Any:
 
 
 def _fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
+    """jax.lax.fori_loop: ``val = body_fun(i, val)`` for ``i`` in ``range(lower, upper)``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> do("fori_loop", 0, 4, lambda i, v: v * 2 + i, jnp.array([1.0])).tolist()
+    [27.0]
+    """
     # jax.lax.fori_loop (a scan when the bounds are concrete: reverse-differentiable)
     require_callable("fori_loop", "body_fun", body_fun)
 
@@ -258,6 +276,16 @@ def _fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any
 
 def _scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
           reverse: bool = False) -> tuple[Any, Any]:
+    """jax.lax.scan: ``(carry, ys)`` of ``f(carry, x) -> (carry, y)`` over ``xs``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> c, ys = do("scan", lambda c, x: (c + x, c * x), jnp.array(0.0), jnp.arange(1.0, 5.0))
+    >>> float(c), ys.tolist()
+    (10.0, [0.0, 2.0, 9.0, 24.0])
+    """
     require_callable("scan", "f", f)
 
     def step(carry: Any, x: Any) -> Any:
@@ -271,11 +299,29 @@ def _scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
 
 
 def _map(f: Callable, xs: Any) -> Any:
+    """jax.lax.map: ``f`` over the leading axis of ``xs``, sequentially.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> do("map", lambda r: r @ r, jnp.arange(4.0).reshape(2, 2)).tolist()
+    [1.0, 13.0]
+    """
     require_callable("map", "f", f)
     return jax.lax.map(f, xs)
 
 
 def _associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    """jax.lax.associative_scan: the inclusive prefix of an associative ``fn``.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> from dispatch import do
+    >>> do("associative_scan", jnp.add, jnp.arange(1, 5)).tolist()
+    [1, 3, 6, 10]
+    """
     require_callable("associative_scan", "fn", fn)
     return jax.lax.associative_scan(fn, elems, reverse=reverse, axis=axis)
 
