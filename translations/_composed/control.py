@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
 from dispatch.translations._adapters import branch_index, check_carry, require_callable
 
 from dispatch.engine import (

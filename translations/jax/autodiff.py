@@ -15,8 +15,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import check_primals, functional_hessian
-from dispatch.translations._adapters import functional_jacobian, require_callable
+from dispatch.translations._adapters import (
+    check_primals,
+    functional_hessian,
+    functional_jacobian,
+    require_callable,
+)
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 
 from dispatch.engine import alias, unsupported

@@ -17,9 +17,8 @@ from typing import Any
 
 import tensorflow as tf
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import check_primals, require_callable
+from dispatch.translations._adapters import check_primals, hessian_result, require_callable
 from dispatch.translations._adapters import first_output as _first
-from dispatch.translations._adapters import hessian_result
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 from dispatch.translations.tensorflow._common import _SPARSE, _TENSOR, _t, _to
 

@@ -18,9 +18,14 @@ from typing import Any
 
 import torch
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import check_primals, require_callable
+from dispatch.translations._adapters import (
+    check_primals,
+    functional_hessian,
+    functional_jacobian,
+    hessian_result,
+    require_callable,
+)
 from dispatch.translations._adapters import first_output as _first
-from dispatch.translations._adapters import functional_hessian, functional_jacobian, hessian_result
 from dispatch.translations.torch._common import (
     _axes,
     _detach_tree,
