@@ -1,4 +1,4 @@
-"""The ML ops of keras.ops (issue 19): ``do(name, x)`` against the library's native op.
+"""The ML ops of keras.ops: ``do(name, x)`` against the library's native op.
 
 Rows: each ML op on numpy and torch, float32, at 1e3 and 1e6 elements: a 1-D array of
 normal values (both signs) for the activations and ``rsqrt`` (of ``|x| + 0.1``); rows

@@ -499,8 +499,8 @@ def _scatter_1d_scalar_numpy(base_grid, indices, values, mode="update"):
 
 
 # the ML ops of keras.ops (docs/vocabulary.md, "ML ops") on float arrays: the plain numpy
-# expression of the composed formula, without its do() calls (issue 19: within 1.3x of
-# the numpy expression); other inputs take the composed path
+# expression of the composed formula, without its do() calls (a composed op must be as
+# fast as the obvious numpy expression); other inputs take the composed path
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
