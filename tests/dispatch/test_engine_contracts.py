@@ -1292,3 +1292,40 @@ def test_refusals_name_the_call_the_backend_and_the_reason(backend, name, reason
     assert msg.endswith(
         ". dispatch resolves a name only to an array function of the library (docs/safety.md)."
     )
+
+
+# ---------------------------------------------------------------- refusal messages
+
+
+@pytest.mark.parametrize(
+    ("backend", "name", "reason"),
+    [
+        # a capability module on the way (refused before it is imported)
+        ("numpy", "ctypeslib.load_library", "it lies in 'numpy.ctypeslib' (native-code loading"),
+        ("numpy", "lib.npyio.load", "it lies in 'numpy.lib.npyio' (file and URL access"),
+        # a module that is on the way to listed ones, but not listed itself
+        (
+            "numpy",
+            "polynomial.Polynomial",
+            "'numpy.polynomial' is not one of the array modules that the 'numpy' table "
+            "lists in SUBMODULES",
+        ),
+        # an attribute of a class, not of a module
+        (
+            "torch",
+            "Tensor.add_",
+            "it reaches the attribute 'add_' of the _TensorMeta object 'Tensor'",
+        ),
+        ("torch", "hub.load", "it lies in 'torch.hub' (model downloads)"),
+    ],
+)
+def test_a_refusal_names_the_call_the_backend_and_its_reason(backend, name, reason):
+    """Every refusal of the walk says which call, on which backend, and why: the
+    reason is the rule the name broke, never empty."""
+    pytest.importorskip(backend)
+    with pytest.raises(dispatch.RefusedNameError) as info:
+        do(name, like=backend)
+    message = str(info.value)
+    assert message.startswith(f"do({name!r}) on backend {backend!r} is refused: {reason}")
+    assert message.endswith("dispatch resolves a name only to an array function of the library "
+                            "(docs/safety.md).")

@@ -34,6 +34,12 @@ for _names, _why in [
      _AUTODIFF),
     ("cond switch fori_loop scan map associative_scan grad value_and_grad vjp jvp checkpoint",
      _AUTODIFF + " (tests/functions/test_methods_transforms.py: numpy references)"),
+    ("elu gelu glu hard_sigmoid hard_silu leaky_relu log_sigmoid log_softmax logdet moments "
+     "normalize one_hot relu relu6 rsqrt segment_max segment_sum selu silu softmax softsign "
+     "top_k",
+     "an ML op with no numpy function of that name: checked against float64 references "
+     "written from each op's definition, on every library, in float32 and float64 "
+     "(tests/functions/test_ml_ops.py)"),
     ("allocate_on_device get_default_device get_device get_device_by_ref get_peak_memory "
      "reset_peak_memory list_devices set_default_device to_device is_available "
      "prefers_channels_last requires_fixed_shapes_when_tracing to_dlpack numpy is_tensor",
