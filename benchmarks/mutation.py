@@ -178,7 +178,51 @@ PRELOAD = (
 # every input), or they change only what no contract fixes. Matched by the function
 # and the changed source lines (not by mutmut's numbering, which shifts with any edit
 # above the change in the same function): (function, removed line, added line, reason).
-EQUIVALENT: tuple[tuple[str, str, str, str], ...] = ()
+_STRICT = "kw holds (name, type) pairs: its two slices always have the same length"
+_FIRST = "split's first part is the same whether it splits once or at every dot"
+_LAST = "rsplit's last part is the same whether it splits once or at every dot"
+EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "dispatch._do._entry",
+        "(k, c) for k, t in zip(kw[::2], kw[1::2], strict=True) if (c := conv(t, k in keywords))",
+        "(k, c) for k, t in zip(kw[::2], kw[1::2], strict=None) if (c := conv(t, k in keywords))",
+        _STRICT,
+    ),
+    (
+        "dispatch._do._entry",
+        "(k, c) for k, t in zip(kw[::2], kw[1::2], strict=True) if (c := conv(t, k in keywords))",
+        "(k, c) for k, t in zip(kw[::2], kw[1::2], strict=False) if (c := conv(t, k in keywords))",
+        _STRICT,
+    ),
+    ("dispatch._infer._find", 'root = module.split(".", 1)[0]', 'root = module.split(".", )[0]',
+     _FIRST),
+    ("dispatch._infer.foreign", 'root = module.split(".", 1)[0]', 'root = module.split(".", )[0]',
+     _FIRST),
+    (
+        "dispatch._resolve._walk",
+        "f\"{path.rsplit('.', 1)[-1]!r}, and dispatch walks only through modules\"",
+        "f\"{path.rsplit('.', )[-1]!r}, and dispatch walks only through modules\"",
+        _LAST,
+    ),
+    (
+        "dispatch._resolve._Policy.submodule_allowed",
+        'return any(".".join(parts[:i]) + ".*" in self.submodules for i in range(1, len(parts)))',
+        'return any(".".join(parts[:i]) + ".*" in self.submodules for i in range(len(parts)))',
+        "i = 0 adds the pattern '.*', which no table lists (every entry names its library)",
+    ),
+    (
+        "dispatch._registry.clear_caches",
+        "generation += 1",
+        "generation -= 1",
+        "the generation is only compared for equality: counting down gives new values too",
+    ),
+    (
+        "dispatch._registry.missing_module",
+        'missing = (getattr(err, "name", None) or "").split(".")[0] or "?"',
+        'missing = (getattr(err, "name", ) or "").split(".")[0] or "?"',
+        "err is an ImportError, which always has the attribute name (None when unknown)",
+    ),
+)
 
 
 def mutmut_cli(args: Iterable[str], cwd: Path, log: Path | None = None) -> int:
