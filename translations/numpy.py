@@ -712,6 +712,7 @@ TABLE = merge_tables(
     native_entries(
         "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
+        "nancumprod cumulative_sum cumulative_prod "
         "quantile percentile nanquantile nanpercentile nanmedian digitize histogram histogram2d "
         "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
         "linalg.svdvals linalg.cond scipy.linalg.lu_solve"

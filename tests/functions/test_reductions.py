@@ -98,6 +98,20 @@ for fn in ("cumsum", "cumprod"):
         case(fn, V),
         case(fn, np.zeros((0,))),
     ]
+for fn in ("cumulative_sum", "cumulative_prod"):
+    CASES += [
+        case(fn, V),
+        case(fn, S),
+        case(fn, A, axis=0),
+        case(fn, A32, axis=1),
+        case(fn, A3, axis=-1, include_initial=True),
+        case(fn, A32, axis=0, include_initial=True),
+        case(fn, AI_SMALL, axis=1),
+        case(fn, AI, axis=0, include_initial=True, dtype="float64"),
+        case(fn, AB, axis=0),
+        case(fn, np.zeros((2, 0)), axis=1, include_initial=True),
+        case(fn, V.astype("float32"), include_initial=True),
+    ]
 CASES += [
     case("cumsum", A, axis=0, dtype="float32"),
     case("count_nonzero", AI),
@@ -152,6 +166,12 @@ CASES += [
     case("nancumsum", AN3, axis=-1),
     case("nancumsum", AI, axis=1),
     case("nancumsum", AN, axis=1, dtype="float32"),
+    case("nancumprod", AN),
+    case("nancumprod", AN, axis=0),
+    case("nancumprod", AN3, axis=-1),
+    case("nancumprod", AI_SMALL, axis=1),
+    case("nancumprod", AN.astype("float32"), axis=1),
+    case("nancumprod", AN, axis=1, dtype="float32"),
     case("nanprod", AN),
     case("nanprod", AN, axis=1),
     case("nanprod", AN3, axis=(0, 2), keepdims=True),

@@ -103,6 +103,26 @@ for _name in ("any", "all"):
 PROPS["count_nonzero"] = Prop(reduce(ALL, lo=-1, hi=1, exact=True))
 PROPS["cumsum"] = Prop(cumulative(ALL, **EXACT))
 PROPS["cumprod"] = Prop(cumulative(NUMERIC, lo=-2, hi=2, exact=True))
+
+
+def _cumulative_new(dtypes=NUMERIC, **values):
+    """numpy 2's ``cumulative_*``: ``axis`` required above one dimension, and
+    ``include_initial`` drawn."""
+
+    def build(d: Drawer) -> Call:
+        x = d.array(d.dtype(dtypes), **values)
+        kwargs: dict[str, Any] = {}
+        if x.ndim > 1 or (x.ndim == 1 and d.boolean()):
+            kwargs["axis"] = d.axis(x.ndim, none=False, tuples=False)
+        if d.boolean():
+            kwargs["include_initial"] = True
+        return (x,), kwargs
+
+    return build
+
+
+PROPS["cumulative_sum"] = Prop(_cumulative_new(ALL, **EXACT))
+PROPS["cumulative_prod"] = Prop(_cumulative_new(NUMERIC, lo=-2, hi=2, exact=True))
 PROPS["median"] = Prop(reduce(REAL, empty=False, **EXACT))
 PROPS["average"] = Prop(
     lambda d: (
@@ -138,3 +158,4 @@ for _name in ("nanargmax", "nanargmin"):
         )
     )
 PROPS["nancumsum"] = Prop(_no_inf(cumulative(FLOAT, **NAN)))
+PROPS["nancumprod"] = Prop(_no_inf(cumulative(FLOAT, lo=-2, hi=2, exact=True, special=True)))

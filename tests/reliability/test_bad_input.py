@@ -294,6 +294,9 @@ row("axis out of range", lambda b, t: do("sum", arr(b), axis=3), LIBRARY, name="
 row("concatenate of mismatched ranks",
     lambda b, t: do("concatenate", [arr(b, M23), arr(b, X)], axis=0), LIBRARY,
     name="concatenate")
+for _name in ("cumulative_sum", "cumulative_prod"):
+    row(f"{_name} of a matrix without an axis", lambda b, t, n=_name: do(n, arr(b, M23)),
+        LIBRARY, ("axis",), name=_name)
 
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,

@@ -371,6 +371,101 @@ def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> A
     return do("cumsum", a, axis=axis, dtype=dtype)
 
 
+@composed("nancumprod")
+def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """Cumulative product treating NaN as one, numpy's ``nancumprod``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("nancumprod", np.array([[2.0, np.nan], [-3.0, 4.0]]), axis=1)
+    array([[  2.,   2.],
+           [ -3., -12.]])
+    """
+    _no_out(out)
+    if _inexact(a):
+        a = _filled(a, do("isnan", a), 1)
+    return do("cumprod", a, axis=axis, dtype=dtype)
+
+
+# ---------------------------------------------------------------- cumulative_sum / _prod
+
+
+def _cumulative(
+    plain: str, identity: int, x: Any, axis: Any, dtype: Any, out: Any, include_initial: bool
+) -> Any:
+    _no_out(out)
+    ndim = do("ndim", x)
+    if axis is None:
+        if ndim > 1:
+            raise ValueError(
+                f"cumulative_{plain[3:]}: for arrays which have more than one dimension "
+                f"axis is required, got an array of {ndim} dimensions"
+            )
+        axis = 0
+    if ndim == 0:  # numpy takes a 0-d array as one element
+        x = do("reshape", x, (1,))
+    r = do(plain, x, axis=axis, dtype=dtype)
+    if include_initial:
+        shape = list(do("shape", r))
+        shape[axis] = 1
+        first = do("full", tuple(shape), identity, dtype=_dt(r), like=r)
+        r = do("concatenate", [first, r], axis=axis)
+    return r
+
+
+@composed("cumulative_sum")
+def cumulative_sum(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    include_initial: bool = False,
+) -> Any:
+    """Cumulative sum along ``axis``, numpy 2's ``cumulative_sum``.
+
+    ``axis`` may be left out only for arrays of at most one dimension (a 0-d
+    array is one element). With ``include_initial`` the result starts with the
+    sum's identity (0), one longer along ``axis``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("cumulative_sum", np.array([[1, -2], [3, 4]]), axis=1, include_initial=True)
+    array([[ 0,  1, -1],
+           [ 0,  3,  7]])
+    """
+    return _cumulative("cumsum", 0, x, axis, dtype, out, include_initial)
+
+
+@composed("cumulative_prod")
+def cumulative_prod(
+    x: Any,
+    /,
+    *,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    include_initial: bool = False,
+) -> Any:
+    """Cumulative product along ``axis``, numpy 2's ``cumulative_prod``.
+
+    ``axis`` may be left out only for arrays of at most one dimension (a 0-d
+    array is one element). With ``include_initial`` the result starts with the
+    product's identity (1), one longer along ``axis``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("cumulative_prod", np.array([[1.0, -2.0], [3.0, 4.0]]), axis=0)
+    array([[ 1., -2.],
+           [ 3., -8.]])
+    """
+    return _cumulative("cumprod", 1, x, axis, dtype, out, include_initial)
+
+
 @composed("nanprod")
 def nanprod(
     a: Any,

@@ -141,6 +141,7 @@ TABLE = merge_tables(
         "cumsum": _cumulative(da.cumsum),
         "cumprod": _cumulative(da.cumprod),
         "nancumsum": _cumulative(da.nancumsum),
+        "nancumprod": _cumulative(da.nancumprod),
         "ptp": _ptp,
     },
     # dask's own (lazy, beating the composed ones), with numpy's where=

@@ -84,6 +84,9 @@ TABLE = merge_tables(
         "average": NATIVE,
     },
     # numpy accumulates small integers in the default integer
-    {name: _accumulating(getattr(jnp, name)) for name in ("cumsum", "cumprod", "nancumsum")},
+    {
+        name: _accumulating(getattr(jnp, name))
+        for name in ("cumsum", "cumprod", "nancumsum", "nancumprod")
+    },
     names=("reductions", "accumulations"),
 )
