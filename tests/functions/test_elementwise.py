@@ -168,6 +168,18 @@ CASES += [case(fn, E) for fn in ("exp", "abs", "negative", "isnan", "floor")]
 CASES += [case(fn, SPECIAL) for fn in UNARY_PREDICATES]
 CASES += [case(fn, A) for fn in UNARY_PREDICATES]
 CASES += [case(fn, AI) for fn in UNARY_INT]
+CASES += [
+    case("fabs", A),
+    case("fabs", A32),
+    case("fabs", T := rng.standard_normal((2, 3, 4))),
+    case("fabs", SPECIAL),
+    case("fabs", S),
+    case("fabs", E),
+    case("fabs", AI),
+    case("fabs", AI.astype("int16")),
+    case("fabs", AI.astype("int8")),
+    case("fabs", AB),
+]
 CASES += [case(fn, AC) for fn in UNARY_COMPLEX]
 CASES += [
     case("round", HALVES),

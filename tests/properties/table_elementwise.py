@@ -72,6 +72,7 @@ PROPS["reciprocal"] = Prop(unary(FLOAT + COMPLEX, nonzero=True))
 PROPS["spacing"] = Prop(unary(FLOAT))
 for _name in ("floor", "ceil", "trunc", "rint", "fix"):
     PROPS[_name] = Prop(unary(REAL))
+PROPS["fabs"] = Prop(unary((*REAL, "bool", "int8", "int16"), exact=True))
 for _name in ("abs", "absolute", "negative", "positive", "sign", "square"):
     PROPS[_name] = Prop(unary(NUMERIC, exact=True))
 for _name in ("real", "imag", "conj", "conjugate", "angle"):

@@ -40,6 +40,30 @@ def _matmul(d: Drawer) -> Call:
 PROPS["matmul"] = Prop(_matmul)
 
 
+
+def _vector_products(form: str):
+    """numpy 2's gufuncs ``vecdot`` ((n),(n)->(), any core ``axis``), ``matvec``
+    and ``vecmat``: broadcast loop axes, core sizes from 0."""
+
+    def build(d: Drawer) -> Call:
+        dt = d.dtype(NUMERIC)
+        n, m = d.integer(0, 4), d.integer(1, 3)
+        b1, b2 = d.broadcast_shapes(2, min_dims=0) if d.boolean() else ((), ())
+        if form == "vecdot":
+            axis = -1 if d.boolean() else 0
+            core = (lambda b: (n, *b)) if axis == 0 else (lambda b: (*b, n))
+            kw = {} if axis == -1 else {"axis": 0}
+            return (d.array(dt, core(b1), **EXACT), d.array(dt, core(b2), **EXACT)), kw
+        if form == "matvec":
+            return (d.array(dt, (*b1, m, n), **EXACT), d.array(dt, (*b2, n), **EXACT)), {}
+        return (d.array(dt, (*b1, n), **EXACT), d.array(dt, (*b2, n, m), **EXACT)), {}
+
+    return build
+
+
+for _name in ("vecdot", "matvec", "vecmat"):
+    PROPS[_name] = Prop(_vector_products(_name))
+
 def _dot(d: Drawer) -> Call:
     dt = d.dtype(NUMERIC)
     k = d.integer(0, 4)

@@ -297,6 +297,12 @@ row("concatenate of mismatched ranks",
 for _name in ("cumulative_sum", "cumulative_prod"):
     row(f"{_name} of a matrix without an axis", lambda b, t, n=_name: do(n, arr(b, M23)),
         LIBRARY, ("axis",), name=_name)
+row("vecdot of mismatched core dimensions",
+    lambda b, t: do("vecdot", arr(b, M23), arr(b, np.ones((2, 1)))), LIBRARY,
+    ("vecdot",), name="vecdot")
+row("matvec of a vector as the matrix", lambda b, t: do("matvec", arr(b), arr(b)), LIBRARY,
+    name="matvec")
+row("fabs of complex input", lambda b, t: do("fabs", arr(b, X + 1j)), LIBRARY, name="fabs")
 
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,

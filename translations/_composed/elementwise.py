@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from dispatch.translations._composed.devices import _weak_kind
+from dispatch.translations._composed.reductions import default_float
 
 from dispatch.engine import composed, do
 
@@ -427,3 +428,31 @@ def rsqrt(x: Any) -> Any:
     array([0.5, 2. ])
     """
     return 1.0 / do("sqrt", _real_float(x, "rsqrt"))
+
+
+# numpy's fabs loops: the smallest float that holds an integer type exactly enough
+_FABS_FLOAT = {1: "float16", 2: "float32"}
+
+
+@composed("fabs")
+def fabs(x: Any, /) -> Any:
+    """Absolute value as a float, numpy's ``fabs``.
+
+    Integers and booleans become floats as in numpy (1-byte types float16,
+    2-byte float32, wider ones the library's default float: numpy's float64,
+    docs/vocabulary.md, dtypes); complex input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("fabs", np.array([[-1.5, 2.0], [0.0, -3.0]]))
+    array([[1.5, 2. ],
+           [0. , 3. ]])
+    """
+    dt = do("dtype_of", x)
+    if dt.kind == "c":
+        raise TypeError(f"fabs is not defined for complex input ({dt}); use abs")
+    if dt.kind not in "f":
+        wide = dt.itemsize > 2
+        x = do("astype", x, default_float(x) if wide else np.dtype(_FABS_FLOAT[dt.itemsize]))
+    return do("abs", x)

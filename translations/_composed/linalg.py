@@ -163,6 +163,83 @@ def cond(x: Any, p: Any = None) -> Any:
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
 
+# ---------------------------------------------------------------- vecdot / matvec / vecmat
+
+
+def _core(name: str, x: Any, ndim: int) -> tuple:
+    shape = tuple(do("shape", x))
+    if len(shape) < ndim:
+        raise ValueError(
+            f"{name}: operand has {len(shape)} dimension(s), its core needs at least {ndim}"
+        )
+    return shape
+
+
+def _same_core(name: str, n1: Any, n2: Any) -> None:
+    # gufuncs do not broadcast core dimensions (an unknown size, while tracing, passes)
+    if n1 is not None and n2 is not None and n1 != n2:
+        raise ValueError(
+            f"{name}: the operands' core dimensions differ ({n1} and {n2}); they must match"
+        )
+
+
+def _conj(x: Any) -> Any:
+    return do("conj", x) if _dt(x).kind == "c" else x
+
+
+@composed("vecdot")
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """Vector dot product along ``axis`` of each operand, numpy 2's ``vecdot``.
+
+    ``sum(conj(x1) * x2)`` over the core axis (``axis`` of each operand, which
+    must have the same length), the other axes broadcast.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("vecdot", np.array([[1.0, -2.0], [3.0, 4.0]]), np.array([2.0, 1.0]))
+    array([ 0., 10.])
+    """
+    s1, s2 = _core("vecdot", x1, 1), _core("vecdot", x2, 1)
+    _same_core("vecdot", s1[axis], s2[axis])
+    x1 = do("moveaxis", _conj(x1), axis, -1)
+    x2 = do("moveaxis", x2, axis, -1)
+    product = do("multiply", x1, x2)
+    return do("sum", product, axis=-1, dtype=_dt(product))
+
+
+@composed("matvec")
+def matvec(x1: Any, x2: Any, /) -> Any:
+    """Matrix-vector product, numpy 2's ``matvec``: ``x1`` (..., m, n) times
+    ``x2`` (..., n) gives (..., m), the leading axes broadcast.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("matvec", np.array([[1.0, -2.0], [3.0, 4.0]]), np.array([2.0, 1.0]))
+    array([ 0., 10.])
+    """
+    s1, s2 = _core("matvec", x1, 2), _core("matvec", x2, 1)
+    _same_core("matvec", s1[-1], s2[-1])
+    return do("squeeze", do("matmul", x1, do("expand_dims", x2, -1)), -1)
+
+
+@composed("vecmat")
+def vecmat(x1: Any, x2: Any, /) -> Any:
+    """Vector-matrix product, numpy 2's ``vecmat``: ``conj(x1)`` (..., n) times
+    ``x2`` (..., n, m) gives (..., m), the leading axes broadcast.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("vecmat", np.array([2.0, 1.0]), np.array([[1.0, -2.0], [3.0, 4.0]]))
+    array([5., 0.])
+    """
+    s1, s2 = _core("vecmat", x1, 1), _core("vecmat", x2, 2)
+    _same_core("vecmat", s1[-1], s2[-2])
+    return do("squeeze", do("matmul", do("expand_dims", _conj(x1), -2), x2), -2)
+
+
 @composed("scipy.linalg.lu_solve")
 def lu_solve(
     lu_and_piv: Any,

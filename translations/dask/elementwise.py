@@ -96,4 +96,5 @@ TABLE = {
     "lcm": np.lcm,
     # dask's own (lazy) beats the composed fallback
     "ediff1d": NATIVE,
+    "fabs": NATIVE,  # dask wraps numpy's ufunc
 }

@@ -122,5 +122,8 @@ TABLE = {
     "linalg.tensorinv": NATIVE,
     "linalg.tensorsolve": NATIVE,
     "linalg.svdvals": NATIVE,
+    "vecdot": NATIVE,
+    "matvec": NATIVE,
+    "vecmat": NATIVE,
     "scipy.linalg.lu_solve": NATIVE,
 }
