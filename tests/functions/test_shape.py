@@ -26,6 +26,7 @@ VALUES = np.array([-1.0, 1.0, 3.0, 7.0, 9.0])
 K3 = np.array([0.5, -1.0, 2.0])
 VC = V + 1j * W
 KC = K3 - 2j * K3[::-1]
+SET_F = np.round(rng.standard_normal((3, 4)), 0)  # float values that repeat
 XP = np.array([0.0, 1.0, 2.0, 2.0, 4.0])  # increasing, with a repeated point
 FP = np.array([1.0, 3.0, 0.0, 5.0, 2.0])
 XQ = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 3.9, 4.0, 5.0, np.nan])
@@ -214,6 +215,27 @@ CASES = [
     case("argsort", A, axis=None),
     case("argsort", DUPS, stable=True),
     case("argsort", DUPS, kind="stable"),
+    *[
+        case(fn, x, y, **kw)
+        for fn in ("intersect1d", "union1d", "setdiff1d", "setxor1d")
+        for x, y, kw in (
+            (AI, AI[::-1, :2] + 2, {}),
+            (AI.astype("float32"), np.array([-5.0, 0.5, 3.0, 3.0], "float32"), {}),
+            (SET_F, SET_F[1:] * 2 - 1, {}),
+            (DUPS.reshape(2, 4), -DUPS[:3], {}),
+            (np.unique(SET_F), np.unique(SET_F[::2] - 0.5), {}),
+            (E, SET_F, {}),
+            (SET_F, E, {}),
+        )
+        if not (kw and fn == "union1d")
+    ],
+    *[
+        case(fn, np.unique(AI), np.unique(AI[1:] - 1), assume_unique=True)
+        for fn in ("intersect1d", "setdiff1d", "setxor1d")
+    ],
+    case("intersect1d", AI, AI[::-1, :2] + 2, return_indices=True),
+    case("intersect1d", SET_F, SET_F[::-1] - 1, return_indices=True),
+    case("intersect1d", np.unique(AI), np.unique(AI[1:] - 1), True, True),
     case("unique", DUPS),
     case("unique", DUPS.reshape(2, 4)),
     case("unique", DUPS.astype("float64")),

@@ -465,6 +465,27 @@ def _isin(d: Drawer) -> Call:
 
 
 PROPS["isin"] = Prop(_isin)
+
+
+def _sets(name: str):
+    """Two small-integer-valued arrays (repeats likely) of one dtype; ``assume_unique``
+    only on inputs that are unique, ``return_indices`` drawn for intersect1d."""
+
+    def build(d: Drawer) -> Call:
+        dt = d.dtype(INT + FLOAT)
+        a, b = (d.array(dt, d.shape(max_dims=2), exact=True, lo=-3, hi=3) for _ in "ab")
+        kw: dict[str, Any] = {}
+        if name != "union1d" and d.boolean():
+            a, b, kw["assume_unique"] = np.unique(a), np.unique(b), True
+        if name == "intersect1d" and d.boolean():
+            kw["return_indices"] = True
+        return (a, b), kw
+
+    return build
+
+
+for _name in ("intersect1d", "union1d", "setdiff1d", "setxor1d"):
+    PROPS[_name] = Prop(_sets(_name))
 PROPS["array_equal"] = Prop(
     lambda d: (lambda x: ((x, x.copy() if d.boolean() else d.array(x.dtype, d.shape(), exact=True,
                                                                    lo=-1, hi=1)), {}))(

@@ -109,6 +109,12 @@ GATHERS: dict[str, str] = {
         "only for arrays of unknown chunk sizes (after boolean indexing, nonzero, unique): "
         "the chunk sizes are computed"
     ),
+    "intersect1d": (
+        "the unique values' chunk sizes are computed (the result stays lazy); with "
+        "return_indices the inputs are computed and numpy's answer wrapped again"
+    ),
+    "setdiff1d": "the unique values' chunk sizes are computed (the result stays lazy)",
+    "setxor1d": "the unique values' chunk sizes are computed (the result stays lazy)",
     "repeat": (
         "only with repeat counts given as a dask array: the output shape depends on their "
         "values, so the counts are computed (the repeated array stays lazy)"

@@ -15,8 +15,9 @@ import dask.array as da
 import numpy as np
 from dask.array import Array
 from dispatch.translations._adapters import ravel_order, split_slices
+from dispatch.translations._composed import shape as composed_shape
 
-from dispatch.engine import alias
+from dispatch.engine import NATIVE, alias
 
 
 def _known(x: Array) -> Array:
@@ -132,7 +133,39 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
     return a
 
 
+# numpy's set routines: dask's unique has sizes known only once computed, which the
+# composed routines (translations/_composed/shape.py) slice; the unique values are
+# computed first (the result stays lazy where its size depends on the values)
+def _unique_known(ar: Any) -> Array:
+    return _known(da.unique(da.asarray(ar)))
+
+
+def _intersect1d(
+    ar1: Any, ar2: Any, assume_unique: bool = False, return_indices: bool = False
+) -> Any:
+    if return_indices:
+        # the first occurrences need unique(return_index=True), which dask lacks: the
+        # (flattened, 1-d) inputs are computed and numpy's answer wrapped again
+        host = [np.asarray(da.asarray(a).compute()) for a in (ar1, ar2)]
+        found = np.intersect1d(*host, assume_unique=assume_unique, return_indices=True)
+        return tuple(da.from_array(r) for r in found)
+    return composed_shape.intersect1d(_unique_known(ar1), _unique_known(ar2), True)
+
+
+def _setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
+    ar1 = _known(da.ravel(da.asarray(ar1))) if assume_unique else _unique_known(ar1)
+    return composed_shape.setdiff1d(ar1, ar2, True)
+
+
+def _setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
+    return composed_shape.setxor1d(_unique_known(ar1), _unique_known(ar2), True)
+
+
 TABLE = {
+    "union1d": NATIVE,  # dask's own (lazy)
+    "intersect1d": _intersect1d,
+    "setdiff1d": _setdiff1d,
+    "setxor1d": _setxor1d,
     "shape": _shape,
     "size": _size,
     "ravel": _ravel,

@@ -67,4 +67,7 @@ TABLE = {
     # jax.numpy's own (numpy semantics) beat the composed fallbacks of translations/_composed/
     "column_stack": NATIVE,
     "matrix_transpose": NATIVE,
+    "union1d": NATIVE,
+    "setdiff1d": NATIVE,
+    "setxor1d": NATIVE,
 }
