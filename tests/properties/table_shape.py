@@ -637,3 +637,31 @@ def _meshgrid(d: Drawer) -> Call:
 
 
 PROPS["meshgrid"] = Prop(_meshgrid)
+
+
+def _edit(name: str):
+    """``append``, ``insert`` and ``delete`` along a drawn axis (None: flattened),
+    indices in range (negative ones included), ``values`` that fit."""
+
+    def build(d: Drawer) -> Call:
+        x = _x(d, NUMERIC, min_dims=1, min_side=1, lo=-3, hi=3)
+        axis = None if d.boolean() else d.integer(-x.ndim, x.ndim - 1)
+        n = x.size if axis is None else x.shape[axis]
+        kw = {} if axis is None else {"axis": axis}
+        if name == "append":
+            shape = list(x.shape)
+            if axis is not None:
+                shape[axis] = d.integer(0, 2)
+            return (x, d.array(x.dtype, tuple(shape), exact=True, lo=-3, hi=3)), kw
+        if name == "delete":
+            count = d.integer(0, n)
+            index = [d.integer(-n, n - 1) for _ in range(count)]
+            return (x, index), kw
+        at = d.integer(-n, n)
+        return (x, at, d.scalar(x.dtype, lo=-3, hi=3)), kw
+
+    return build
+
+
+for _name in ("append", "insert", "delete"):
+    PROPS[_name] = Prop(_edit(_name))

@@ -303,6 +303,10 @@ row("vecdot of mismatched core dimensions",
 row("matvec of a vector as the matrix", lambda b, t: do("matvec", arr(b), arr(b)), LIBRARY,
     name="matvec")
 row("fabs of complex input", lambda b, t: do("fabs", arr(b, X + 1j)), LIBRARY, name="fabs")
+row("delete an index out of bounds", lambda b, t: do("delete", arr(b), 7), LIBRARY,
+    ("delete", "out of bounds"), name="delete")
+row("insert at an index out of bounds", lambda b, t: do("insert", arr(b), -9, 1.0), LIBRARY,
+    ("insert", "out of bounds"), name="insert")
 
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,

@@ -1,7 +1,8 @@
 """Shape methods of the backend method list, numpy's ``ediff1d`` and
 ``matrix_transpose``, and numpy's set routines (``intersect1d``, ``union1d``,
 ``setdiff1d``, ``setxor1d``: sorted 1-d results of eager, data-dependent size),
-written once with ``do``.
+and ``append``, ``insert`` and ``delete`` (positions worked out on the host from
+``obj``, then one ``take``), written once with ``do``.
 
 Where the list's name clashes with numpy's, numpy keeps the bare name:
 
@@ -530,3 +531,141 @@ def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
     edge = do("ones", (1,), dtype=bool, like=aux)
     flag = do("concatenate", [edge, differs, edge])
     return do("compress", do("logical_and", flag[1:], flag[:-1]), aux)
+
+
+# ---------------------------------------------------------------- append / insert / delete
+
+
+def _along(arr: Any, axis: Any) -> tuple[Any, int, tuple]:
+    """``arr`` (flattened when ``axis`` is None), its axis made non-negative, its shape."""
+    if axis is None:
+        arr, axis = do("ravel", arr), 0
+    shape = tuple(int(n) for n in do("shape", arr))
+    ndim = len(shape)
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim)
+    return arr, axis % ndim, shape
+
+
+def _host_index(obj: Any) -> np.ndarray:
+    """``obj`` (an int, slice, sequence or array of any library) as a host array."""
+    if is_array(obj):
+        return np.asarray(do("to_numpy", obj))
+    return np.asarray(obj)
+
+
+def _take(arr: Any, index: np.ndarray, axis: int) -> Any:
+    return do("take", arr, do("asarray", index.astype(np.int64), like=arr), axis=axis)
+
+
+@composed("append")
+def append(arr: Any, values: Any, axis: Any = None) -> Any:
+    """``values`` appended to ``arr`` along ``axis`` (both flattened when it is
+    None), numpy's ``append``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("append", np.array([[1.0, -2.0]]), np.array([[3.0, 4.0]]), axis=0)
+    array([[ 1., -2.],
+           [ 3.,  4.]])
+    """
+    if axis is None:
+        arr, values = do("ravel", arr), do("ravel", values)
+    return do("concatenate", [arr, values], axis=0 if axis is None else axis)
+
+
+@composed("delete")
+def delete(arr: Any, obj: Any, axis: Any = None) -> Any:
+    """``arr`` without the entries ``obj`` (an int, a slice, integer indices or a
+    boolean mask) along ``axis`` (of the flattened array when it is None),
+    numpy's ``delete``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("delete", np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]), [0, 2], axis=1)
+    array([[-2.],
+           [ 5.]])
+    """
+    arr, axis, shape = _along(arr, axis)
+    keep = np.ones(shape[axis], dtype=bool)
+    if isinstance(obj, slice):
+        keep[obj] = False
+    else:
+        index = _host_index(obj)
+        if index.size == 0:  # nothing to delete (an empty list arrives as floats)
+            index = index.astype(np.int64)
+        if index.dtype == bool:
+            if index.shape != keep.shape:
+                raise ValueError(
+                    f"delete: boolean array argument obj to delete must be one dimensional "
+                    f"and match the axis length of {shape[axis]}"
+                )
+            keep &= ~index
+        else:
+            if index.size and index.dtype.kind not in "iu":
+                raise IndexError("delete: arrays used as indices must be of integer type")
+            n = shape[axis]
+            if index.size and (index.min() < -n or index.max() >= n):
+                raise IndexError(f"delete: index out of bounds for axis {axis} with size {n}")
+            keep[index] = False
+    return _take(arr, np.flatnonzero(keep), axis)
+
+
+@composed("insert")
+def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Any:
+    """``values`` inserted into ``arr`` before the indices ``obj`` (an int, a slice
+    or integer indices) along ``axis`` (of the flattened array when it is None),
+    numpy's ``insert``: ``values`` take ``arr``'s dtype and broadcast as numpy's do.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("insert", np.array([[1, 2], [3, 4]]), 1, [-5, 6], axis=1)
+    array([[ 1, -5,  2],
+           [ 3,  6,  4]])
+    >>> do("insert", np.array([1.0, 2.0, 3.0]), [0, 2], [-1.0, -2.0])
+    array([-1.,  1.,  2., -2.,  3.])
+    """
+    arr, axis, shape = _along(arr, axis)
+    n, ndim = shape[axis], len(shape)
+    if isinstance(obj, slice):
+        index = np.arange(*obj.indices(n))
+    else:
+        index = _host_index(obj)
+        if index.dtype == bool:
+            raise IndexError("insert: obj must hold integer indices, not booleans")
+        if index.size == 0:
+            index = index.astype(np.int64)
+        if index.ndim > 1 or index.dtype.kind not in "iu":
+            raise ValueError("insert: index array argument obj must be one dimensional "
+                             "integers or a scalar")
+    if index.size and (index.min() < -n or index.max() > n):
+        raise IndexError(f"insert: index out of bounds for axis {axis} with size {n}")
+    index = np.where(index < 0, index + n, index)
+    values = do("astype", do("asarray", values, like=arr), _dt(arr))
+    vshape = tuple(int(k) for k in do("shape", values))
+    if index.size == 1:
+        # one position: values (at least arr's dimensions, a scalar obj's leading axis
+        # moved to ``axis``) may hold several entries along ``axis``
+        values = do("reshape", values, (1,) * (ndim - len(vshape)) + vshape)
+        if index.ndim == 0:
+            values = do("moveaxis", values, 0, axis)
+        count = int(do("shape", values)[axis])
+        new = int(index.reshape(-1)[0]) + np.arange(count)
+    else:
+        count = index.size
+        order = np.argsort(index, kind="stable")
+        new = index.copy()
+        new[order] += np.arange(count)
+    target = list(shape)
+    target[axis] = count
+    values = do("broadcast_to", values, tuple(target))
+    total = n + count
+    source = np.empty(total, dtype=np.int64)
+    old = np.ones(total, dtype=bool)
+    old[new] = False
+    source[old] = np.arange(n)
+    source[new] = n + np.arange(count)
+    return _take(do("concatenate", [arr, values], axis=axis), source, axis)

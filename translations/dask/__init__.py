@@ -113,6 +113,10 @@ GATHERS: dict[str, str] = {
         "the unique values' chunk sizes are computed (the result stays lazy); with "
         "return_indices the inputs are computed and numpy's answer wrapped again"
     ),
+    "delete": (
+        "only with obj given as a dask array: the positions are worked out on the client, "
+        "so obj is computed (the array itself stays lazy)"
+    ),
     "setdiff1d": "the unique values' chunk sizes are computed (the result stays lazy)",
     "setxor1d": "the unique values' chunk sizes are computed (the result stays lazy)",
     "repeat": (

@@ -162,7 +162,9 @@ def _setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
 
 
 TABLE = {
-    "union1d": NATIVE,  # dask's own (lazy)
+    # dask's own (lazy)
+    "union1d": NATIVE,
+    "append": NATIVE,
     "intersect1d": _intersect1d,
     "setdiff1d": _setdiff1d,
     "setxor1d": _setxor1d,

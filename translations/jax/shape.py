@@ -70,4 +70,5 @@ TABLE = {
     "union1d": NATIVE,
     "setdiff1d": NATIVE,
     "setxor1d": NATIVE,
+    "append": NATIVE,
 }
