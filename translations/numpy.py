@@ -714,6 +714,7 @@ TABLE = merge_tables(
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
         "nancumprod cumulative_sum cumulative_prod vecdot matvec vecmat fabs "
         "intersect1d union1d setdiff1d setxor1d append insert delete "
+        "tril_indices_from triu_indices_from "
         "quantile percentile nanquantile nanpercentile nanmedian digitize histogram histogram2d "
         "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
         "linalg.svdvals linalg.cond scipy.linalg.lu_solve"

@@ -665,3 +665,12 @@ def _edit(name: str):
 
 for _name in ("append", "insert", "delete"):
     PROPS[_name] = Prop(_edit(_name))
+
+
+def _triangle_from(d: Drawer) -> Call:
+    x = d.array(d.dtype(NUMERIC), d.shape(2, 2), exact=True, lo=-3, hi=3)
+    return (x,), ({"k": d.integer(-3, 3)} if d.boolean() else {})
+
+
+for _name in ("tril_indices_from", "triu_indices_from"):
+    PROPS[_name] = Prop(_triangle_from)

@@ -307,6 +307,9 @@ row("delete an index out of bounds", lambda b, t: do("delete", arr(b), 7), LIBRA
     ("delete", "out of bounds"), name="delete")
 row("insert at an index out of bounds", lambda b, t: do("insert", arr(b), -9, 1.0), LIBRARY,
     ("insert", "out of bounds"), name="insert")
+for _name in ("tril_indices_from", "triu_indices_from"):
+    row(f"{_name} of a vector", lambda b, t, n=_name: do(n, arr(b)), LIBRARY,
+        (_name, "2-d"), name=_name)
 
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,

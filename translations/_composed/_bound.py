@@ -56,6 +56,9 @@ FILLS: dict[str, Callable] = {
     "logspace": creation.logspace,
     "random.rand": creation.rand,
     "random.randn": creation.randn,
+    "tril_indices": creation.tril_indices,
+    "triu_indices": creation.triu_indices,
+    "diag_indices": creation.diag_indices,
 }
 
 

@@ -7,7 +7,11 @@ rather than registered as composed fallbacks; ``meshgrid_ij`` (numpy's
 ``meshgrid`` defaults to 'xy') and ``copy_leaves`` are composed.
 
 numpy creation routines that some libraries lack: ``geomspace``, ``logspace``,
-``random.rand`` and ``random.randn``.
+``random.rand``, ``random.randn``, and the index routines ``tril_indices``,
+``triu_indices`` and ``diag_indices`` (int64 index arrays worked out on the host
+from the sizes alone, as numpy does, then made arrays of the library);
+``tril_indices_from`` and ``triu_indices_from``, which take an array, are
+composed.
 
 They create arrays from numbers, with no array to decide the library, so they
 take the backend as a keyword and are bound in the tables of the libraries that
@@ -330,3 +334,80 @@ def copy_leaves(tree: Any, only_mutable: bool = False) -> Any:
     (False, 3)
     """
     return tree_map(lambda x: do("copy", x), tree)
+
+
+# ---------------------------------------------------------------- index routines
+
+
+def _indices_of(found: tuple, like: Any) -> tuple:
+    return tuple(do("asarray", i.astype(np.int64), like=like) for i in found)
+
+
+def tril_indices(n: int, k: int = 0, m: Any = None, *, backend: str) -> tuple:
+    """Row and column indices of the lower triangle of an (n, m) array (diagonal
+    ``k`` and below), numpy's ``tril_indices``.
+
+    Examples
+    --------
+    >>> do("tril_indices", 3, -1, like="numpy")
+    (array([1, 2, 2]), array([0, 0, 1]))
+    """
+    return _indices_of(np.tril_indices(operator.index(n), k, m), backend)
+
+
+def triu_indices(n: int, k: int = 0, m: Any = None, *, backend: str) -> tuple:
+    """Row and column indices of the upper triangle of an (n, m) array (diagonal
+    ``k`` and above), numpy's ``triu_indices``.
+
+    Examples
+    --------
+    >>> do("triu_indices", 2, 0, 3, like="numpy")
+    (array([0, 0, 0, 1, 1]), array([0, 1, 2, 1, 2]))
+    """
+    return _indices_of(np.triu_indices(operator.index(n), k, m), backend)
+
+
+def diag_indices(n: int, ndim: int = 2, *, backend: str) -> tuple:
+    """``ndim`` copies of ``arange(n)``: the indices of the main diagonal of an
+    (n, ..., n) array, numpy's ``diag_indices``.
+
+    Examples
+    --------
+    >>> do("diag_indices", 2, like="numpy")
+    (array([0, 1]), array([0, 1]))
+    """
+    return _indices_of(np.diag_indices(operator.index(n), operator.index(ndim)), backend)
+
+
+def _triangle_from(name: str, arr: Any, k: int) -> tuple:
+    shape = tuple(do("shape", arr))
+    if len(shape) != 2:
+        raise ValueError(f"{name}: input array must be 2-d, got {len(shape)} dimensions")
+    found = getattr(np, name[:-5])(int(shape[0]), k, int(shape[1]))
+    return _indices_of(found, arr)
+
+
+@composed("tril_indices_from")
+def tril_indices_from(arr: Any, k: int = 0) -> tuple:
+    """``tril_indices`` for the shape of the 2-d ``arr``, numpy's ``tril_indices_from``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("tril_indices_from", np.zeros((2, 3)), k=1)
+    (array([0, 0, 1, 1, 1]), array([0, 1, 0, 1, 2]))
+    """
+    return _triangle_from("tril_indices_from", arr, k)
+
+
+@composed("triu_indices_from")
+def triu_indices_from(arr: Any, k: int = 0) -> tuple:
+    """``triu_indices`` for the shape of the 2-d ``arr``, numpy's ``triu_indices_from``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("triu_indices_from", np.zeros((3, 2)), k=-1)
+    (array([0, 0, 1, 1, 2]), array([0, 1, 0, 1, 1]))
+    """
+    return _triangle_from("triu_indices_from", arr, k)

@@ -52,5 +52,7 @@ TABLE = merge_tables(
     },
     # dask.array has none of these: composed of its lazy arange and arithmetic
     fill_entries("dask", "geomspace", "logspace"),
-    names=("creation", "fill entries"),
+    # numpy's index routines
+    fill_entries("dask", "tril_indices", "triu_indices", "diag_indices"),
+    names=("creation", "fill entries", "index fills"),
 )

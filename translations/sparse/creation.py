@@ -130,7 +130,21 @@ def _tri_part(name: str) -> Any:
     return part
 
 
+def _index_arrays(fn: Any) -> Any:
+    """numpy's index routines (a tuple of int arrays), each stored as a COO."""
+
+    @functools.wraps(fn)
+    def create(*args: Any, **kwargs: Any) -> tuple:
+        kwargs.pop("device", None)
+        return tuple(COO.from_numpy(np.asarray(i, dtype=np.int64)) for i in fn(*args, **kwargs))
+
+    return create
+
+
 TABLE = {
+    "tril_indices": _index_arrays(np.tril_indices),
+    "triu_indices": _index_arrays(np.triu_indices),
+    "diag_indices": _index_arrays(np.diag_indices),
     "zeros": _zeros,
     "ones": _ones,
     "empty": _empty,

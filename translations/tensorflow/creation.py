@@ -160,5 +160,7 @@ TABLE = merge_tables(
     },
     # tnp's logspace ignores dtype and takes no array base; its geomspace fails on complex
     fill_entries("tensorflow", "geomspace", "logspace"),
-    names=("creation", "composed fills"),
+    # numpy's index routines
+    fill_entries("tensorflow", "tril_indices", "triu_indices", "diag_indices"),
+    names=("creation", "composed fills", "index fills"),
 )

@@ -188,5 +188,7 @@ TABLE = merge_tables(
     # torch has no geomspace; its logspace computes in float32 whatever dtype is asked
     # and takes no array base
     fill_entries("torch", "geomspace", "logspace"),
-    names=("creation", "fills"),
+    # numpy's index routines (torch's tril_indices/triu_indices return one (2, N) tensor)
+    fill_entries("torch", "tril_indices", "triu_indices", "diag_indices"),
+    names=("creation", "fills", "index fills"),
 )
