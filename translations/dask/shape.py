@@ -146,8 +146,8 @@ def _intersect1d(
     if return_indices:
         # the first occurrences need unique(return_index=True), which dask lacks: the
         # (flattened, 1-d) inputs are computed and numpy's answer wrapped again
-        host = [np.asarray(da.asarray(a).compute()) for a in (ar1, ar2)]
-        found = np.intersect1d(*host, assume_unique=assume_unique, return_indices=True)
+        h1, h2 = (np.asarray(da.asarray(a).compute()) for a in (ar1, ar2))
+        found = np.intersect1d(h1, h2, assume_unique=assume_unique, return_indices=True)
         return tuple(da.from_array(r) for r in found)
     return composed_shape.intersect1d(_unique_known(ar1), _unique_known(ar2), True)
 
