@@ -13,9 +13,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed._common import (
-    _host,
-)
+from dispatch.translations._composed._common import _host
 from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable, default_float
 
 from dispatch.engine import do, is_array

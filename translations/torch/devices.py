@@ -74,18 +74,22 @@ def _asarray(
     return torch.as_tensor(np.asarray(a), dtype=dtype, device=device)
 
 
+_is_compiling = torch.compiler.is_compiling  # bound once: a conversion is on the hot path
+
+
 def _from_numpy(a: Any) -> Any:
     # torch.from_numpy shares memory and costs a third of torch.as_tensor; it refuses
     # negative strides, foreign byte orders and dtypes torch lacks (then copy), and
     # only warns on read-only arrays (so those are copied up front). Dynamo cannot read
     # ndarray.flags: a trace of torch.compile converts with torch.as_tensor
-    if type(a) is np.ndarray and torch.compiler.is_compiling():
-        return torch.as_tensor(a)
-    if type(a) is np.ndarray and a.flags.writeable:
-        try:
-            return torch.from_numpy(a)
-        except (TypeError, ValueError, RuntimeError):
-            pass
+    if type(a) is np.ndarray:
+        if _is_compiling():
+            return torch.as_tensor(a)
+        if a.flags.writeable:
+            try:
+                return torch.from_numpy(a)
+            except (TypeError, ValueError, RuntimeError):
+                pass
     return _asarray(a)
 
 
