@@ -50,7 +50,7 @@ from dispatch._helpers import (
     to_numpy,
 )
 from dispatch._infer import infer_backend, infer_backend_multi
-from dispatch._namespace import get_namespace
+from dispatch._namespace import array_namespace, get_namespace
 from dispatch._registry import (
     clear_caches,
     register_backend,
@@ -84,6 +84,7 @@ __all__ = [
     "UnknownBackendError",
     "UnknownFunctionError",
     "UnsupportedError",
+    "array_namespace",
     "astype",
     "autojit",
     "backend_like",

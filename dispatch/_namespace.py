@@ -330,3 +330,125 @@ class _DoFunction:
 
     def __repr__(self) -> str:
         return f"<dispatch function {self.name!r}>"
+
+
+class ArrayNamespace:
+    """The Python array API standard's namespace for one backend.
+
+    Attributes are the standard's names with its signatures and semantics
+    (``xp.concat``, ``xp.sort(x, descending=True)``, ``xp.var(x, correction=1)``,
+    ``xp.linalg.vector_norm``), the library's own dtype objects (``xp.float32``),
+    the constants (``xp.pi``, ``xp.newaxis``), ``__array_namespace_info__`` and
+    ``__array_api_version__``; any other name raises ``AttributeError``. Each
+    function is a signature adapter over the vocabulary entry ``do`` calls, built
+    on first access and kept: a namespace obtained after a registration sees it.
+    """
+
+    def __init__(self, backend: str, prefix: str = "", space: Any = None):
+        from dispatch.translations import _array_api as spec
+
+        self.__dict__["_backend"] = backend
+        self.__dict__["_prefix"] = prefix
+        self.__dict__["_space"] = spec.Space(backend) if space is None else space
+        self.__dict__["_spec"] = spec
+        if not prefix:
+            self.__dict__["__array_api_version__"] = spec.VERSION
+        self.__dict__["__name__"] = f"dispatch.array_namespace({backend})" + (
+            f".{prefix[:-1]}" if prefix else ""
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") and name != "__array_namespace_info__":
+            raise AttributeError(name)
+        full = self._prefix + name
+        if full in self._spec.EXTENSIONS:
+            value: Any = ArrayNamespace(self._backend, full + ".", self._space)
+        else:
+            try:
+                value = self._space.member(full)
+            except DispatchError as err:
+                raise AttributeError(
+                    f"{self.__name__} has no {name!r}: {err}"
+                ) from None
+        self.__dict__[name] = value
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{self.__name__} is read-only")
+
+    def __repr__(self) -> str:
+        return f"<{self.__name__}>"
+
+    def __dir__(self) -> list[str]:
+        depth = self._prefix.count(".")
+        names = {
+            n.split(".")[depth]
+            for n in self._spec.FACTORIES
+            if n.startswith(self._prefix) and not n.startswith("_")
+        }
+        if not self._prefix:
+            names |= set(self._spec.CONSTANTS) | set(self._spec.EXTENSIONS)
+            names |= set(self._spec.library(self._backend).dtypes)
+        return sorted(names)
+
+
+_ARRAY_NAMESPACES: dict[str, tuple[int, ArrayNamespace]] = {}
+
+
+def array_namespace(*arrays: Any, api_version: str | None = None) -> ArrayNamespace:
+    """The array API standard's namespace for the library of ``arrays``.
+
+    Code written against the Python array API standard (``xp =
+    array_namespace(x)``, then ``xp.<name>``) runs on every library ``dispatch``
+    supports, tensorflow included. ``get_namespace`` and ``do`` keep numpy's
+    names and semantics; this namespace has the standard's (``concat``,
+    ``permute_dims``, ``sort(descending=)``, ``std(correction=)``, its type
+    promotion and default dtypes) over the same implementations.
+
+    Parameters
+    ----------
+    *arrays : arrays, Python scalars or None
+        Arrays of one library (scalars and None are skipped), or a backend name.
+    api_version : str, optional
+        The standard's version asked for; only the one implemented
+        (``xp.__array_api_version__``) is accepted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> xp = array_namespace(np.asarray([3.0, 1.0, 2.0]))
+    >>> xp.__array_api_version__
+    '2024.12'
+    >>> xp.sort(xp.asarray([3.0, 1.0, 2.0]), descending=True)
+    array([3., 2., 1.])
+    >>> xp.var(xp.asarray([1.0, 2.0, 3.0, 4.0]), correction=1)
+    np.float64(1.6666666666666667)
+    >>> xp.concat([xp.ones(2), xp.zeros(1)])
+    array([1., 1., 0.])
+    >>> array_namespace("torch").ones(2).dtype
+    torch.float32
+    """
+    from dispatch.translations._array_api import VERSION
+
+    if api_version is not None and api_version != VERSION:
+        raise ValueError(
+            f"array_namespace(api_version={api_version!r}): dispatch implements the array "
+            f"API standard {VERSION}; call it with api_version={VERSION!r} or None"
+        )
+    found = [a for a in arrays if a is not None and not isinstance(a, (bool, int, float, complex))]
+    if not found:
+        raise TypeError("array_namespace() needs at least one array or a backend name")
+    backends = {like_backend(a) for a in found}
+    if len(backends) > 1:
+        raise DispatchError(
+            f"array_namespace(): arrays of several libraries ({', '.join(sorted(backends))}); "
+            "convert them to one library first"
+        )
+    backend = reg.check_backend("array_namespace()", backends.pop())
+    gen = reg.generation
+    hit = _ARRAY_NAMESPACES.get(backend)
+    if hit is not None and hit[0] == gen:
+        return hit[1]
+    ns = ArrayNamespace(backend)
+    _ARRAY_NAMESPACES[backend] = (gen, ns)
+    return ns

@@ -2,8 +2,9 @@
 
 * A translation (``translations/``) imports from the engine only through
   ``dispatch.engine``; the engine (``dispatch/``) never imports a table, only the
-  vocabulary (``translations/_vocabulary.py``) and, by name at run time, the
-  package of composed fallbacks.
+  vocabulary (``translations/_vocabulary.py``), the array API standard's names
+  (``translations/_array_api/``, for ``array_namespace``) and, by name at run time,
+  the package of composed fallbacks.
 * No dict literal anywhere in ``translations/`` writes a key twice (the later one
   would silently win), and a library package assembles its topic tables with
   ``merge_topics`` (``merge_tables``), which refuses a name defined in two topics.
@@ -72,7 +73,7 @@ def test_tables_import_the_engine_only_through_its_surface() -> None:
 
 
 _ENGINE_MAY_IMPORT = ("dispatch.translations", "dispatch.translations._vocabulary",
-                      "dispatch.translations._composed")
+                      "dispatch.translations._composed", "dispatch.translations._array_api")
 
 
 def test_the_engine_imports_no_table() -> None:

@@ -1,0 +1,334 @@
+"""array_namespace: the array API standard's names, signatures and semantics on every
+backend, checked against numpy (whose 2.x namespace follows the standard) and the
+standard's own tables written out here.
+
+The official suite (array-api-tests) runs in benchmarks/array_api_conformance.py;
+these tests hold the rules it relies on, so that a change that breaks one fails
+here without the suite.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+
+import numpy as np
+import pytest
+from conftest import to_np
+from dispatch.translations import _array_api as spec
+
+import dispatch
+
+LIBRARIES = ["numpy", "torch", "jax", "tensorflow", "dask"]
+
+# The standard's 2024.12 names (written from the specification's function list,
+# independent of the namespace's own tables).
+STANDARD = """
+abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift
+bitwise_invert bitwise_or bitwise_right_shift bitwise_xor ceil clip conj copysign cos
+cosh divide equal exp expm1 floor floor_divide greater greater_equal hypot imag isfinite
+isinf isnan less less_equal log log1p log2 log10 logaddexp logical_and logical_not
+logical_or logical_xor maximum minimum multiply negative nextafter not_equal positive pow
+real reciprocal remainder round sign signbit sin sinh square sqrt subtract tan tanh trunc
+arange asarray empty empty_like eye from_dlpack full full_like linspace meshgrid ones
+ones_like tril triu zeros zeros_like astype can_cast finfo iinfo isdtype result_type
+take take_along_axis matmul matrix_transpose tensordot vecdot broadcast_arrays
+broadcast_to concat expand_dims flip moveaxis permute_dims repeat reshape roll squeeze
+stack tile unstack argmax argmin count_nonzero nonzero searchsorted where unique_all
+unique_counts unique_inverse unique_values argsort sort cumulative_sum cumulative_prod
+max mean min prod std sum var all any diff __array_namespace_info__
+""".split()
+LINALG = """cholesky cross det diagonal eigh eigvalsh inv matmul matrix_norm matrix_power
+matrix_rank matrix_transpose outer pinv qr slogdet solve svd svdvals tensordot trace
+vecdot vector_norm""".split()
+FFT = """fft ifft fftn ifftn rfft irfft rfftn irfftn hfft ihfft fftfreq rfftfreq fftshift
+ifftshift""".split()
+DTYPES = """bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64
+complex64 complex128""".split()
+
+
+@pytest.fixture(params=LIBRARIES)
+def xp(request):
+    pytest.importorskip({"tensorflow": "tensorflow", "dask": "dask.array"}.get(
+        request.param, request.param))
+    return dispatch.array_namespace(request.param)
+
+
+def test_every_standard_name_is_a_member():
+    """Every name of the standard has a member (whether the library computes it is
+    the conformance suite's question)."""
+    members = set(spec.FACTORIES)
+    missing = [n for n in STANDARD if n not in members]
+    missing += [f"linalg.{n}" for n in LINALG if f"linalg.{n}" not in members]
+    missing += [f"fft.{n}" for n in FFT if f"fft.{n}" not in members]
+    assert not missing
+
+
+def test_every_member_is_a_standard_name():
+    allowed = set(STANDARD) | {f"linalg.{n}" for n in LINALG} | {f"fft.{n}" for n in FFT}
+    assert set(spec.FACTORIES) <= allowed
+
+
+def test_version_and_name(xp):
+    assert xp.__array_api_version__ == "2024.12"
+    assert isinstance(xp.__name__, str)
+    with pytest.raises(ValueError, match=r"2024\.12"):
+        dispatch.array_namespace(np.zeros(1), api_version="2021.12")
+
+
+@pytest.mark.parametrize("name", ["no_such_function", "_private", "einsum", "arccos",
+                                  "concatenate", "newaxis_"])
+def test_names_outside_the_standard_raise_attribute_error(xp, name):
+    """numpy's own names (``arccos``, ``concatenate``) are not the standard's."""
+    assert not hasattr(xp, name)
+    with pytest.raises(AttributeError):
+        getattr(xp, name)
+
+
+def test_the_namespace_is_read_only(xp):
+    with pytest.raises(AttributeError):
+        xp.sum = None
+
+
+def test_constants(xp):
+    assert (xp.e, xp.pi, xp.inf) == (np.e, np.pi, np.inf)
+    assert np.isnan(xp.nan)
+    assert xp.newaxis is None
+
+
+def test_dtypes_are_the_librarys_own_and_creation_keeps_them(xp):
+    offered = [n for n in DTYPES if hasattr(xp, n)]
+    assert {"bool", "int32", "int64", "float32", "float64"} <= set(offered)
+    info = xp.__array_namespace_info__()
+    assert set(info.dtypes()) == set(offered)
+    for n in offered:
+        dt = getattr(xp, n)
+        assert not callable(dt) or isinstance(dt, type)
+        assert info.dtypes()[n] == dt
+        x = xp.asarray([0, 1], dtype=dt)
+        assert x.dtype == dt, n
+        assert xp.isdtype(dt, "numeric") == (n != "bool")
+    assert set(info.dtypes(kind="real floating")) == {"float32", "float64"}
+    assert set(info.dtypes(kind=("bool", "complex floating"))) == {"bool", "complex64",
+                                                                    "complex128"}
+
+
+def test_default_dtypes_agree_across_creation_routines(xp):
+    """``asarray(1.0)``, ``ones``, ``arange(3.0)``, ``linspace``, ``full(., 1.0)``,
+    ``eye`` and ``empty`` give one default float; integers one default int."""
+    d = xp.__array_namespace_info__().default_dtypes()
+    real, integral = d["real floating"], d["integral"]
+    for made in (xp.asarray(1.0), xp.asarray([[1.0, 2]]), xp.ones(2), xp.zeros((1, 2)),
+                 xp.empty(3), xp.arange(3.0), xp.arange(0, 1, 0.5), xp.linspace(0, 1, 3),
+                 xp.full(2, 1.0), xp.eye(2), xp.fft.fftfreq(4)):
+        assert made.dtype == real
+    for made in (xp.asarray(1), xp.asarray([1, 2]), xp.arange(3), xp.full((2,), 7)):
+        assert made.dtype == integral
+    assert xp.asarray(True).dtype == xp.bool
+    assert xp.asarray(1j).dtype == d["complex floating"]
+    assert xp.full(2, 1 + 1j).dtype == d["complex floating"]
+
+
+# -- type promotion ---------------------------------------------------------------
+
+_NUMERIC = [n for n in DTYPES if n != "bool"]
+
+
+def _standard_defines(a: str, b: str) -> bool:
+    kinds = {a[0] if a[0] in "iuc" else "f", b[0] if b[0] in "iuc" else "f"}
+    if "bool" in (a, b):
+        return a == b
+    if kinds <= {"i", "u"}:
+        return not ({a, b} & {"uint64"} and kinds == {"i", "u"})
+    return kinds <= {"f", "c"}
+
+
+@pytest.mark.parametrize(("a", "b"), list(itertools.product(DTYPES, DTYPES)))
+def test_promotion_table_is_numpys_where_the_standard_defines_one(a, b):
+    """Where the standard defines a result (same-kind pairs, mixed signedness below
+    64 bits), it is numpy's; elsewhere ``promote`` raises TypeError."""
+    if _standard_defines(a, b):
+        assert spec.promote(a, b) == np.promote_types(a, b).name
+    else:
+        with pytest.raises(TypeError):
+            spec.promote(a, b)
+
+
+@pytest.mark.parametrize("library", ["torch", "tensorflow", "jax", "numpy", "dask"])
+def test_binary_functions_promote_by_the_standard_with_0d_arrays_too(library):
+    """torch keeps a 1-d float32 with a 0-d float64 in float32; the standard (and
+    numpy) say float64: the namespace promotes first, for each pair it defines."""
+    pytest.importorskip({"dask": "dask.array"}.get(library, library))
+    xp = dispatch.array_namespace(library)
+    # torch has the dtypes uint16, uint32 and uint64 but no arithmetic on them
+    names = [n for n in _NUMERIC
+             if not (library == "torch" and n in ("uint16", "uint32", "uint64"))]
+    for a, b in itertools.product(names, names):
+        if not _standard_defines(a, b):
+            continue
+        x1 = xp.asarray([1, 2], dtype=getattr(xp, a))
+        x2 = xp.asarray(1, dtype=getattr(xp, b))  # 0-d
+        want = np.promote_types(a, b).name
+        outs = [xp.add(x1, x2), xp.multiply(x2, x1)]
+        if "complex" not in want:  # maximum is defined on real numbers
+            outs.append(xp.maximum(x1, x2))
+        for got in outs:
+            assert spec.dtype_name(got.dtype) == want, (a, b)
+
+
+def test_result_type_and_can_cast(xp):
+    assert xp.result_type(xp.int8, xp.uint8) == xp.int16
+    assert xp.result_type(xp.float32, xp.asarray(1.0, dtype=xp.float64)) == xp.float64
+    assert xp.result_type(xp.float32, 1.0) == xp.float32
+    assert xp.result_type(xp.float32, 1j) == xp.complex64
+    with pytest.raises(TypeError):
+        xp.result_type(xp.int32, 1.5)
+    assert xp.can_cast(xp.int8, xp.int16)
+    assert not xp.can_cast(xp.int16, xp.int8)
+    assert not xp.can_cast(xp.float64, xp.int64)
+    assert xp.can_cast(xp.bool, xp.bool)
+    assert not xp.can_cast(xp.bool, xp.int8)
+
+
+# -- adapters over numpy's semantics ------------------------------------------------
+
+RNG = np.random.default_rng(7)
+
+
+def test_sort_and_argsort_descending_stable(xp):
+    """Descending and stable: equal keys keep their order (numpy's stable sort of
+    the negated keys is the reference)."""
+    keys = RNG.integers(0, 4, size=(3, 11))
+    x = xp.asarray(keys.astype(np.int64))
+    for axis in (-1, 0):
+        want_idx = np.argsort(-keys, axis=axis, kind="stable")
+        got_idx = to_np(xp.argsort(x, axis=axis, descending=True, stable=True))
+        np.testing.assert_array_equal(got_idx, want_idx)
+        np.testing.assert_array_equal(
+            to_np(xp.sort(x, axis=axis, descending=True)), -np.sort(-keys, axis=axis)
+        )
+        np.testing.assert_array_equal(to_np(xp.argsort(x, axis=axis)),
+                                      np.argsort(keys, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("correction", [0, 1, 2.5])
+def test_var_and_std_correction(xp, correction):
+    a = RNG.normal(size=(4, 6))
+    x = xp.asarray(a)
+    np.testing.assert_allclose(to_np(xp.var(x, axis=1, correction=correction)),
+                               np.var(a, axis=1, ddof=correction), rtol=1e-5)
+    np.testing.assert_allclose(to_np(xp.std(x, correction=correction, keepdims=True)),
+                               np.std(a, ddof=correction, keepdims=True), rtol=1e-5)
+
+
+def test_sum_and_prod_of_integers_use_the_default_integer(xp):
+    integral = xp.__array_namespace_info__().default_dtypes()["integral"]
+    x = xp.asarray([100, 100, 100], dtype=xp.int8)
+    assert xp.sum(x).dtype == integral
+    assert int(to_np(xp.sum(x))) == 300
+    assert xp.prod(x).dtype == integral
+    assert int(to_np(xp.prod(x))) == 10**6
+    assert xp.cumulative_sum(x).dtype == integral
+    f = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    assert xp.sum(f).dtype == xp.float32
+    assert xp.sum(x, dtype=xp.int16).dtype == xp.int16
+
+
+def test_concat_stack_and_where_promote(xp):
+    a = xp.asarray([1, 2], dtype=xp.int8)
+    b = xp.asarray([3], dtype=xp.int32)
+    out = xp.concat([a, b])
+    assert out.dtype == xp.int32
+    np.testing.assert_array_equal(to_np(out), [1, 2, 3])
+    m = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(to_np(xp.concat([m, m], axis=None)), [1, 2, 3, 4] * 2)
+    w = xp.where(xp.asarray([True, False]), a, xp.asarray([9, 9], dtype=xp.int16))
+    assert w.dtype == xp.int16
+
+
+def test_clip_keeps_the_dtype_and_accepts_arrays(xp):
+    x = xp.asarray([1, 5, 9], dtype=xp.int16)
+    got = xp.clip(x, 2, 6)
+    assert got.dtype == xp.int16
+    np.testing.assert_array_equal(to_np(got), [2, 5, 6])
+    f = xp.asarray([0.5, 2.5])
+    np.testing.assert_array_equal(
+        to_np(xp.clip(f, max=xp.asarray([1.0, 2.0]))), [0.5, 2.0])
+    np.testing.assert_array_equal(to_np(xp.clip(f)), [0.5, 2.5])
+
+
+def test_rounding_integers_keeps_them(xp):
+    x = xp.asarray([-3, 4], dtype=xp.int32)
+    for f in (xp.ceil, xp.floor, xp.trunc, xp.round):
+        out = f(x)
+        assert out.dtype == xp.int32
+        np.testing.assert_array_equal(to_np(out), [-3, 4])
+
+
+def test_linalg_results_are_named(xp):
+    a = RNG.normal(size=(3, 3))
+    s = a @ a.T + 3 * np.eye(3)
+    x = xp.asarray(s)
+    if hasattr(xp.linalg, "eigh"):  # dask has no eigensolver: no member, as for any name
+        e = xp.linalg.eigh(x)
+        np.testing.assert_allclose(to_np(e.eigenvalues), np.linalg.eigvalsh(s), rtol=1e-4)
+    q = xp.linalg.qr(x)
+    np.testing.assert_allclose(to_np(q.Q) @ to_np(q.R), s, rtol=1e-4, atol=1e-4)
+    u = xp.linalg.svd(x, full_matrices=False)
+    np.testing.assert_allclose(to_np(u.S), np.linalg.svd(s, compute_uv=False), rtol=1e-4)
+    d = xp.linalg.slogdet(x)
+    np.testing.assert_allclose(to_np(d.logabsdet), np.linalg.slogdet(s).logabsdet, rtol=1e-4)
+    up = xp.linalg.cholesky(x, upper=True)
+    np.testing.assert_allclose(to_np(up), np.linalg.cholesky(s).T, rtol=1e-4, atol=1e-6)
+
+
+def test_matrix_rank_and_pinv_take_rtol(xp):
+    a = np.diag([1.0, 1e-3, 1e-9])
+    x = xp.asarray(a)
+    assert int(to_np(xp.linalg.matrix_rank(x, rtol=1e-2))) == 1
+    assert int(to_np(xp.linalg.matrix_rank(x, rtol=1e-6))) == 2
+    np.testing.assert_allclose(to_np(xp.linalg.pinv(x, rtol=1e-2)), np.diag([1.0, 0, 0]),
+                               atol=1e-6)
+
+
+SIGNATURES = {
+    # name: the parameters a caller may pass by keyword, as the standard names them
+    "sort": {"axis", "descending", "stable"},
+    "var": {"axis", "correction", "keepdims"},
+    "sum": {"axis", "dtype", "keepdims"},
+    "asarray": {"dtype", "device", "copy"},
+    "arange": {"stop", "step", "dtype", "device"},
+    "reshape": {"shape", "copy"},
+    "squeeze": {"axis"},
+    "clip": {"min", "max"},
+    "astype": {"copy", "device"},
+    "full_like": {"fill_value", "dtype", "device"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_signatures_name_the_standards_keywords(name):
+    sig = inspect.signature(getattr(dispatch.array_namespace("numpy"), name))
+    keywords = {p.name for p in sig.parameters.values()
+                if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    assert SIGNATURES[name] <= keywords
+    first = next(iter(sig.parameters.values()))
+    assert first.kind == first.POSITIONAL_ONLY
+
+
+def test_array_namespace_refuses_mixed_libraries_and_nothing():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(dispatch.DispatchError, match="several libraries"):
+        dispatch.array_namespace(np.zeros(1), torch.zeros(1))
+    with pytest.raises(TypeError, match="at least one array"):
+        dispatch.array_namespace(1.0, None)
+    assert dispatch.array_namespace(np.zeros(1), 2.0, None) is dispatch.array_namespace("numpy")
+
+
+def test_do_keeps_numpys_names_and_semantics():
+    """The standard's face does not change ``do``: numpy's names and numpy's
+    ``sort`` still answer through ``do`` and ``get_namespace``."""
+    a = np.array([3.0, 1.0, 2.0])
+    np.testing.assert_array_equal(dispatch.do("sort", a), [1.0, 2.0, 3.0])
+    assert dispatch.get_namespace(a).arccos is not None
+    assert not hasattr(dispatch.array_namespace(a), "arccos")

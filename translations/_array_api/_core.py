@@ -1,0 +1,338 @@
+"""The standard's dtypes, promotion table and per-library facts, and :class:`Space`,
+which builds a namespace's members from the vocabulary."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from dispatch.engine import get_lib_fn
+
+VERSION = "2024.12"
+
+DTYPE_NAMES = (
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
+    "float32 float64 complex64 complex128"
+).split()
+
+CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
+
+
+class Library(NamedTuple):
+    """What the standard asks of a library that its table does not say."""
+
+    #: dtype names the namespace offers (those of the standard the library has)
+    dtypes: tuple[str, ...]
+    #: default dtypes: real floating, complex floating, integral, indexing;
+    #: ``None`` for the floats: the library's own default, read when asked
+    defaults: tuple[str | None, str | None, str, str] = ("float64", "complex128", "int64", "int64")
+    #: binary functions promote their arguments by the standard's table first
+    #: (the library's own rule differs: 0-d tensors, mixed signedness)
+    promotes: bool = False
+    #: the standard's "data-dependent shapes" and "boolean indexing" capabilities
+    dynamic_shapes: bool = True
+
+
+_ALL = tuple(DTYPE_NAMES)
+LIBRARIES: dict[str, Library] = {
+    "numpy": Library(_ALL),
+    "dask": Library(_ALL, dynamic_shapes=False),
+    # without 64-bit mode jax computes in 32 bits: its defaults follow that mode
+    "jax": Library(_ALL, defaults=(None, None, "int64", "int64")),
+    # its default float is settable (torch.set_default_dtype)
+    "torch": Library(_ALL, defaults=(None, None, "int64", "int64"), promotes=True),
+    "tensorflow": Library(
+        _ALL, defaults=("float32", "complex64", "int64", "int64"), promotes=True
+    ),
+    "cupy": Library(_ALL),
+}
+
+
+def library(backend: str) -> Library:
+    """The standard's facts of ``backend`` (a library the table above lacks is
+    taken to follow numpy: all dtypes, numpy's defaults)."""
+    return LIBRARIES.get(backend, Library(_ALL))
+
+
+# --------------------------------------------------------------------------
+# dtypes: names, the standard's promotion table, kinds
+# --------------------------------------------------------------------------
+
+_BITS = {
+    "bool": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
+    "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
+    "float32": 32, "float64": 64, "complex64": 64, "complex128": 128,
+}  # fmt: skip
+_KIND = {n: ("b" if n == "bool" else n[0] if n[0] in "iuc" else "f") for n in _BITS}
+KINDS = {
+    "bool": frozenset({"bool"}),
+    "signed integer": frozenset(n for n in _BITS if _KIND[n] == "i"),
+    "unsigned integer": frozenset(n for n in _BITS if _KIND[n] == "u"),
+    "integral": frozenset(n for n in _BITS if _KIND[n] in "iu"),
+    "real floating": frozenset({"float32", "float64"}),
+    "complex floating": frozenset({"complex64", "complex128"}),
+    "numeric": frozenset(n for n in _BITS if n != "bool"),
+}
+
+
+def dtype_name(dtype: Any) -> str:
+    """``'float32'`` for ``numpy.float32``, ``np.dtype('float32')``,
+    ``torch.float32`` or ``tf.float32``."""
+    name = getattr(dtype, "name", None)
+    if isinstance(name, str) and name in _BITS:
+        return name  # numpy dtype, tensorflow DType
+    if isinstance(dtype, type):  # numpy's scalar types (jax.numpy.float32)
+        import numpy as np
+
+        return np.dtype(dtype).name
+    name = str(dtype).rpartition(".")[2]  # torch.float32
+    if name in _BITS:
+        return name
+    raise TypeError(f"{dtype!r} is not one of the array API's dtypes")
+
+
+def promote(a: str, b: str) -> str:
+    """The standard's result dtype of two dtype names; TypeError where it has none
+    (a signed and an unsigned 64-bit integer, integers with floats, bool with numbers)."""
+    if a == b:
+        return a
+    ka, kb = _KIND[a], _KIND[b]
+    if "b" in (ka, kb):
+        raise TypeError(f"the array API does not promote {a} with {b}")
+    if ka in "iu" and kb in "iu":
+        if ka == kb:
+            return a if _BITS[a] >= _BITS[b] else b
+        signed, unsigned = (a, b) if ka == "i" else (b, a)
+        if _BITS[signed] > _BITS[unsigned]:
+            return signed
+        if _BITS[unsigned] == 64:
+            raise TypeError(f"the array API does not promote {a} with {b}")
+        return f"int{2 * _BITS[unsigned]}"
+    if ka in "iu" or kb in "iu":
+        raise TypeError(f"the array API does not promote {a} with {b} (integer with floating)")
+    # floating and complex: the widest precision, complex if either is
+    bits = max(_BITS[a] // (2 if ka == "c" else 1), _BITS[b] // (2 if kb == "c" else 1))
+    return f"complex{2 * bits}" if "c" in (ka, kb) else f"float{bits}"
+
+
+# the standard's "same kind" casts: a dtype casts safely to those it promotes to
+def can_cast_names(a: str, b: str) -> bool:
+    """Whether the standard's promotion lets dtype ``a`` become ``b`` (``can_cast``)."""
+    if a == b:
+        return True
+    if a == "bool":
+        return False
+    try:
+        return promote(a, b) == b
+    except TypeError:
+        return False
+
+
+# --------------------------------------------------------------------------
+# the namespace's members on one backend
+# --------------------------------------------------------------------------
+
+#: standard name -> factory(space) giving the member; filled by :func:`_member`
+FACTORIES: dict[str, Callable[[Space], Any]] = {}
+#: the standard's extensions: sub-namespaces
+EXTENSIONS = ("linalg", "fft")
+
+
+def _member(*names: str) -> Callable:
+    def register(factory: Callable) -> Callable:
+        for n in names:
+            FACTORIES[n] = factory
+        return factory
+
+    return register
+
+
+class Space:
+    """The standard's members on one backend, built from its vocabulary entries.
+
+    ``member(name)`` gives what ``xp.<name>`` is: a function (a signature adapter
+    over the vocabulary), a dtype (the library's own object), a constant, or
+    raises ``AttributeError``.
+    """
+
+    def __init__(self, backend: str):
+        self._backend = backend
+        self._lib = library(backend)
+        self._fns: dict[str, Callable] = {}
+        self._dtypes: dict[str, Any] = {}
+
+    # the vocabulary entry ``do(name, ...)`` calls on this backend
+    def fn(self, name: str) -> Callable:
+        f = self._fns.get(name)
+        if f is None:
+            f = self._fns[name] = get_lib_fn(self._backend, name)
+        return f
+
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(name)(*args, **kwargs)
+
+    def _dtype(self, name: str | None) -> Any:
+        if name is None:
+            return None
+        d = self._dtypes.get(name)
+        if d is None:
+            d = self.fn("to_backend_dtype")(name)
+            # numpy's dtypes as its scalar types (``numpy.float32``), as numpy's own
+            # namespace spells them: equal to ``x.dtype``, and named in reprs
+            d = self._dtypes[name] = getattr(d, "type", d) if _is_numpy_dtype(d) else d
+        return d
+
+    def _defaults(self) -> tuple[str, str, str, str]:
+        """Default real float, complex, integral and indexing dtype names."""
+        real, cplx, integral, index = self._lib.defaults
+        if real is None:  # the library's own (torch's settable default, jax's x64 mode)
+            real = dtype_name(self.fn("dtype_of")(self.fn("ones")(1, dtype=None)))
+            real = real if real in KINDS["real floating"] else "float32"
+        if cplx is None:
+            cplx = "complex128" if real == "float64" else "complex64"
+        if self._backend == "jax" and real == "float32":
+            integral = index = "int32"
+        return real, cplx, integral, index
+
+    def member(self, name: str) -> Any:
+        if name in _BITS:
+            if name not in self._lib.dtypes:
+                raise AttributeError(
+                    f"array_namespace({self._backend}): {self._backend} has no {name} "
+                    "dtype the standard's functions compute with"
+                )
+            return self._dtype(name)
+        if name in CONSTANTS:
+            return CONSTANTS[name]
+        factory = FACTORIES.get(name)
+        if factory is None:
+            raise AttributeError(
+                f"array_namespace({self._backend}) has no {name!r}: not a name of the "
+                f"array API standard {VERSION}"
+            )
+        return factory(self)
+
+    def name_of(self, x: Any) -> str:
+        """The dtype name of an array or dtype of this backend."""
+        return dtype_name(x if isinstance(x, type) else getattr(x, "dtype", x))
+
+    def promoted(self, *xs: Any) -> tuple:
+        """The arrays among ``xs`` cast to the standard's result dtype (on
+        libraries whose own promotion differs); Python scalars are left alone."""
+        if not self._lib.promotes:
+            return xs
+        names = [self.name_of(x) if hasattr(x, "dtype") else None for x in xs]
+        present = [n for n in names if n is not None]
+        if len(set(present)) < 2:
+            return xs
+        target = present[0]
+        for n in present[1:]:
+            target = promote(target, n)
+        astype = self.fn("astype")
+        dtype = self._dtype(target)
+        return tuple(
+            astype(x, dtype, copy=False) if n is not None and n != target else x
+            for x, n in zip(xs, names, strict=True)
+        )
+
+    def default_for(self, value: Any) -> str | None:
+        """The default dtype name for Python data (a scalar or nested sequences of
+        them) with no dtype given; None for arrays and anything else."""
+        real, cplx, integral, _ = self._defaults()
+        kind = _python_kind(value)
+        return {"b": "bool", "i": integral, "f": real, "c": cplx}.get(kind)
+
+
+def _is_numpy_dtype(d: Any) -> bool:
+    return type(d).__module__.startswith("numpy") and hasattr(d, "type") and hasattr(d, "kind")
+
+
+def _python_kind(value: Any) -> str | None:
+    """'b', 'i', 'f' or 'c': the widest Python scalar kind in ``value`` (nested lists
+    and tuples of Python scalars); None if it holds anything else."""
+    if isinstance(value, bool):
+        return "b"
+    if isinstance(value, int):
+        return "i"
+    if isinstance(value, float):
+        return "f"
+    if isinstance(value, complex):
+        return "c"
+    if isinstance(value, (list, tuple)):
+        order = "bifc"
+        kinds = [_python_kind(v) for v in value]
+        if not kinds or None in kinds:
+            return None if kinds else "f"  # numpy: an empty list is float64
+        return max(kinds, key=order.index)  # type: ignore[arg-type]
+    return None
+
+
+
+
+class Info:
+    """What ``__array_namespace_info__()`` answers: the library's capabilities,
+    devices and dtypes."""
+
+    def __init__(self, space: Space):
+        self._space = space
+
+    def capabilities(self) -> dict[str, Any]:
+        dynamic = self._space._lib.dynamic_shapes
+        return {"boolean indexing": dynamic, "data-dependent shapes": dynamic,
+                "max dimensions": None}
+
+    def default_device(self) -> Any:
+        return getattr(self._space.fn("zeros")(0), "device", "cpu")
+
+    def devices(self) -> list[Any]:
+        return [self.default_device()]
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        space = self._space
+        real, cplx, integral, index = space._defaults()
+        return {"real floating": space._dtype(real), "complex floating": space._dtype(cplx),
+                "integral": space._dtype(integral), "indexing": space._dtype(index)}
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
+        names = self._space._lib.dtypes
+        if kind is not None:
+            wanted = _kind_names(kind)
+            names = tuple(n for n in names if n in wanted)
+        return {n: self._space._dtype(n) for n in names}
+
+
+def _kind_names(kind: Any) -> frozenset[str]:
+    """The dtype names of an ``isdtype`` kind: a kind name, a dtype, or a tuple."""
+    if isinstance(kind, tuple):
+        out: frozenset[str] = frozenset()
+        for k in kind:
+            out |= _kind_names(k)
+        return out
+    if isinstance(kind, str):
+        try:
+            return KINDS[kind]
+        except KeyError:
+            raise ValueError(
+                f"isdtype: unknown kind {kind!r}; the kinds are {', '.join(sorted(KINDS))}"
+            ) from None
+    return frozenset({dtype_name(kind)})
+
+
+def _axis(axis: Any) -> Any:
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _sum_dtype(space: Space, x: Any, dtype: Any) -> Any:
+    """The standard's accumulation dtype: integers of the default integral width
+    (unsigned stay unsigned), anything else its own."""
+    if dtype is not None:
+        return dtype
+    name = space.name_of(x)
+    kind = _KIND[name]
+    if kind in "ib":
+        return space._dtype(space._defaults()[2])
+    if kind == "u":
+        wide = "uint" + space._defaults()[2][3:]
+        return space._dtype(wide if wide in space._lib.dtypes else space._defaults()[2])
+    return None
