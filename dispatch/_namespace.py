@@ -388,7 +388,7 @@ class ArrayNamespace:
         }
         if not self._prefix:
             names |= set(self._spec.CONSTANTS) | set(self._spec.EXTENSIONS)
-            names |= set(self._spec.library(self._backend).dtypes)
+            names |= set(self._space.dtype_names())
         return sorted(names)
 
 

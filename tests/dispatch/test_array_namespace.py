@@ -98,7 +98,10 @@ def test_constants(xp):
 
 def test_dtypes_are_the_librarys_own_and_creation_keeps_them(xp):
     offered = [n for n in DTYPES if hasattr(xp, n)]
-    assert {"bool", "int32", "int64", "float32", "float64"} <= set(offered)
+    assert {"bool", "int8", "int32", "uint8", "float32", "complex64"} <= set(offered)
+    if "float64" not in offered:  # jax outside its 64-bit mode computes in 32 bits
+        assert "jax" in xp.__name__
+        assert xp.__array_namespace_info__().default_dtypes()["real floating"] == xp.float32
     info = xp.__array_namespace_info__()
     assert set(info.dtypes()) == set(offered)
     for n in offered:
@@ -161,8 +164,8 @@ def test_binary_functions_promote_by_the_standard_with_0d_arrays_too(library):
     pytest.importorskip({"dask": "dask.array"}.get(library, library))
     xp = dispatch.array_namespace(library)
     # torch has the dtypes uint16, uint32 and uint64 but no arithmetic on them
-    names = [n for n in _NUMERIC
-             if not (library == "torch" and n in ("uint16", "uint32", "uint64"))]
+    names = [n for n in _NUMERIC if hasattr(xp, n)
+             and not (library == "torch" and n in ("uint16", "uint32", "uint64"))]
     for a, b in itertools.product(names, names):
         if not _standard_defines(a, b):
             continue

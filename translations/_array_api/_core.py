@@ -32,14 +32,17 @@ class Library(NamedTuple):
     promotes: bool = False
     #: the standard's "data-dependent shapes" and "boolean indexing" capabilities
     dynamic_shapes: bool = True
+    #: a 32-bit mode: while the default float is float32, 64-bit dtypes are not
+    #: computed (requests are truncated) and the default integer is int32
+    mode_32: bool = False
 
 
 _ALL = tuple(DTYPE_NAMES)
 LIBRARIES: dict[str, Library] = {
     "numpy": Library(_ALL),
     "dask": Library(_ALL, dynamic_shapes=False),
-    # without 64-bit mode jax computes in 32 bits: its defaults follow that mode
-    "jax": Library(_ALL, defaults=(None, None, "int64", "int64")),
+    # without 64-bit mode (jax_enable_x64) jax computes in 32 bits
+    "jax": Library(_ALL, defaults=(None, None, "int64", "int64"), mode_32=True),
     # its default float is settable (torch.set_default_dtype)
     "torch": Library(_ALL, defaults=(None, None, "int64", "int64"), promotes=True),
     "tensorflow": Library(
@@ -64,6 +67,7 @@ _BITS = {
     "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
     "float32": 32, "float64": 64, "complex64": 64, "complex128": 128,
 }  # fmt: skip
+_WIDE = frozenset({"int64", "uint64", "float64", "complex128"})
 _KIND = {n: ("b" if n == "bool" else n[0] if n[0] in "iuc" else "f") for n in _BITS}
 KINDS = {
     "bool": frozenset({"bool"}),
@@ -191,16 +195,22 @@ class Space:
             real = real if real in KINDS["real floating"] else "float32"
         if cplx is None:
             cplx = "complex128" if real == "float64" else "complex64"
-        if self._backend == "jax" and real == "float32":
+        if self._lib.mode_32 and real == "float32":
             integral = index = "int32"
         return real, cplx, integral, index
 
+    def dtype_names(self) -> tuple[str, ...]:
+        """The dtype names this namespace offers."""
+        if self._lib.mode_32 and self._defaults()[0] == "float32":
+            return tuple(n for n in self._lib.dtypes if n not in _WIDE)
+        return self._lib.dtypes
+
     def member(self, name: str) -> Any:
         if name in _BITS:
-            if name not in self._lib.dtypes:
+            if name not in self.dtype_names():
                 raise AttributeError(
-                    f"array_namespace({self._backend}): {self._backend} has no {name} "
-                    "dtype the standard's functions compute with"
+                    f"array_namespace({self._backend}) has no {name}: {self._backend} "
+                    "computes no such arrays (in its present mode)"
                 )
             return self._dtype(name)
         if name in CONSTANTS:
@@ -295,7 +305,7 @@ class Info:
                 "integral": space._dtype(integral), "indexing": space._dtype(index)}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
-        names = self._space._lib.dtypes
+        names = self._space.dtype_names()
         if kind is not None:
             wanted = _kind_names(kind)
             names = tuple(n for n in names if n in wanted)
@@ -334,5 +344,5 @@ def _sum_dtype(space: Space, x: Any, dtype: Any) -> Any:
         return space._dtype(space._defaults()[2])
     if kind == "u":
         wide = "uint" + space._defaults()[2][3:]
-        return space._dtype(wide if wide in space._lib.dtypes else space._defaults()[2])
+        return space._dtype(wide if wide in space.dtype_names() else space._defaults()[2])
     return None
