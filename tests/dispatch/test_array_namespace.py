@@ -335,3 +335,19 @@ def test_do_keeps_numpys_names_and_semantics():
     np.testing.assert_array_equal(dispatch.do("sort", a), [1.0, 2.0, 3.0])
     assert dispatch.get_namespace(a).arccos is not None
     assert not hasattr(dispatch.array_namespace(a), "arccos")
+
+
+def test_torch_default_float_is_read_at_each_call():
+    """torch's default float is settable: creation follows it, and so does the info."""
+    torch = pytest.importorskip("torch")
+    xp = dispatch.array_namespace("torch")
+    before = torch.get_default_dtype()
+    try:
+        torch.set_default_dtype(torch.float64)
+        assert xp.ones(2).dtype == torch.float64
+        assert xp.asarray(1.0).dtype == torch.float64
+        assert xp.__array_namespace_info__().default_dtypes()["complex floating"] == (
+            torch.complex128)
+    finally:
+        torch.set_default_dtype(before)
+    assert xp.ones(2).dtype == before

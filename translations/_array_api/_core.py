@@ -35,6 +35,8 @@ class Library(NamedTuple):
     #: a 32-bit mode: while the default float is float32, 64-bit dtypes are not
     #: computed (requests are truncated) and the default integer is int32
     mode_32: bool = False
+    #: the library's settable default float, where ``defaults`` says None
+    default_float: Callable[[], str] | None = None
 
 
 _ALL = tuple(DTYPE_NAMES)
@@ -42,14 +44,28 @@ LIBRARIES: dict[str, Library] = {
     "numpy": Library(_ALL),
     "dask": Library(_ALL, dynamic_shapes=False),
     # without 64-bit mode (jax_enable_x64) jax computes in 32 bits
-    "jax": Library(_ALL, defaults=(None, None, "int64", "int64"), mode_32=True),
+    "jax": Library(_ALL, defaults=(None, None, "int64", "int64"), mode_32=True,
+                   default_float=lambda: _jax_default_float()),
     # its default float is settable (torch.set_default_dtype)
-    "torch": Library(_ALL, defaults=(None, None, "int64", "int64"), promotes=True),
+    "torch": Library(_ALL, defaults=(None, None, "int64", "int64"), promotes=True,
+                     default_float=lambda: _torch_default_float()),
     "tensorflow": Library(
         _ALL, defaults=("float32", "complex64", "int64", "int64"), promotes=True
     ),
     "cupy": Library(_ALL),
 }
+
+
+def _torch_default_float() -> str:
+    import torch
+
+    return str(torch.get_default_dtype()).rpartition(".")[2]
+
+
+def _jax_default_float() -> str:
+    import jax
+
+    return "float64" if jax.config.jax_enable_x64 else "float32"
 
 
 def library(backend: str) -> Library:
@@ -188,11 +204,11 @@ class Space:
         return d
 
     def _defaults(self) -> tuple[str, str, str, str]:
-        """Default real float, complex, integral and indexing dtype names."""
+        """Default real float, complex, integral and indexing dtype names (a library
+        whose default float is settable is asked at each call: cheap)."""
         real, cplx, integral, index = self._lib.defaults
-        if real is None:  # the library's own (torch's settable default, jax's x64 mode)
-            real = dtype_name(self.fn("dtype_of")(self.fn("ones")(1, dtype=None)))
-            real = real if real in KINDS["real floating"] else "float32"
+        if real is None:
+            real = self._lib.default_float()  # type: ignore[misc]
         if cplx is None:
             cplx = "complex128" if real == "float64" else "complex64"
         if self._lib.mode_32 and real == "float32":
