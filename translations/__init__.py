@@ -4,7 +4,7 @@ One package per library (a single module where the table is short), named after
 the library's import name (the backend name). Inside a package, one module per
 topic (``creation``, ``elementwise``, ``reductions``, ``statistics``, ``shape``,
 ``indexing``, ``linalg``, ``solvers``, ``fft``, ``signal``, ``random``,
-``special``, ``sparse``, ``autodiff``, ``control``, ``devices``) holds its
+``special``, ``sparse``, ``autodiff``, ``control``, ``devices``, ``dtypes``) holds its
 adapters and ends with its ``TABLE``; the package's ``__init__`` assembles them
 with ``_adapters.merge_topics`` (``dispatch.engine.merge_tables`` of their tables: a
 name defined twice is an error). Modules

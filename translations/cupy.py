@@ -289,7 +289,9 @@ TABLE = merge_tables(
         "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd nanmedian "
         "average quantile percentile choose compress ediff1d gradient isin digitize "
-        "histogram fft.hfft fft.ihfft scipy.linalg.lu_solve"
+        "histogram fft.hfft fft.ihfft scipy.linalg.lu_solve "
+        "isfortran shares_memory may_share_memory asanyarray ascontiguousarray "
+        "iscomplex isreal"
     ),
     # scipy.special: cupyx.scipy.special's beat the composed fallbacks
     native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),

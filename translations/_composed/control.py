@@ -568,3 +568,134 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
     if reverse:
         leaves = [do("flip", a, axis=0) for a in leaves]
     return tree_unflatten([do("moveaxis", a, 0, axis) for a in leaves], ref)
+
+
+# ---------------------------------------------------------------- numpy's functional helpers
+
+
+def _ndim(x: Any) -> int:
+    return len(tuple(do("shape", x)))
+
+
+@composed("apply_along_axis")
+def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args: Any, **kwargs: Any) -> Any:
+    """``func1d`` applied to every 1-d slice of ``arr`` along ``axis``, numpy's
+    ``apply_along_axis``: the dimensions of its result replace ``axis``, and every
+    result takes the dtype of the first. A Python loop over the slices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("apply_along_axis", lambda v: v[::-1].cumsum(), 1, np.arange(6).reshape(2, 3))
+    array([[ 2,  3,  3],
+           [ 5,  9, 12]])
+    """
+    shape = tuple(do("shape", arr))
+    nd = len(shape)
+    if not -nd <= axis < nd:
+        raise np.exceptions.AxisError(axis, nd)
+    axis %= nd
+    lead = shape[:axis] + shape[axis + 1:]
+    count = int(np.prod(lead, dtype=np.int64))
+    if count == 0:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    rows = do("reshape", do("moveaxis", arr, axis, -1), (count, shape[axis]))
+    outs = [do("asarray", func1d(rows[i], *args, **kwargs), like=arr) for i in range(count)]
+    dtype = do("get_dtype_name", outs[0])
+    res_shape = tuple(do("shape", outs[0]))
+    out = do("reshape", do("stack", [do("astype", o, dtype) for o in outs]), lead + res_shape)
+    k = len(res_shape)
+    if k:
+        out = do("moveaxis", out, list(range(nd - 1, nd - 1 + k)), list(range(axis, axis + k)))
+    return out
+
+
+@composed("apply_over_axes")
+def apply_over_axes(func: Callable, a: Any, axes: Any) -> Any:
+    """``func(a, axis)`` applied axis after axis, each result given back the reduced
+    axis (numpy's ``expand_dims``) when it lost it, numpy's ``apply_over_axes``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("apply_over_axes", np.sum, np.arange(24).reshape(2, 3, 4), [0, 2])
+    array([[[ 60],
+            [ 92],
+            [124]]])
+    """
+    val = a
+    n = _ndim(a)
+    for axis in (axes,) if np.ndim(axes) == 0 else axes:
+        axis = int(axis)
+        if axis < 0:
+            axis += n
+        res = func(val, axis)
+        if not is_array(res):
+            res = do("asarray", res, like=a)
+        if _ndim(res) != _ndim(val):
+            res = do("expand_dims", res, axis)
+            if _ndim(res) != _ndim(val):
+                raise ValueError("function is not returning an array of the correct shape")
+        val = res
+    return val
+
+
+def _condition_list(condlist: Any, nd: int) -> list:
+    """numpy's reading of ``condlist``: one condition or a sequence of them."""
+    if (is_array(condlist) and _ndim(condlist) == 0) or np.isscalar(condlist):
+        return [condlist]
+    first = condlist[0]
+    sequence = isinstance(first, (list, np.ndarray)) or (is_array(first) and _ndim(first) > 0)
+    if not sequence and nd != 0:
+        return [condlist]
+    return [condlist[i] for i in range(len(condlist))]
+
+
+@composed("piecewise")
+def piecewise(x: Any, condlist: Any, funclist: Sequence, *args: Any, backend: str,
+              **kw: Any) -> Any:
+    """numpy's ``piecewise``: where ``condlist[i]`` holds, the result is
+    ``funclist[i](x[condlist[i]], *args, **kw)`` (or ``funclist[i]`` itself, a
+    value); a last extra function applies where no condition holds, later
+    conditions win, and elsewhere the result is 0. The dtype is ``x``'s. Each
+    function gets the selected elements only (a 1-d array), as in numpy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.linspace(-2.0, 2.0, 5)
+    >>> do("piecewise", x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * 10])
+    array([ 2.,  1.,  0., 10., 20.])
+    """
+    x = do("asarray", x, like=backend)
+    shape = tuple(do("shape", x))
+    conds = [do("broadcast_to", do("astype", do("asarray", c, like=x), "bool"), shape)
+             for c in _condition_list(condlist, len(shape))]
+    n, n2 = len(conds), len(funclist)
+    if n == n2 - 1:  # the "otherwise" function
+        held = conds[0]
+        for c in conds[1:]:
+            held = do("logical_or", held, c)
+        conds.append(do("logical_not", held))
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    dtype = do("get_dtype_name", x)
+    flat = do("reshape", x, (-1,))
+    y = do("zeros_like", flat)
+    for cond, func in zip(conds, funclist, strict=True):
+        c = do("reshape", cond, (-1,))
+        if not callable(func):
+            y = do("where", c, do("astype", do("asarray", func, like=x), dtype), y)
+            continue
+        where = do("nonzero", c)[0]
+        if int(do("shape", where)[0]) == 0:
+            continue  # numpy calls no function on nothing
+        vals = do("astype", do("asarray", func(do("take", flat, where), *args, **kw), like=x),
+                  dtype)
+        if _ndim(vals) == 0:
+            y = do("where", c, vals, y)
+            continue
+        last = max(int(do("shape", vals)[0]) - 1, 0)
+        pos = do("clip", do("cumsum", do("astype", c, "int64")) - 1, 0, last)
+        y = do("where", c, do("take", vals, pos), y)
+    return do("reshape", y, shape)

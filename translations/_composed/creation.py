@@ -411,3 +411,169 @@ def triu_indices_from(arr: Any, k: int = 0) -> tuple:
     (array([0, 0, 1, 1, 2]), array([0, 1, 0, 1, 1]))
     """
     return _triangle_from("triu_indices_from", arr, k)
+
+
+# ---------------------------------------------------------------- conversions
+
+
+def _layout(x: Any, order: Any) -> Any:
+    """``x`` in the memory ``order`` asked for ('C' or 'F'; None, 'K' and 'A' keep it);
+    a 0-d array stays 0-d and a 1-d one is C and F at once."""
+    if order not in ("C", "F", "c", "f"):
+        return x
+    ndim = len(tuple(do("shape", x)))
+    if ndim == 0:
+        return x
+    return do("asfortranarray" if order in "Ff" and ndim > 1 else "ascontiguousarray", x)
+
+
+def _as(a: Any, dtype: Any, backend: str, **where: Any) -> Any:
+    return do("asarray", a, like=backend, **({"dtype": dtype} if dtype is not None else {}),
+              **{k: v for k, v in where.items() if v is not None})
+
+
+@composed("asanyarray")
+def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+               copy: bool | None = None, backend: str) -> Any:
+    """``a`` as an array of the library, numpy's ``asanyarray``: the libraries have no
+    array subclasses, so it is ``asarray`` (``order`` 'C' or 'F' lays it out so).
+
+    Examples
+    --------
+    >>> do("asanyarray", [[1, 2], [3, 4]], dtype="float32")
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
+    return _layout(_as(a, dtype, backend, device=device, copy=copy), order)
+
+
+@composed("ascontiguousarray")
+def ascontiguousarray(a: Any, dtype: Any = None, *, backend: str) -> Any:
+    """``a`` as an array laid out in C order with at least one dimension, numpy's
+    ``ascontiguousarray`` (no copy when it already is). Here: the libraries whose
+    arrays are always in C order (jax, tensorflow, dask); torch and numpy have their
+    own.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("ascontiguousarray", np.ones((2, 3)).T).flags.c_contiguous
+    True
+    >>> do("ascontiguousarray", 2.5)
+    array([2.5])
+    """
+    out = _as(a, dtype, backend)
+    return do("reshape", out, (1,)) if not tuple(do("shape", out)) else out
+
+
+@composed("asarray_chkfinite")
+def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None, *, backend: str) -> Any:
+    """``a`` as an array, raising ``ValueError`` if a float or complex result holds
+    an infinity or a NaN, numpy's ``asarray_chkfinite`` (the values are read).
+
+    Examples
+    --------
+    >>> do("asarray_chkfinite", [1.0, 2.0])
+    array([1., 2.])
+    >>> do("asarray_chkfinite", [1.0, float("nan")])
+    Traceback (most recent call last):
+    ...
+    ValueError: array must not contain infs or NaNs
+    """
+    out = _layout(_as(a, dtype, backend), order)
+    if do("dtype_of", out).kind in "fc" and not bool(do("all", do("isfinite", out))):
+        raise ValueError("array must not contain infs or NaNs")
+    return out
+
+
+_REQUIREMENTS = {
+    "C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+    "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O",
+    "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E",
+}
+
+
+def requirements_of(requirements: Any) -> set[str]:
+    """numpy's flags of ``require`` (a string is read letter by letter, as numpy does)."""
+    if not requirements:
+        return set()
+    out = set()
+    for r in requirements:
+        key = str(r).upper()
+        if key not in _REQUIREMENTS:
+            raise KeyError(f"require: unknown requirement {r!r} (one of "
+                           f"{', '.join(sorted(_REQUIREMENTS))})")
+        out.add(_REQUIREMENTS[key])
+    if {"C", "F"} <= out:
+        raise ValueError("Cannot specify both C and Fortran contiguous.")
+    return out
+
+
+@composed("require")
+def require(a: Any, dtype: Any = None, requirements: Any = None, *, backend: str) -> Any:
+    """``a`` as an array of ``dtype`` meeting the ``requirements`` ('C' or 'F'
+    order, 'O' owning its data: a copy of an existing array, 'A' aligned, 'W'
+    writeable, 'E' an array), numpy's ``require``. The tables of libraries whose
+    arrays cannot be written refuse 'W'.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.arange(6.0).reshape(2, 3).T
+    >>> y = do("require", x, "float32", ["C", "O"])
+    >>> y.flags.c_contiguous, y.dtype
+    (True, dtype('float32'))
+    """
+    reqs = requirements_of(requirements)
+    out = _as(a, dtype, backend)
+    if "C" in reqs or "F" in reqs:
+        out = _layout(out, "C" if "C" in reqs else "F")
+    if "O" in reqs and out is a:
+        out = do("copy", out)
+    return out
+
+
+def immutable_require(backend: str, reason: str) -> Any:
+    """``require`` for a library whose arrays cannot be written: 'W' is refused with
+    ``reason``."""
+
+    def require_immutable(a: Any, dtype: Any = None, requirements: Any = None) -> Any:
+        if "W" in requirements_of(requirements):
+            raise ValueError(f"require: 'W' (writeable) cannot be met on {backend}: {reason}")
+        return require(a, dtype, requirements, backend=backend)
+
+    return require_immutable
+
+
+# ---------------------------------------------------------------- from Python values
+
+
+@composed("fromfunction")
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, backend: str,
+                 **kwargs: Any) -> Any:
+    """``function(*indices)``, called once with one index array per axis of
+    ``shape`` (of ``dtype``), numpy's ``fromfunction``; the backend is named with
+    ``like=``.
+
+    Examples
+    --------
+    >>> do("fromfunction", lambda i, j: i + 10 * j, (2, 3), dtype=int, like="numpy")
+    array([[ 0, 10, 20],
+           [ 1, 11, 21]])
+    """
+    shape = tuple(operator.index(n) for n in shape)
+    grid = do("indices", shape, dtype=_np(dtype).name, like=backend)
+    return function(*(grid[i] for i in range(len(shape))), **kwargs)
+
+
+@composed("fromiter")
+def fromiter(iter: Any, dtype: Any, count: int = -1, *, backend: str) -> Any:
+    """A 1-d array of ``dtype`` from the values of an iterable (the first ``count``
+    of them, all when -1), numpy's ``fromiter``; the backend is named with ``like=``.
+
+    Examples
+    --------
+    >>> do("fromiter", (i * i for i in range(4)), "float32", like="numpy")
+    array([0., 1., 4., 9.], dtype=float32)
+    """
+    return do("asarray", np.fromiter(iter, _np(dtype), count), like=backend)

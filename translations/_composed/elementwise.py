@@ -456,3 +456,83 @@ def fabs(x: Any, /) -> Any:
         wide = dt.itemsize > 2
         x = do("astype", x, default_float(x) if wide else np.dtype(_FABS_FLOAT[dt.itemsize]))
     return do("abs", x)
+
+
+# ---------------------------------------------------------------- complex or real
+
+
+@composed("iscomplex")
+def iscomplex(x: Any) -> Any:
+    """Element-wise whether ``x`` has a non-zero imaginary part, numpy's
+    ``iscomplex``: a boolean array, all False for a real dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("iscomplex", np.array([1 + 1j, 2 + 0j, 3.5j]))
+    array([ True, False,  True])
+    """
+    if do("dtype_of", x).kind == "c":
+        return do("not_equal", do("imag", x), 0)
+    return do("zeros_like", x, dtype="bool")
+
+
+@composed("isreal")
+def isreal(x: Any) -> Any:
+    """Element-wise whether ``x`` has a zero imaginary part, numpy's ``isreal``: a
+    boolean array, all True for a real dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("isreal", np.array([1 + 1j, 2 + 0j, 3.5j]))
+    array([False,  True, False])
+    """
+    if do("dtype_of", x).kind == "c":
+        return do("equal", do("imag", x), 0)
+    return do("ones_like", x, dtype="bool")
+
+
+@composed("real_if_close")
+def real_if_close(a: Any, tol: float = 100) -> Any:
+    """The real part of a complex ``a`` whose imaginary parts are all below ``tol``
+    (in machine epsilons of its dtype when ``tol > 1``), else ``a`` unchanged,
+    numpy's ``real_if_close``. The answer depends on the values: they are read.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("real_if_close", np.array([2.1 + 4e-14j, 5.2 + 3e-15j]))
+    array([2.1, 5.2])
+    >>> do("real_if_close", np.array([2.1 + 4e-13j]), tol=1000)
+    array([2.1])
+    """
+    dt = do("dtype_of", a)
+    if dt.kind != "c":
+        return a
+    if tol > 1:
+        tol = float(np.finfo(dt).eps) * tol
+    if bool(do("all", do("less", do("abs", do("imag", a)), tol))):
+        return do("real", a)
+    return a
+
+
+@composed("array_equiv")
+def array_equiv(a1: Any, a2: Any, *, backend: str) -> bool:
+    """Whether ``a1`` and ``a2`` have broadcastable shapes and equal elements,
+    numpy's ``array_equiv`` (a Python bool: the values are read).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("array_equiv", np.array([1, 2]), np.array([[1, 2], [1, 2]]))
+    True
+    >>> do("array_equiv", np.array([1, 2]), np.array([1, 2, 3]))
+    False
+    """
+    a1, a2 = (do("asarray", a, like=backend) for a in (a1, a2))
+    try:
+        np.broadcast_shapes(tuple(do("shape", a1)), tuple(do("shape", a2)))
+    except ValueError:
+        return False
+    return bool(do("all", do("equal", a1, a2)))

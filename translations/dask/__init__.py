@@ -20,7 +20,8 @@ quantiles, histograms), ``shape``, ``indexing`` (take, sort, search, select),
 ``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``fft``, ``special``
 (``scipy.special``), ``random``, ``sparse`` (the sparse formats dask lacks) and
 ``devices`` (conversions, dlpack, ``block_until_ready`` and the host-library
-answers for devices, compilation and autodiff).
+answers for devices, compilation and autodiff) and ``dtypes`` (memory layout
+and sharing, which a dask array lacks).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from dispatch.translations._adapters import merge_topics
 from dispatch.translations.dask import (
     creation,
     devices,
+    dtypes,
     elementwise,
     fft,
     indexing,
@@ -74,7 +76,7 @@ CONVERT_CONSTANTS = False  # dask functions take numpy arrays as they are
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
-    sparse, devices,
+    sparse, devices, dtypes,
 )
 
 

@@ -14,7 +14,7 @@ import dask.array as da
 from dask.array import Array
 from dispatch.translations._composed._bound import fill_entries
 
-from dispatch.engine import merge_tables
+from dispatch.engine import merge_tables, unsupported
 
 
 def _copy(x: Array) -> Array:
@@ -41,6 +41,11 @@ def _diagflat(v: Any, k: int = 0) -> Array:
 
 TABLE = merge_tables(
     {
+        # numpy's memory orders: a dask array has none of its own (its chunks are numpy
+        # arrays); ascontiguousarray is the composed asarray, at least 1-d
+        "asfortranarray": unsupported(
+            "a dask array is a graph of chunks computed on demand, each a numpy array of its "
+            "own layout: it has no memory order to set"),
         "copy": _copy,
         # zeros/ones/empty are functools wrappers in dask.array: given directly
         "zeros": da.zeros,

@@ -68,6 +68,9 @@ def _complex(real: Any, imag: Any) -> Array:
 
 
 TABLE = {
+    # numpy's semantics, lazily per chunk
+    "iscomplex": "iscomplex",
+    "isreal": "isreal",
     "isclose": _isclose,
     "allclose": _allclose,
     "array_equal": _array_equal,

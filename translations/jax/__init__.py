@@ -20,8 +20,8 @@ quantiles), ``shape``, ``indexing`` (take, scatter, gather, sort, search),
 ``sparse``, ``autodiff``, ``control`` (jit, loops, vmap, host calls) and
 ``devices`` (conversions, dtypes, devices, DLPack, and the backend method
 list's names written once in ``translations/_composed/bound.py``, bound to
-jax). This module holds the library-level facts the engine reads and
-assembles the topics' tables.
+jax) and ``dtypes`` (memory layout and sharing). This module holds the
+library-level facts the engine reads and assembles the topics' tables.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from dispatch.translations.jax import (
     control,
     creation,
     devices,
+    dtypes,
     elementwise,
     fft,
     indexing,
@@ -71,5 +72,5 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, signal, special,
-    random, sparse, autodiff, control, devices,
+    random, sparse, autodiff, control, devices, dtypes,
 )

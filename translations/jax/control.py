@@ -327,6 +327,10 @@ def _associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int
 
 
 TABLE = {
+    # numpy's functional helpers: jax's map the function over the slices with vmap
+    # (the function must be traceable; the results are numpy's)
+    "apply_along_axis": "apply_along_axis",
+    "apply_over_axes": "apply_over_axes",
     "cond": _cond,
     "switch": _switch,
     "fori_loop": _fori_loop,

@@ -9,6 +9,11 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from dispatch.translations._composed.creation import immutable_require
+
+from dispatch.engine import unsupported
+
+_IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 
 
 def _with_device(fn: Callable) -> Callable:
@@ -39,4 +44,8 @@ TABLE = {
     "logspace": _with_device(_logspace),
     "geomspace": _with_device(jnp.geomspace),
     "tri": _with_device(jnp.tri),
+    # numpy's memory-order conversions: jax has one order only (ascontiguousarray is
+    # the composed asarray, at least 1-d)
+    "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
+    "require": immutable_require("jax", _IMMUTABLE),
 }

@@ -177,6 +177,9 @@ _ML_OPS = real_float_entries(
 TABLE = merge_tables(
     {
         "complex": _complex,
+        # numpy's semantics (imaginary part non-zero or zero, element-wise)
+        "iscomplex": "iscomplex",
+        "isreal": "isreal",
         # elementwise: jax dropped numpy's alias fix (round towards zero)
         "fix": "trunc",
         "reciprocal": _reciprocal,

@@ -17,9 +17,9 @@ recognised too: their classes live under ``tensorflow.python``.
 One module per topic holds that topic's entries next to their adapters:
 ``creation``, ``elementwise``, ``reductions``, ``statistics``, ``shape``,
 ``indexing``, ``linalg``, ``solvers``, ``fft``, ``signal``, ``random``,
-``special``, ``sparse``, ``autodiff``, ``control``, ``devices`` (helpers they share:
-``_common``). Besides numpy's names they hold tensorflow's entries for the backend
-method list, with the layouts and semantics of the composed fallbacks in
+``special``, ``sparse``, ``autodiff``, ``control``, ``devices``, ``dtypes``
+(helpers they share: ``_common``). Besides numpy's names they hold tensorflow's
+entries for the backend method list, with the layouts and semantics of the composed fallbacks in
 ``translations/_composed/``: tf.GradientTape for ``jacobian``/``gradient``/``hessian``,
 tf.custom_gradient, tf.function for ``jit_compile`` (numpy arguments folded as
 constants), tf.while_loop, tf.vectorized_map, tf.numpy_function, tf.SparseTensor for
@@ -39,6 +39,7 @@ from dispatch.translations.tensorflow import (
     control,
     creation,
     devices,
+    dtypes,
     elementwise,
     fft,
     indexing,
@@ -82,7 +83,7 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, solvers, fft, signal,
-    random, special, sparse, autodiff, control, devices,
+    random, special, sparse, autodiff, control, devices, dtypes,
 )
 
 

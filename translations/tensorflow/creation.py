@@ -16,6 +16,7 @@ import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._composed._bound import fill_entries
+from dispatch.translations._composed.creation import immutable_require
 from dispatch.translations.tensorflow._common import (
     _dt,
     _result_dtype,
@@ -24,7 +25,7 @@ from dispatch.translations.tensorflow._common import (
     _to,
 )
 
-from dispatch.engine import merge_tables
+from dispatch.engine import merge_tables, unsupported
 
 
 def _asarray(a: Any, dtype: Any = None, copy: bool | None = None, **kw: Any) -> Any:
@@ -144,8 +145,14 @@ def _triu(m: Any, k: int = 0) -> Any:
     return tf.where(mask, m, tf.zeros_like(m))
 
 
+_IMMUTABLE = "tensorflow tensors are immutable buffers, laid out in C order"
+
 TABLE = merge_tables(
     {
+        # numpy's memory-order conversions: tensorflow has one order only
+        # (ascontiguousarray is the composed asarray, at least 1-d)
+        "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
+        "require": immutable_require("tensorflow", _IMMUTABLE),
         "asarray": _asarray,
         "array": _array,
         "copy": _copy_leaf,

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations.torch._common import _dtype, _inexact, _promote, _shape, _tensor
+from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
 
 from dispatch.engine import alias, merge_tables
@@ -162,8 +163,29 @@ def _copy(a: Any, order: str = "K", subok: bool = False, *, only_mutable: bool =
     return a.clone() if isinstance(a, Tensor) else torch.as_tensor(np.array(a, copy=True))
 
 
+def _at_least_1d(a: Any, dtype: Any) -> Tensor:
+    t = _asarray(a, dtype)
+    return t.reshape(1) if t.ndim == 0 else t
+
+
+def _ascontiguousarray(a: Any, dtype: Any = None) -> Tensor:
+    # numpy's: C order (tensor.contiguous(), no copy when it already is), at least 1-d
+    return _at_least_1d(a, dtype).contiguous()
+
+
+def _asfortranarray(a: Any, dtype: Any = None) -> Tensor:
+    # Fortran order: the reversed axes laid out contiguously, viewed back; no copy
+    # when the tensor already is (torch, like numpy, ignores axes of length 1)
+    t = _at_least_1d(a, dtype)
+    reverse = tuple(range(t.ndim - 1, -1, -1))
+    flipped = t.permute(*reverse)
+    return t if flipped.is_contiguous() else flipped.contiguous().permute(*reverse)
+
+
 TABLE = merge_tables(
     {
+        "ascontiguousarray": _ascontiguousarray,
+        "asfortranarray": _asfortranarray,
         "copy": _copy,
         "zeros": _zeros,
         "ones": _ones,
