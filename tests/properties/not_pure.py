@@ -47,6 +47,15 @@ for _names, _why in [
      _DEVICE),
     ("auto_cast auto_cast1 combine_types complex_type dtype_of float_type get_dtype_name "
      "to_backend_dtype sizeof determine_size is_sparse get_sparse_format", _META),
+    ("isdtype issubdtype result_type can_cast min_scalar_type common_type mintypecode "
+     "broadcast_shapes einsum_path iscomplexobj isrealobj isscalar iterable",
+     _META + " (numpy's dtype routines, shapes and type tests: "
+     "tests/functions/test_dtype_utilities.py)"),
+    ("isfortran shares_memory may_share_memory asfortranarray require",
+     "memory layout and sharing, not array values (tests/functions/test_dtype_utilities.py)"),
+    ("apply_along_axis apply_over_axes piecewise fromfunction",
+     _AUTODIFF + " (numpy references on fixed cases: tests/functions/test_dtype_utilities.py)"),
+    ("fromiter", _CREATION.replace("test_creation.py", "test_dtype_utilities.py")),
     ("batch_gather batched_bincount batched_gather_1d batched_gather_nd bincount_fixed "
      "boolean_mask gather gather_1d gather_by_component_indices gather_nd histogram1d "
      "indexed_segment_sum multi_slice nonzero_static scatter scatter_1d_scalar scatter_nd "

@@ -250,3 +250,30 @@ for _name, _np, _dtypes, _b in [
     ("shift_bits_right", np.right_shift, INT, {"lo": 0, "hi": 8}),
 ]:
     PROPS[_name] = Prop(binary(_dtypes, EXACT, _b, scalars=False, mixed=False), ref=_np)
+
+
+# -------------------------------------------------------------- numpy's predicates and conversions
+for _name in ("iscomplex", "isreal", "asanyarray", "ascontiguousarray"):
+    PROPS[_name] = Prop(unary(ALL, exact=True))
+PROPS["asarray_chkfinite"] = Prop(unary(ALL, special=True))  # NaN and inf: numpy refuses
+
+
+def _nearly_real(d: Drawer) -> Call:
+    """A complex array whose imaginary parts are tiny (within tol) or not."""
+    x = d.array(d.dtype(FLOAT))
+    imag = 1e-3 if d.boolean() else 1e-20
+    return ((x + imag * 1j).astype(d.dtype(COMPLEX)),), {}
+
+
+def _maybe_equal(d: Drawer) -> Call:
+    """Two arrays of broadcastable shapes, sometimes the same values."""
+    dt = d.dtype(ALL)
+    s1, s2 = d.broadcast_shapes(2)
+    x = d.array(dt, s1, exact=True)
+    if d.boolean():
+        return (x, np.broadcast_to(x, np.broadcast_shapes(s1, s2)).copy()), {}
+    return (x, d.array(dt, s2, exact=True)), {}
+
+
+PROPS["real_if_close"] = Prop(_nearly_real)
+PROPS["array_equiv"] = Prop(_maybe_equal)

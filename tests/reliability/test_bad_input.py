@@ -311,6 +311,33 @@ for _name in ("tril_indices_from", "triu_indices_from"):
     row(f"{_name} of a vector", lambda b, t, n=_name: do(n, arr(b)), LIBRARY,
         (_name, "2-d"), name=_name)
 
+# numpy's dtype routines, predicates, conversions and functional helpers
+row("isdtype with an unknown kind", lambda b, t: do("isdtype", "float32", "floating", like=b),
+    LIBRARY, ("isdtype: kind 'floating' is not one of",), name="isdtype")
+row("isdtype of an array", lambda b, t: do("isdtype", arr(b), "numeric"), LIBRARY,
+    ("isdtype: dtype must be a dtype, not an array",), name="isdtype")
+row("can_cast from a Python scalar", lambda b, t: do("can_cast", 1.5, "float32", like=b),
+    LIBRARY, ("can_cast: Python scalars are not supported",), name="can_cast")
+row("result_type of nothing", lambda b, t: do("result_type", like=b), LIBRARY,
+    ("result_type: at least one array or dtype is required",), name="result_type")
+row("result_type of a non-dtype", lambda b, t: do("result_type", arr(b), object()), LIBRARY,
+    name="result_type")
+row("broadcast_shapes of mismatched shapes",
+    lambda b, t: do("broadcast_shapes", (3,), (4,), like=b), LIBRARY, ("shape mismatch",),
+    name="broadcast_shapes")
+row("asarray_chkfinite of a NaN", lambda b, t: do("asarray_chkfinite", arr(b, X / 0.0)),
+    LIBRARY, ("array must not contain infs or NaNs",), name="asarray_chkfinite")
+row("require both C and Fortran order", lambda b, t: do("require", arr(b), None, "CF"),
+    LIBRARY, ('Cannot specify both "C" and "F" order',), name="require")
+row("piecewise with too many functions",
+    lambda b, t: do("piecewise", arr(b), [arr(b) > 1], [abs, abs, abs]), LIBRARY,
+    ("with 1 condition(s), either 1 or 2 functions are expected",), name="piecewise")
+row("apply_over_axes of a function dropping two axes",
+    lambda b, t: do("apply_over_axes", lambda a, axis: do("sum", a), arr(b, M23), 0), LIBRARY,
+    name="apply_over_axes")
+row("mintypecode of an unknown type", lambda b, t: do("mintypecode", [object()], like=b),
+    LIBRARY, ("mintypecode",), name="mintypecode")
+
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,
     ("glu splits axis -1 in two halves", "odd"), name="glu")

@@ -136,7 +136,7 @@ EXTRA = [
     case("float_type", like="dask"), case("complex_type", like="dask"),
     case("dtype_of", A), case("get_dtype_name", A),
     case("shape", A), case("size", A), case("ndim", A), case("ndims", A), case("staticshape", A),
-    case("shape", Unknown(V)), case("size", Unknown(V)),
+    case("shape", Unknown(V)), case("size", Unknown(V)), case("min_scalar_type", np.array(300)),
     case("sizeof", A), case("to_numpy", A), case("numpy", A), case("is_tensor", A),
     case("is_sparse", A), case("get_sparse_format", A), case("is_available", A),
     case("get_device", A), case("to_device", A, "cpu"), case("allocate_on_device", A, "cpu"),

@@ -640,7 +640,7 @@ def apply_over_axes(func: Callable, a: Any, axes: Any) -> Any:
     return val
 
 
-def _condition_list(condlist: Any, nd: int) -> list:
+def condition_list(condlist: Any, nd: int) -> list:
     """numpy's reading of ``condlist``: one condition or a sequence of them."""
     if (is_array(condlist) and _ndim(condlist) == 0) or np.isscalar(condlist):
         return [condlist]
@@ -670,7 +670,7 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence, *args: Any, backend: st
     x = do("asarray", x, like=backend)
     shape = tuple(do("shape", x))
     conds = [do("broadcast_to", do("astype", do("asarray", c, like=x), "bool"), shape)
-             for c in _condition_list(condlist, len(shape))]
+             for c in condition_list(condlist, len(shape))]
     n, n2 = len(conds), len(funclist)
     if n == n2 - 1:  # the "otherwise" function
         held = conds[0]

@@ -497,7 +497,7 @@ def requirements_of(requirements: Any) -> set[str]:
     """numpy's flags of ``require`` (a string is read letter by letter, as numpy does)."""
     if not requirements:
         return set()
-    out = set()
+    out: set[str] = set()
     for r in requirements:
         key = str(r).upper()
         if key not in _REQUIREMENTS:
@@ -505,7 +505,7 @@ def requirements_of(requirements: Any) -> set[str]:
                            f"{', '.join(sorted(_REQUIREMENTS))})")
         out.add(_REQUIREMENTS[key])
     if {"C", "F"} <= out:
-        raise ValueError("Cannot specify both C and Fortran contiguous.")
+        raise ValueError('Cannot specify both "C" and "F" order')
     return out
 
 

@@ -314,8 +314,9 @@ def isscalar(element: Any) -> bool:
 
 @composed("iterable")
 def iterable(y: Any) -> bool:
-    """Whether ``iter(y)`` succeeds, numpy's ``iterable``: a 0-d array is not
-    iterable, on every library.
+    """Whether ``iter(y)`` succeeds, numpy's ``iterable``: an array of any library
+    is iterable when it has an axis (a 0-d one is not, even where the library's
+    ``__iter__`` would start: dask's, pydata sparse's).
 
     Examples
     --------
@@ -323,6 +324,8 @@ def iterable(y: Any) -> bool:
     >>> do("iterable", np.arange(2)), do("iterable", np.array(1.0))
     (True, False)
     """
+    if is_array(y):
+        return int(do("ndim", y)) > 0
     return bool(np.iterable(y))
 
 

@@ -18,10 +18,11 @@ The entries, by topic (each module holds its entries beside their adapters):
 ``creation``, ``elementwise``, ``reductions``, ``statistics`` (medians,
 quantiles, histograms), ``shape``, ``indexing`` (take, sort, search, select),
 ``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``fft``, ``special``
-(``scipy.special``), ``random``, ``sparse`` (the sparse formats dask lacks) and
+(``scipy.special``), ``random``, ``sparse`` (the sparse formats dask lacks),
 ``devices`` (conversions, dlpack, ``block_until_ready`` and the host-library
-answers for devices, compilation and autodiff) and ``dtypes`` (memory layout
-and sharing, which a dask array lacks).
+answers for devices, compilation and autodiff), ``control`` (numpy's
+``piecewise``, chunk by chunk) and ``dtypes`` (memory layout and sharing, which a
+dask array lacks).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 from dispatch.translations import _safety
 from dispatch.translations._adapters import merge_topics
 from dispatch.translations.dask import (
+    control,
     creation,
     devices,
     dtypes,
@@ -76,7 +78,7 @@ CONVERT_CONSTANTS = False  # dask functions take numpy arrays as they are
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
-    sparse, devices, dtypes,
+    sparse, control, devices, dtypes,
 )
 
 
@@ -120,6 +122,16 @@ GATHERS: dict[str, str] = {
         "so obj is computed (the array itself stays lazy)"
     ),
     "setdiff1d": "the unique values' chunk sizes are computed (the result stays lazy)",
+    "real_if_close": (
+        "whether every imaginary part is within tol decides the result's dtype: that one "
+        "boolean is computed (the result stays lazy)"
+    ),
+    "array_equiv": "returns a Python bool: whether all elements are equal is computed",
+    "asarray_chkfinite": (
+        "whether every value is finite is computed, to raise numpy's ValueError (the result "
+        "stays lazy)"
+    ),
+    "min_scalar_type": "only for a 0-d dask array: its value decides the dtype, so it is computed",
     "setxor1d": "the unique values' chunk sizes are computed (the result stays lazy)",
     "repeat": (
         "only with repeat counts given as a dask array: the output shape depends on their "

@@ -326,11 +326,20 @@ def _associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int
     return jax.lax.associative_scan(fn, elems, reverse=reverse, axis=axis)
 
 
+def _apply_along_axis(func1d: Callable, axis: int, arr: Any, *args: Any, **kwargs: Any) -> Any:
+    # jax's vmaps func1d over the slices (it must be traceable; the results are numpy's)
+    # and maps it over no slice at all where numpy refuses: numpy's error first
+    shape = jnp.shape(arr)
+    rest = shape[: axis % len(shape)] + shape[axis % len(shape) + 1:] if shape else ()
+    if shape and 0 in rest:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    return jnp.apply_along_axis(func1d, axis, arr, *args, **kwargs)
+
+
 TABLE = {
-    # numpy's functional helpers: jax's map the function over the slices with vmap
-    # (the function must be traceable; the results are numpy's)
-    "apply_along_axis": "apply_along_axis",
-    "apply_over_axes": "apply_over_axes",
+    # numpy's apply_along_axis: jax's maps the function over the slices with vmap;
+    # not jax's apply_over_axes, which takes no single int axis: the composed one
+    "apply_along_axis": _apply_along_axis,
     "cond": _cond,
     "switch": _switch,
     "fori_loop": _fori_loop,

@@ -30,8 +30,9 @@ The entries, by topic (each module holds its entries beside their adapters):
 quantiles, counts), ``shape``, ``indexing`` (take, where, sort, search,
 unique), ``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``fft``,
 ``special`` (``scipy.special``), ``random``, ``sparse`` (the COO, CSR and CSC
-constructors of the method list) and ``devices`` (conversions, dlpack and the
-host-library answers for devices, compilation and autodiff).
+constructors of the method list), ``devices`` (conversions, dlpack and the
+host-library answers for devices, compilation and autodiff) and ``dtypes`` (memory
+layout and sharing, which a sparse array lacks).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from dispatch.translations._adapters import merge_topics
 from dispatch.translations.sparse import (
     creation,
     devices,
+    dtypes,
     elementwise,
     fft,
     indexing,
@@ -60,5 +62,5 @@ SUBMODULES = ()
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
-    sparse, devices,
+    sparse, devices, dtypes,
 )
