@@ -479,6 +479,7 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None, *, backend: 
     Traceback (most recent call last):
     ...
     ValueError: array must not contain infs or NaNs
+    (raised inside dispatch.do('asarray_chkfinite') on backend 'numpy')
     """
     out = _layout(_as(a, dtype, backend), order)
     if do("dtype_of", out).kind in "fc" and not bool(do("all", do("isfinite", out))):

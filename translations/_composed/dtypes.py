@@ -154,8 +154,9 @@ def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     if _weak_kind(from_) is not None:
         raise TypeError("can_cast: Python scalars are not supported as from_ (numpy 2); "
                         "pass a dtype or an array")
+    rule: Any = casting  # numpy's stubs list the rules as literals
     return bool(np.can_cast(as_numpy_dtype(from_, "can_cast"), as_numpy_dtype(to, "can_cast"),
-                            casting=casting))
+                            casting=rule))
 
 
 @composed("min_scalar_type")
@@ -252,7 +253,8 @@ def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy",
     stand_ins = [np.broadcast_to(np.zeros((), as_numpy_dtype(o, "einsum_path")),
                                  tuple(int(n) for n in do("shape", o)))
                  if is_array(o) else o for o in operands]
-    return np.einsum_path(subscripts, *stand_ins, optimize=optimize, einsum_call=einsum_call)
+    report: Any = np.einsum_path  # numpy's stubs allow einsum_call=False only
+    return report(subscripts, *stand_ins, optimize=optimize, einsum_call=einsum_call)
 
 
 # ---------------------------------------------------------------- predicates

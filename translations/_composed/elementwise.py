@@ -502,9 +502,9 @@ def real_if_close(a: Any, tol: float = 100) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> do("real_if_close", np.array([2.1 + 4e-14j, 5.2 + 3e-15j]))
+    >>> do("real_if_close", np.array([2.1 + 4e-15j, 5.2 + 3e-15j]))
     array([2.1, 5.2])
-    >>> do("real_if_close", np.array([2.1 + 4e-13j]), tol=1000)
+    >>> do("real_if_close", np.array([2.1 + 1e-13j]), tol=1000)
     array([2.1])
     """
     dt = do("dtype_of", a)
