@@ -22,7 +22,6 @@ from dispatch.translations._array_api._core import (
     DTYPE_NAMES,
     EXTENSIONS,
     FACTORIES,
-    KINDS,
     LIBRARIES,
     VERSION,
     Info,
@@ -35,7 +34,7 @@ from dispatch.translations._array_api._core import (
 )
 
 __all__ = [
-    "CONSTANTS", "DTYPE_NAMES", "EXTENSIONS", "FACTORIES", "KINDS", "LIBRARIES", "VERSION", "Info",
+    "CONSTANTS", "DTYPE_NAMES", "EXTENSIONS", "FACTORIES", "LIBRARIES", "VERSION", "Info",
     "Library", "Space", "can_cast_names", "dtype_name", "library", "promote",
 ]
 del creation, elementwise, linalg, manipulation  # imported to register their members

@@ -85,15 +85,6 @@ _BITS = {
 }  # fmt: skip
 _WIDE = frozenset({"int64", "uint64", "float64", "complex128"})
 _KIND = {n: ("b" if n == "bool" else n[0] if n[0] in "iuc" else "f") for n in _BITS}
-KINDS = {
-    "bool": frozenset({"bool"}),
-    "signed integer": frozenset(n for n in _BITS if _KIND[n] == "i"),
-    "unsigned integer": frozenset(n for n in _BITS if _KIND[n] == "u"),
-    "integral": frozenset(n for n in _BITS if _KIND[n] in "iu"),
-    "real floating": frozenset({"float32", "float64"}),
-    "complex floating": frozenset({"complex64", "complex128"}),
-    "numeric": frozenset(n for n in _BITS if n != "bool"),
-}
 
 
 def dtype_name(dtype: Any) -> str:
@@ -322,27 +313,11 @@ class Info:
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
         names = self._space.dtype_names()
-        if kind is not None:
-            wanted = _kind_names(kind)
-            names = tuple(n for n in names if n in wanted)
+        if kind is not None:  # numpy's isdtype, as the vocabulary has it
+            isdtype = self._space.fn("isdtype")
+            names = tuple(n for n in names if isdtype(self._space._dtype(n), kind))
         return {n: self._space._dtype(n) for n in names}
 
-
-def _kind_names(kind: Any) -> frozenset[str]:
-    """The dtype names of an ``isdtype`` kind: a kind name, a dtype, or a tuple."""
-    if isinstance(kind, tuple):
-        out: frozenset[str] = frozenset()
-        for k in kind:
-            out |= _kind_names(k)
-        return out
-    if isinstance(kind, str):
-        try:
-            return KINDS[kind]
-        except KeyError:
-            raise ValueError(
-                f"isdtype: unknown kind {kind!r}; the kinds are {', '.join(sorted(KINDS))}"
-            ) from None
-    return frozenset({dtype_name(kind)})
 
 
 def _axis(axis: Any) -> Any:

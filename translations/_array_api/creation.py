@@ -9,7 +9,6 @@ from dispatch.translations._array_api._core import (
     _KIND,
     FACTORIES,
     Space,
-    _kind_names,
     _member,
     _python_kind,
     can_cast_names,
@@ -218,16 +217,8 @@ def _can_cast(space: Space) -> Callable:
     return can_cast
 
 
-@_member("isdtype")
-def _isdtype(space: Space) -> Callable:
-    name_of = space.name_of
-
-    def isdtype(dtype: Any, kind: Any) -> bool:
-        """Whether ``dtype`` is of ``kind``: a kind name (``'real floating'``...),
-        a dtype, or a tuple of them."""
-        return name_of(dtype) in _kind_names(kind)
-
-    return isdtype
+# isdtype: numpy 2's is the standard's; the vocabulary entry serves both
+FACTORIES["isdtype"] = lambda space: space.fn("isdtype")
 
 
 @_member("result_type")
