@@ -79,13 +79,99 @@ NUMPY.update({
     "logdet": lambda x: np.linalg.slogdet(x)[1],
     "segment_sum": lambda d: np.bincount(_IDS[len(d)], d, minlength=100).astype(d.dtype),
 })
+
+
+def _np_sparsemax(x: np.ndarray) -> np.ndarray:
+    zs = -np.sort(-x, axis=-1)
+    cs = np.cumsum(zs, axis=-1)
+    support = 1 + np.arange(1, x.shape[-1] + 1, dtype=x.dtype) * zs > cs
+    k = support.sum(-1, keepdims=True)
+    tau = (np.where(support, zs, 0).sum(-1, keepdims=True) - 1) / k.astype(x.dtype)
+    return np.maximum(x - tau, 0)
+
+
+def _np_in_top_k(p: np.ndarray) -> np.ndarray:
+    t = _TARGETS[p.size]
+    at = np.take_along_axis(p, t[:, None], axis=-1)
+    return (t >= 0) & (t < p.shape[-1]) & ((p > at).sum(-1) < 5) & (at[:, 0] == at[:, 0])
+
+
+def _np_scatter_update(x: np.ndarray) -> np.ndarray:
+    out = x.copy()
+    out[tuple(_SCATTER[x.size].T)] = _SCATTER_VALUES[x.size]
+    return out
+
+
+def _np_slice_update(x: np.ndarray) -> np.ndarray:
+    out = x.copy()
+    out[1:1 + x.shape[0] // 2, 10:60] = _UPDATES[x.size]
+    return out
+
+
+# the later ML ops (the second table of docs/vocabulary.md's "ML ops"); numpy has none of
+# them, so the native column is the obvious numpy expression
+NUMPY.update({
+    "hard_tanh": lambda x: np.clip(x, -1, 1),
+    "hard_shrink": lambda x: np.where(np.abs(x) > 0.5, x, 0),
+    "soft_shrink": lambda x: np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0)),
+    "tanh_shrink": lambda x: x - np.tanh(x),
+    "sparse_plus": lambda x: np.where(x <= -1, 0, np.where(x < 1, (x + 1) ** 2 / 4, x)),
+    "sparse_sigmoid": lambda x: np.clip((x + 1) / 2, 0, 1),
+    "squareplus": lambda x: (x + np.sqrt(x * x + 4)) / 2,
+    "sparsemax": _np_sparsemax,
+    "swish": lambda x: x * sc.expit(x),
+    "hard_swish": lambda x: x * (np.clip(x + 3, 0, 6) / 6),
+    "segment_min": lambda d: (lambda o: (np.minimum.at(o, _IDS[len(d)], d), o)[1])(
+        np.full(100, np.inf, d.dtype)),
+    "segment_prod": lambda d: (lambda o: (np.multiply.at(o, _IDS[len(d)], d), o)[1])(
+        np.ones(100, d.dtype)),
+    "in_top_k": _np_in_top_k,
+    "multi_hot": lambda i: (i[..., None] == np.arange(10)).any(1).astype(np.float32),
+    "slice": lambda x: x[1:1 + x.shape[0] // 2, 10:60],
+    "slice_update": _np_slice_update,
+    "scatter_update": _np_scatter_update,
+    "saturate_cast": lambda x: np.clip(x, 0, 255).astype(np.uint8),
+    "view": lambda x: x.view(np.int32),
+    "psnr": lambda x: 20 * np.log10(4.0) - 10 * np.log10(np.mean(np.square(x - _OTHER[x.size]))),
+    "extract_sequences": lambda x: np.lib.stride_tricks.sliding_window_view(x, 100)[::50],
+    **{w: (lambda m, w=w: getattr(np, w)(int(m))) for w in
+       ("bartlett", "blackman", "hamming", "hanning")},
+    "kaiser": lambda m: np.kaiser(int(m), 5.0),
+})
+_WINDOWS = ("bartlett", "blackman", "hamming", "hanning", "kaiser")
+_LIB = ["numpy"]  # the library being timed (the windows take no array)
+_TARGETS: dict[int, object] = {}  # in_top_k's targets by prediction size (numpy, library)
+_SCATTER: dict[int, object] = {}  # scatter_update's indices by input size
+_SCATTER_VALUES: dict[int, object] = {}
+_UPDATES: dict[int, object] = {}  # slice_update's block by input size
+_OTHER: dict[int, object] = {}  # psnr's second image by size
+
 # how do() is called for the rows that take more than x
 CALLS: dict[str, Callable] = {
     "top_k": lambda x: do("top_k", x, 10),
     "one_hot": lambda i: do("one_hot", i, 10),
     "moments": lambda x: do("moments", x, 1),
     "segment_sum": lambda d: do("segment_sum", d, _IDS_LIB[len(d)], num_segments=100),
+    "segment_min": lambda d: do("segment_min", d, _IDS_LIB[len(d)], num_segments=100),
+    "segment_prod": lambda d: do("segment_prod", d, _IDS_LIB[len(d)], num_segments=100),
+    "in_top_k": lambda p: do("in_top_k", _TARGETS[_size(p)], p, 5),
+    "multi_hot": lambda i: do("multi_hot", i, 10),
+    "slice": lambda x: do("slice", x, (1, 10), (x.shape[0] // 2, 50)),
+    "slice_update": lambda x: do("slice_update", x, (1, 10), _UPDATES[_size(x)]),
+    "scatter_update": lambda x: do("scatter_update", x, _SCATTER[_size(x)],
+                                   _SCATTER_VALUES[_size(x)]),
+    "saturate_cast": lambda x: do("saturate_cast", x, "uint8"),
+    "view": lambda x: do("view", x, "int32"),
+    "psnr": lambda x: do("psnr", x, _OTHER[_size(x)], 4.0),
+    "extract_sequences": lambda x: do("extract_sequences", x, 100, 50),
+    **{w: (lambda m, w=w: do(w, int(m), like=_LIB[0])) for w in
+       ("bartlett", "blackman", "hamming", "hanning")},
+    "kaiser": lambda m: do("kaiser", int(m), 5.0, like=_LIB[0]),
 }
+
+
+def _size(x) -> int:
+    return x.numel() if hasattr(x, "numel") else x.size
 _IDS: dict[int, np.ndarray] = {}  # segment ids by length, numpy
 _IDS_LIB: dict[int, object] = {}  # the same, for the library being timed
 
@@ -94,16 +180,38 @@ def _input(name: str, size: int, rng: np.random.Generator) -> np.ndarray:
     x = rng.standard_normal(size).astype(np.float32) * 4
     if name == "rsqrt":
         return np.abs(x) + 0.1
-    if name in ("softmax", "log_softmax", "top_k", "moments", "normalize"):
-        return x.reshape(-1, 100)
+    if name in ("softmax", "log_softmax", "top_k", "moments", "normalize", "sparsemax",
+                "slice", "slice_update", "in_top_k"):
+        x = x.reshape(-1, 100)
+        if name == "slice_update":
+            _UPDATES[size] = rng.standard_normal((x.shape[0] // 2, 50)).astype(np.float32)
+        if name == "in_top_k":
+            _TARGETS[size] = rng.integers(0, 100, x.shape[0])
+        return x
+    if name in _WINDOWS:
+        return np.array(size)
+    if name == "multi_hot":
+        return rng.integers(0, 10, (size // 40, 4))
+    if name == "saturate_cast":
+        return x * 40
+    if name == "scatter_update":
+        x = x.reshape(-1, 100)
+        _SCATTER[size] = np.stack([rng.permutation(x.shape[0])[: x.shape[0] // 10],
+                                   rng.integers(0, 100, x.shape[0] // 10)], axis=1)
+        _SCATTER_VALUES[size] = rng.standard_normal(x.shape[0] // 10).astype(np.float32)
+        return x
+    if name == "psnr":
+        _OTHER[size] = x + rng.standard_normal(size).astype(np.float32) * 0.1
     if name == "one_hot":
         return rng.integers(0, 10, size // 10)
     if name == "logdet":
         n = 10 if size == 1_000 else 1000
         m = x.reshape(-1, n, n) / n + np.eye(n, dtype=np.float32) * 4
         return m if size == 1_000 else m[0]
-    if name == "segment_sum":
+    if name in ("segment_sum", "segment_min", "segment_prod"):
         _IDS[size] = rng.integers(0, 100, size)
+        if name == "segment_prod":  # products of about 1e4 factors each, near 1
+            return (1 + x / 4e3).astype(np.float32)
     return x
 
 
@@ -124,7 +232,56 @@ def _torch_native() -> dict[str, Callable]:
         "normalize": lambda x: F.normalize(x, dim=-1, eps=1e-7), "logdet": torch.logdet,
         "segment_sum": lambda d: torch.zeros(100, dtype=d.dtype).index_add_(
             0, _IDS_LIB[len(d)], d),
+        # the later ops: torch's kernels where it has them, else the torch expression
+        "hard_tanh": F.hardtanh, "hard_shrink": F.hardshrink, "soft_shrink": F.softshrink,
+        "tanh_shrink": F.tanhshrink, "swish": F.silu, "hard_swish": F.hardswish,
+        "sparse_plus": lambda x: torch.where(x <= -1, 0, torch.where(x < 1, (x + 1) ** 2 / 4,
+                                                                       x)),
+        "sparse_sigmoid": lambda x: torch.clamp((x + 1) / 2, 0, 1),
+        "squareplus": lambda x: (x + torch.sqrt(x * x + 4)) / 2,
+        "sparsemax": lambda x: _torch_sparsemax(torch, x),
+        "segment_min": lambda d: torch.full((100,), torch.inf, dtype=d.dtype).scatter_reduce_(
+            0, _IDS_LIB[len(d)], d, "amin"),
+        "segment_prod": lambda d: torch.ones(100, dtype=d.dtype).scatter_reduce_(
+            0, _IDS_LIB[len(d)], d, "prod"),
+        "in_top_k": lambda p: _torch_in_top_k(p),
+        "multi_hot": lambda i: (i[..., None] == torch.arange(10)).any(1).to(torch.float32),
+        "slice": lambda x: x[1:1 + x.shape[0] // 2, 10:60],
+        "slice_update": lambda x: _torch_slice_update(x),
+        "scatter_update": lambda x: x.index_put(tuple(_SCATTER[x.numel()].T),
+                                                _SCATTER_VALUES[x.numel()]),
+        "saturate_cast": lambda x: torch.clamp(x, 0, 255).to(torch.uint8),
+        "view": lambda x: x.view(torch.int32),
+        "psnr": lambda x: 20 * np.log10(4.0) - 10 * torch.log10(torch.mean(torch.square(
+            x - _OTHER[x.numel()]))),
+        "extract_sequences": lambda x: x.unfold(-1, 100, 50),
+        "bartlett": lambda m: torch.bartlett_window(int(m), periodic=False),
+        "blackman": lambda m: torch.blackman_window(int(m), periodic=False),
+        "hamming": lambda m: torch.hamming_window(int(m), periodic=False),
+        "hanning": lambda m: torch.hann_window(int(m), periodic=False),
+        "kaiser": lambda m: torch.kaiser_window(int(m), periodic=False, beta=5.0),
     }
+
+
+def _torch_sparsemax(torch, x):
+    zs = torch.sort(x, dim=-1, descending=True).values
+    cs = zs.cumsum(-1)
+    support = 1 + torch.arange(1, x.shape[-1] + 1, dtype=x.dtype) * zs > cs
+    k = support.sum(-1, keepdim=True).to(x.dtype)
+    tau = (torch.where(support, zs, 0).sum(-1, keepdim=True) - 1) / k
+    return torch.clamp(x - tau, min=0)
+
+
+def _torch_in_top_k(p):
+    t = _TARGETS[p.numel()]
+    at = p.gather(-1, t[:, None])
+    return (t >= 0) & (t < p.shape[-1]) & ((p > at).sum(-1) < 5) & (at[:, 0] == at[:, 0])
+
+
+def _torch_slice_update(x):
+    out = x.clone()
+    out[1:1 + x.shape[0] // 2, 10:60] = _UPDATES[x.numel()]
+    return out
 
 
 def _block(fn: Callable, x, n: int) -> float:
@@ -173,10 +330,14 @@ def main() -> None:
     for name in args.only.split(",") if args.only else NUMPY:
         for lib, (natives, convert) in libraries.items():
             for size in (1_000, 1_000_000):
+                _LIB[0] = lib
                 x = _input(name, size, rng)
-                if name == "segment_sum":
+                if name in ("segment_sum", "segment_min", "segment_prod"):
                     _IDS_LIB[size] = convert(_IDS[size])
-                x = convert(x)
+                for extra in (_TARGETS, _SCATTER, _SCATTER_VALUES, _UPDATES, _OTHER):
+                    if size in extra and isinstance(extra[size], np.ndarray):
+                        extra[size] = convert(extra[size])
+                x = convert(x) if name not in _WINDOWS else x
                 t_n, t_d, r = _ratio(name, natives[name], x, rounds)
                 flag = "" if r <= 1.3 else " (over 1.3)"
                 print(f"| {name} | {lib} | {size:.0e} | {t_n * 1e6:.1f} | {t_d * 1e6:.1f} "

@@ -465,3 +465,55 @@ def check_primals(name: str, primals: Any, tangents: Any) -> None:
                         f"{type(tangents).__name__}")
     if len(primals) != len(tangents):
         raise ValueError(f"{name}: {len(primals)} primals but {len(tangents)} tangents")
+
+
+def basic_block(shape: tuple, starts: Any, sizes: Any) -> tuple | None:
+    """The basic index (a tuple of slices) of the block of shape ``sizes`` at ``starts``
+    in an array of shape ``shape``, where the starts are Python (or numpy) ints in a
+    list or tuple and the block fits; None otherwise (``slice``, ``slice_update``: the
+    composed path then checks, or takes traced starts).
+
+    Examples
+    --------
+    >>> basic_block((3, 4), (1, 2), (2, 2))
+    (slice(1, 3, None), slice(2, 4, None))
+    >>> basic_block((3, 4), (2, 2), (2, 2)) is None
+    True
+    """
+    if not (type(starts) in (tuple, list) and len(starts) == len(sizes) == len(shape)):
+        return None
+    block = []
+    for s, n, d in zip(starts, sizes, shape, strict=True):
+        if (type(s) is not int and not isinstance(s, np.integer)) or not 0 <= s <= d - n:
+            return None
+        block.append(slice(s, s + n))
+    return tuple(block)
+
+
+def view_by_bitcast(x: Any, shape: tuple, itemsize: int, dst: np.dtype, bitcast: Callable,
+                    reshape: Callable) -> Any:
+    """numpy's ``x.view(dst)`` (the last axis scaled by the ratio of the item sizes)
+    from a library's bit-cast that adds a trailing axis when the size shrinks and
+    removes one when it grows (``jax.lax.bitcast_convert_type``, ``tf.bitcast``);
+    numpy's errors where the sizes do not fit.
+
+    Examples
+    --------
+    >>> x = np.arange(2, dtype=np.int32)
+    >>> view_by_bitcast(x, x.shape, 4, np.dtype(np.int16),
+    ...                 lambda a: a.view(np.int16).reshape(*a.shape, 2), np.reshape)
+    array([0, 0, 1, 0], dtype=int16)
+    """
+    size = dst.itemsize
+    if itemsize == size:
+        return bitcast(x)
+    if not shape:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize "
+                         "is unchanged")
+    n = shape[-1]
+    if itemsize > size:
+        return reshape(bitcast(x), (*shape[:-1], n * (itemsize // size)))
+    if (n * itemsize) % size:
+        raise ValueError("When changing to a larger dtype, its size must be a divisor of the "
+                         "total size in bytes of the last axis of the array.")
+    return bitcast(reshape(x, (*shape[:-1], n * itemsize // size, size // itemsize)))

@@ -7,7 +7,7 @@ import functools
 from typing import Any
 
 import numpy as np
-from dispatch.translations import _safety
+from dispatch.translations import _numpy_ml, _safety
 from dispatch.translations._adapters import (
     SCIPY_SPECIAL_NATIVE,
     native_entries,
@@ -678,9 +678,14 @@ def _segment(name: str) -> Any:
             out = np.zeros((n, *data.shape[1:]), data.dtype)
             np.add.at(out, segment_ids, data)
             return out
-        low = -np.inf if data.dtype.kind == "f" else np.iinfo(data.dtype).min
-        out = np.full((n, *data.shape[1:]), low, data.dtype)
-        np.maximum.at(out, segment_ids, data)
+        ints = data.dtype.kind != "f"
+        ufunc, fill = {  # empty segments: the lowest value, the highest, 1
+            "segment_max": (np.maximum, np.iinfo(data.dtype).min if ints else -np.inf),
+            "segment_min": (np.minimum, np.iinfo(data.dtype).max if ints else np.inf),
+            "segment_prod": (np.multiply, 1),
+        }[name]
+        out = np.full((n, *data.shape[1:]), fill, data.dtype)
+        ufunc.at(out, segment_ids, data)
         return out
 
     segment.__name__ = segment.__qualname__ = "_" + name
@@ -751,6 +756,13 @@ TABLE = merge_tables(
     backend_entries("numpy"),  # the list's methods written once, bound to numpy
     stateful_random(_RNG),  # random.normal, random.rand... drawn from _RNG[0]
     _ML_OPS,
+    _numpy_ml.ACTIVATIONS,
+    _numpy_ml.INDICES,
+    _numpy_ml.SLICES,
+    _numpy_ml.CASTS,
+    _numpy_ml.MORE,
+    # keras's names of two activations: the same entries (docs/vocabulary.md)
+    {"swish": _ML_OPS["silu"], "hard_swish": _ML_OPS["hard_silu"]},
     {
         "top_k": _top_k,
         "one_hot": _one_hot,
@@ -759,8 +771,11 @@ TABLE = merge_tables(
         "logdet": _logdet,
         "segment_sum": _segment("segment_sum"),
         "segment_max": _segment("segment_max"),
+        "segment_min": _segment("segment_min"),
+        "segment_prod": _segment("segment_prod"),
     },
     no_autodiff_entries("numpy"),  # jax's transforms (checkpoint: a pass-through)
     names=("numpy", "native beats composed", "scipy.special", "method list", "bound",
-           "stateful random", "ML ops", "ML ops on indices", "autodiff"),
+           "stateful random", "ML ops", "more ML ops", "more ML ops on indices", "slices",
+           "casts", "psnr and frames", "keras aliases", "ML ops on indices", "autodiff"),
 )

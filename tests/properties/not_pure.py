@@ -28,7 +28,7 @@ for _names, _why in [
     ("arange empty eye full identity linspace logspace geomspace ones zeros tri range "
      "linspace_without_last fft.fftfreq fft.rfftfreq meshgrid_ij indices complex "
      "as_tensor from_numpy from_dlpack from_external_array_dlpack tril_indices triu_indices "
-     "diag_indices", _CREATION),
+     "diag_indices hamming hanning blackman bartlett kaiser", _CREATION),
     ("custom_gradient gradient hessian jacobian jit_compile jit_compile_grad "
      "jit_compile_hessian stop_gradient_tree while_loop vectorized_call numpy_call call "
      "minimize variable module is_module block_until_ready copy_leaves stack_leaves",
@@ -41,6 +41,12 @@ for _names, _why in [
      "an ML op with no numpy function of that name: checked against float64 references "
      "written from each op's definition, on every library, in float32 and float64 "
      "(tests/functions/test_ml_ops.py)"),
+    ("hard_tanh hard_shrink soft_shrink tanh_shrink sparse_plus sparse_sigmoid squareplus "
+     "sparsemax swish hard_swish segment_min segment_prod in_top_k multi_hot slice "
+     "slice_update scatter_update saturate_cast view psnr extract_sequences",
+     "an ML op with no numpy function of that name: checked against float64 references "
+     "written from each op's definition, on every library "
+     "(tests/functions/test_ml_ops_more.py)"),
     ("allocate_on_device get_default_device get_device get_device_by_ref get_peak_memory "
      "reset_peak_memory list_devices set_default_device to_device is_available "
      "prefers_channels_last requires_fixed_shapes_when_tracing to_dlpack numpy is_tensor",

@@ -349,6 +349,33 @@ row("normalize with order 0", lambda b, t: do("normalize", arr(b), order=0), LIB
     ("normalize: order must be an int >= 1",), name="normalize")
 row("segment_sum with float ids", lambda b, t: do("segment_sum", arr(b), arr(b)), LIBRARY,
     ("segment_sum: segment_ids must be integers",), name="segment_sum")
+for _name in ("hard_tanh", "hard_shrink", "soft_shrink", "tanh_shrink", "sparse_plus",
+              "sparse_sigmoid", "squareplus", "sparsemax"):
+    row(f"{_name} of complex input", lambda b, t, n=_name: do(n, arr(b, X + 1j)), LIBRARY,
+        (f"{_name} takes real numbers",), name=_name)
+for _name in ("segment_min", "segment_prod"):
+    row(f"{_name} with float ids", lambda b, t, n=_name: do(n, arr(b), arr(b)), LIBRARY,
+        (f"{_name}: segment_ids must be integers",), name=_name)
+row("in_top_k of float targets", lambda b, t: do("in_top_k", arr(b), arr(b, M23), 1), LIBRARY,
+    ("in_top_k takes integer class indices",), name="in_top_k")
+row("multi_hot of float indices", lambda b, t: do("multi_hot", arr(b), 3), LIBRARY,
+    ("multi_hot takes integer class indices",), name="multi_hot")
+row("slice past the end", lambda b, t: do("slice", arr(b, M23), (1, 2), (2, 2)), LIBRARY,
+    ("slice: a slice of shape (2, 2) at [1, 2] does not fit",), name="slice")
+row("slice_update past the end",
+    lambda b, t: do("slice_update", arr(b, M23), (1, 0), arr(b, M23)), LIBRARY,
+    ("slice_update: a slice of shape (2, 3) at [1, 0] does not fit",), name="slice_update")
+row("scatter_update with a bad reduction",
+    lambda b, t: do("scatter_update", arr(b, M23), [[0, 0]], [1.0], reduction="mean"), LIBRARY,
+    ("scatter_update: reduction must be one of",), name="scatter_update")
+row("saturate_cast to complex", lambda b, t: do("saturate_cast", arr(b), "complex64"), LIBRARY,
+    ("saturate_cast takes real or boolean dtypes",), name="saturate_cast")
+row("psnr of different shapes", lambda b, t: do("psnr", arr(b), arr(b, M23), 1.0), LIBRARY,
+    ("psnr: x1 and x2 must have the same shape",), name="psnr")
+row("extract_sequences with stride 0",
+    lambda b, t: do("extract_sequences", arr(b), 2, 0), LIBRARY,
+    ("extract_sequences: sequence_length and sequence_stride must be >= 1",),
+    name="extract_sequences")
 
 # ---------------------------------------------------------------- mixed libraries
 

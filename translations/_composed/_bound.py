@@ -59,6 +59,11 @@ FILLS: dict[str, Callable] = {
     "tril_indices": creation.tril_indices,
     "triu_indices": creation.triu_indices,
     "diag_indices": creation.diag_indices,
+    "hamming": creation.hamming,
+    "hanning": creation.hanning,
+    "blackman": creation.blackman,
+    "bartlett": creation.bartlett,
+    "kaiser": creation.kaiser,
 }
 
 

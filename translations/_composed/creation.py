@@ -578,3 +578,95 @@ def fromiter(iter: Any, dtype: Any, count: int = -1, *, backend: str) -> Any:
     array([0., 1., 4., 9.], dtype=float32)
     """
     return do("asarray", np.fromiter(iter, _np(dtype), count), like=backend)
+# ---------------------------------------------------------------- window functions
+
+
+def _window_length(M: Any) -> int:
+    """numpy's window length: an integer (a float holding one is taken)."""
+    if isinstance(M, float) and M.is_integer():
+        return int(M)
+    return operator.index(M)
+
+
+def _symmetric(M: Any, backend: str, weights: Any) -> Any:
+    """A window of ``M`` points symmetric about its middle, ``weights(k / (M - 1))`` at
+    ``k = 1 - M, 3 - M, ..., M - 1`` (numpy's layout), in the library's default float;
+    empty below 1 point, ``[1.]`` at 1."""
+    n = _window_length(M)
+    if n < 2:
+        return do("ones", max(n, 0), like=backend)
+    dt = do("dtype_of", do("zeros", 0, like=backend))
+    k = do("astype", do("arange", 1 - n, n, 2, like=backend), dt)
+    return weights(k / (n - 1))
+
+
+def _cosines(a0: float, a1: float, a2: float) -> Any:
+    def weights(t: Any) -> Any:
+        out = a0 + a1 * do("cos", np.pi * t)
+        return out if a2 == 0 else out + a2 * do("cos", 2.0 * np.pi * t)
+
+    return weights
+
+
+def hamming(M: Any, *, backend: str) -> Any:
+    """The Hamming window, numpy's ``hamming``: ``0.54 + 0.46 cos(pi k / (M - 1))``.
+
+    Examples
+    --------
+    >>> do("hamming", 5, like="numpy")
+    array([0.08, 0.54, 1.  , 0.54, 0.08])
+    """
+    return _symmetric(M, backend, _cosines(0.54, 0.46, 0.0))
+
+
+def hanning(M: Any, *, backend: str) -> Any:
+    """The Hann window, numpy's ``hanning``: ``0.5 + 0.5 cos(pi k / (M - 1))``.
+
+    Examples
+    --------
+    >>> do("hanning", 5, like="numpy")
+    array([0. , 0.5, 1. , 0.5, 0. ])
+    """
+    return _symmetric(M, backend, _cosines(0.5, 0.5, 0.0))
+
+
+def blackman(M: Any, *, backend: str) -> Any:
+    """The Blackman window, numpy's ``blackman``:
+    ``0.42 + 0.5 cos(pi k / (M - 1)) + 0.08 cos(2 pi k / (M - 1))``.
+
+    Examples
+    --------
+    >>> do("blackman", 3, like="numpy").round(8)
+    array([-0.,  1., -0.])
+    """
+    return _symmetric(M, backend, _cosines(0.42, 0.5, 0.08))
+
+
+def bartlett(M: Any, *, backend: str) -> Any:
+    """The Bartlett (triangular) window, numpy's ``bartlett``: ``1 - |k| / (M - 1)``.
+
+    Examples
+    --------
+    >>> do("bartlett", 5, like="numpy")
+    array([0. , 0.5, 1. , 0.5, 0. ])
+    """
+    return _symmetric(M, backend, lambda t: do("where", t <= 0, 1.0 + t, 1.0 - t))
+
+
+def kaiser(M: Any, beta: Any, *, backend: str) -> Any:
+    """The Kaiser window, numpy's ``kaiser``:
+    ``i0(beta sqrt(1 - ((n - a) / a)**2)) / i0(beta)``, ``n = 0 .. M - 1``,
+    ``a = (M - 1) / 2``.
+
+    Examples
+    --------
+    >>> do("kaiser", 4, 5.0, like="numpy")
+    array([0.03671089, 0.7753221 , 0.7753221 , 0.03671089])
+    """
+    n, b = _window_length(M), float(beta)
+    if n < 2:
+        return do("ones", max(n, 0), like=backend)
+    dt = do("dtype_of", do("zeros", 0, like=backend))
+    alpha = (n - 1) / 2.0
+    t = (do("astype", do("arange", n, like=backend), dt) - alpha) / alpha
+    return do("i0", b * do("sqrt", 1.0 - t * t)) / float(np.i0(b))

@@ -430,6 +430,147 @@ def rsqrt(x: Any) -> Any:
     return 1.0 / do("sqrt", _real_float(x, "rsqrt"))
 
 
+@composed("hard_tanh")
+def hard_tanh(x: Any) -> Any:
+    """``clip(x, -1, 1)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("hard_tanh", np.array([-3.0, 0.5, 2.0]))
+    array([-1. ,  0.5,  1. ])
+    """
+    return do("clip", _real_float(x, "hard_tanh"), -1.0, 1.0)
+
+
+@composed("hard_shrink")
+def hard_shrink(x: Any, threshold: float = 0.5) -> Any:
+    """``x`` where ``|x| > threshold``, else 0 (NaN stays NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("hard_shrink", np.array([-1.0, 0.3, 0.5, 0.7]))
+    array([-1. ,  0. ,  0. ,  0.7])
+    """
+    x = _real_float(x, "hard_shrink")
+    return do("where", do("abs", x) <= threshold, do("zeros_like", x), x)  # NaN stays
+
+
+@composed("soft_shrink")
+def soft_shrink(x: Any, threshold: float = 0.5) -> Any:
+    """``x - threshold`` where ``x > threshold``, ``x + threshold`` where
+    ``x < -threshold``, else 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("soft_shrink", np.array([-1.0, 0.3, 0.75]))
+    array([-0.5 ,  0.  ,  0.25])
+    """
+    x = _real_float(x, "soft_shrink")
+    t = float(threshold)
+    if t >= 0:
+        return x - do("clip", x, -t, t)
+    return do("where", x > t, x - t, x + t)  # no x lies in [-t, t] when t < 0
+
+
+@composed("tanh_shrink")
+def tanh_shrink(x: Any) -> Any:
+    """``x - tanh(x)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("tanh_shrink", np.array([0.0, 1.0]))
+    array([0.        , 0.23840584])
+    """
+    x = _real_float(x, "tanh_shrink")
+    return x - do("tanh", x)
+
+
+@composed("sparse_plus")
+def sparse_plus(x: Any) -> Any:
+    """0 where ``x <= -1``, ``(x + 1)**2 / 4`` where ``-1 < x < 1``, ``x`` where
+    ``x >= 1`` (a smooth, piecewise twin of softplus).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("sparse_plus", np.array([-2.0, 0.0, 0.5, 3.0]))
+    array([0.    , 0.25  , 0.5625, 3.    ])
+    """
+    x = _real_float(x, "sparse_plus")
+    inner = do("clip", x, -1.0, 1.0) + 1.0
+    return do("where", x >= 1.0, x, 0.25 * inner * inner)
+
+
+@composed("sparse_sigmoid")
+def sparse_sigmoid(x: Any) -> Any:
+    """0 where ``x <= -1``, ``(x + 1) / 2`` where ``-1 < x < 1``, 1 where ``x >= 1``
+    (the derivative of ``sparse_plus``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("sparse_sigmoid", np.array([-2.0, 0.0, 0.5, 3.0]))
+    array([0.  , 0.5 , 0.75, 1.  ])
+    """
+    x = _real_float(x, "sparse_sigmoid")
+    return 0.5 * (do("clip", x, -1.0, 1.0) + 1.0)
+
+
+@composed("squareplus")
+def squareplus(x: Any, b: float = 4) -> Any:
+    """``(x + sqrt(x**2 + b)) / 2``, a smooth ``relu`` (``b >= 0`` sets the
+    smoothness; keras's and jax's default 4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("squareplus", np.array([-3.0, 0.0, 3.0]))
+    array([0.5, 1. , 3.5])
+    """
+    x = _real_float(x, "squareplus")
+    return 0.5 * (x + do("sqrt", x * x + b))
+
+
+@composed("sparsemax")
+def sparsemax(x: Any, axis: int = -1) -> Any:
+    """Sparsemax along ``axis`` (Martins and Astudillo 2016): the Euclidean
+    projection of ``x`` onto the probability simplex, ``max(x - tau, 0)`` with
+    ``tau`` chosen so that the result sums to 1 along ``axis``.
+
+    With ``z`` sorted in decreasing order and ``k`` the number of ``j`` (from 1)
+    where ``1 + j z_j > z_1 + ... + z_j``, ``tau = (z_1 + ... + z_k - 1) / k``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("sparsemax", np.array([[0.5, 0.4, 0.0], [3.0, 1.0, 0.0]]))
+    array([[0.53333333, 0.43333333, 0.03333333],
+           [1.        , 0.        , 0.        ]])
+    """
+    x = _real_float(x, "sparsemax")
+    ndim = len(do("shape", x))
+    moved = axis not in (-1, ndim - 1)
+    z = do("moveaxis", x, axis, -1) if moved else x
+    n = do("shape", z)[-1]
+    zs = do("flip", do("sort", z, axis=-1), axis=-1)
+    cs = do("cumsum", zs, axis=-1)
+    r = do("astype", do("arange", 1, n + 1, like=z), do("dtype_of", z))
+    support = 1.0 + r * zs > cs
+    k = do("sum", do("astype", support, do("dtype_of", z)), axis=-1, keepdims=True)
+    tau = (do("sum", do("where", support, zs, 0.0 * zs), axis=-1, keepdims=True) - 1.0) / k
+    out = do("maximum", z - tau, 0.0)
+    return do("moveaxis", out, -1, axis) if moved else out
+
+
+# the keras names of two activations above (documented aliases, docs/vocabulary.md)
+swish = composed("swish")(silu)
+hard_swish = composed("hard_swish")(hard_silu)
+
+
 # numpy's fabs loops: the smallest float that holds an integer type exactly enough
 _FABS_FLOAT = {1: "float16", 2: "float32"}
 

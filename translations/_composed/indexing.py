@@ -787,3 +787,52 @@ def top_k(x: Any, k: int, sorted: bool = True) -> tuple[Any, Any]:
     key = -do("astype", x, "int64") if kind in "bu" else -x
     order = do("argsort", key, axis=-1, kind="stable")[..., : int(k)]
     return do("take_along_axis", x, order, axis=-1), order
+
+
+@composed("in_top_k")
+def in_top_k(targets: Any, predictions: Any, k: int) -> Any:
+    """Whether ``predictions[i, targets[i]]`` is among the ``k`` largest entries of
+    row ``i``: fewer than ``k`` entries of the row are strictly larger (so ties at the
+    boundary count as in, as ``tf.math.in_top_k``). A target outside ``[0, classes)``
+    or a NaN prediction at the target gives False.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("in_top_k", np.array([1, 0, 2]), np.array([[0.1, 0.9, 0.0],
+    ...     [0.2, 0.5, 0.3], [0.4, 0.4, 0.4]]), 1)
+    array([ True, False,  True])
+    """
+    t = _integer_indices(targets, "in_top_k")
+    if do("dtype_of", predictions).kind not in "biuf":
+        raise TypeError("in_top_k takes real predictions; got dtype "
+                        f"{do('get_dtype_name', predictions)}")
+    n = do("shape", predictions)[-1]
+    valid = do("logical_and", t >= 0, t < n)
+    at = do("take_along_axis", predictions, do("expand_dims", do("where", valid, t, 0), -1),
+            axis=-1)
+    larger = do("sum", do("astype", predictions > at, "int64"), axis=-1)
+    return do("logical_and", do("logical_and", valid, larger < int(k)),
+              at[..., 0] == at[..., 0])
+
+
+@composed("multi_hot")
+def multi_hot(inputs: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Any:
+    """Multi-hot encoding: ``out[..., c] = any(inputs[i] == c)`` over the labels axis
+    (axis 1 of an input of rank 2 or more, as keras; axis 0 of a vector), the class
+    axis of length ``num_classes`` placed at ``axis`` of the result; indices outside
+    ``[0, num_classes)`` are ignored; ``dtype`` defaults to ``float_type()``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("multi_hot", np.array([[0, 2], [1, 1]]), 4)
+    array([[1., 0., 1., 0.],
+           [0., 1., 0., 0.]], dtype=float32)
+    """
+    x = _integer_indices(inputs, "multi_hot")
+    labels = 1 if len(do("shape", x)) > 1 else 0
+    hot = do("any", do("equal", do("expand_dims", x, -1),
+                       do("arange", int(num_classes), like=x)), axis=labels)
+    out = do("astype", hot, do("float_type") if dtype is None else dtype)
+    return out if axis == -1 else do("moveaxis", out, -1, axis)

@@ -678,3 +678,33 @@ def average(
     if tuple(do("shape", scl)) != shape:
         scl = do("copy", do("broadcast_to", scl, shape))
     return avg, scl
+
+
+@composed("psnr")
+def psnr(x1: Any, x2: Any, max_val: Any) -> Any:
+    """Peak signal-to-noise ratio in decibels (keras.ops.psnr):
+    ``20 log10(max_val) - 10 log10(mean((x1 - x2)**2))`` over all elements.
+
+    ``x1`` and ``x2`` must have the same shape (``ValueError``); floats keep numpy's
+    result dtype of the two, integers are computed in ``float_type()``; identical
+    inputs give ``inf``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("psnr", np.array([0.0, 1.0]), np.array([0.1, 0.9]), 1.0)
+    np.float64(20.0)
+    """
+    s1, s2 = tuple(do("shape", x1)), tuple(do("shape", x2))
+    if s1 != s2:
+        raise ValueError(f"psnr: x1 and x2 must have the same shape; got {s1} and {s2}")
+    d1, d2 = _dt(x1), _dt(x2)
+    if "c" in (d1.kind, d2.kind):
+        raise TypeError("psnr takes real numbers; got a complex input")
+    floats = [d for d in (d1, d2) if d.kind == "f"]
+    dt = np.result_type(*floats) if floats else do("float_type")
+    diff = do("astype", x1, dt) - do("astype", x2, dt)
+    mse = do("mean", diff * diff)
+    top = 20.0 * (math.log10(max_val) if isinstance(max_val, int | float)
+                  else do("log10", do("astype", max_val, dt)))
+    return top - 10.0 * do("log10", mse)

@@ -442,3 +442,38 @@ def interp(
     re = one(x, xp, do("real", fp), _part(left, "real"), _part(right, "real"))
     im = one(x, xp, do("imag", fp), _part(left, "imag"), _part(right, "imag"))
     return do("complex", re, im)
+
+
+# ---------------------------------------------------------------- frames (keras.ops)
+
+
+def _frames(n: int, sequence_length: Any, sequence_stride: Any) -> tuple[int, int, int]:
+    """``(count, length, stride)`` of the frames of a last axis of length ``n``."""
+    length, stride = int(sequence_length), int(sequence_stride)
+    if length < 1 or stride < 1:
+        raise ValueError("extract_sequences: sequence_length and sequence_stride must be "
+                         f">= 1; got {sequence_length} and {sequence_stride}")
+    return ((n - length) // stride + 1 if n >= length else 0), length, stride
+
+
+@composed("extract_sequences")
+def extract_sequences(x: Any, sequence_length: int, sequence_stride: int) -> Any:
+    """The frames of the last axis: ``out[..., i, j] = x[..., i * sequence_stride + j]``,
+    of shape ``(*x.shape[:-1], count, sequence_length)`` with
+    ``count = (n - sequence_length) // sequence_stride + 1`` whole frames (none when the
+    axis is shorter than a frame; no padding).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("extract_sequences", np.arange(6), 3, 2)
+    array([[0, 1, 2],
+           [2, 3, 4]])
+    """
+    shape = tuple(do("shape", x))
+    if not shape:
+        raise ValueError("extract_sequences takes an array of at least one axis")
+    count, length, stride = _frames(shape[-1], sequence_length, sequence_stride)
+    index = (do("arange", count, dtype="int64", like=x)[:, None] * stride
+             + do("arange", length, dtype="int64", like=x)[None, :])
+    return do("take", x, index, axis=-1)

@@ -677,13 +677,46 @@ def _segment(data: Any, segment_ids: Any, num_segments: Any, name: str) -> Any:
     shape = tuple(do("shape", data))
     mask = do("reshape", valid, (shape[0],) + (1,) * (len(shape) - 1))
     dt = do("dtype_of", data)
-    if name == "segment_sum":
-        fill: Any = 0
-    else:  # the dtype's lowest value: -inf, or the integer minimum (as tf and jax)
+    if name in ("segment_sum", "segment_prod"):
+        fill: Any = 0 if name == "segment_sum" else 1
+    elif name == "segment_max":  # the dtype's lowest value: -inf, or the integer minimum
         fill = -math.inf if dt.kind == "f" else (False if dt.kind == "b" else np.iinfo(dt).min)
-    base = do("full", (n, *shape[1:]), fill, dtype=dt, like=data)
+    else:  # segment_min: the dtype's highest value (as tf and jax)
+        fill = math.inf if dt.kind == "f" else (True if dt.kind == "b" else np.iinfo(dt).max)
     values = do("where", mask, data, do("full_like", data, fill))
-    return do("scatter", base, ids, values, mode="add" if name == "segment_sum" else "max")
+    if name == "segment_prod":
+        return _segment_prod(values, ids, n)
+    base = do("full", (n, *shape[1:]), fill, dtype=dt, like=data)
+    mode = {"segment_sum": "add", "segment_max": "max", "segment_min": "min"}[name]
+    return do("scatter", base, ids, values, mode=mode)
+
+
+def _segment_prod(values: Any, ids: Any, n: int) -> Any:
+    """The products of the segments: the rows sorted by id, a segmented inclusive
+    product scan by doubling (``ceil(log2(m))`` vectorized steps, exact for integers),
+    then the last row of each run of ids scattered into the result."""
+    shape = tuple(do("shape", values))
+    m, rest = shape[0], shape[1:]
+    if m == 0:
+        return do("ones", (n, *rest), dtype=do("dtype_of", values), like=values)
+    order = do("argsort", ids, kind="stable")
+    s, y = do("take", ids, order), do("take", values, order, axis=0)
+    col = (m,) + (1,) * len(rest)
+    d = 1
+    while d < m:
+        prev = do("concatenate", [do("ones_like", y[:d]), y[:-d]], axis=0)
+        same = do("concatenate", [do("zeros_like", s[:d]) != 0, s[d:] == s[:-d]])
+        y = do("where", do("reshape", same, col), y * prev, y)
+        d *= 2
+    last = do("concatenate", [s[1:] != s[:-1], do("ones_like", s[:1]) != 0])
+    last_rows = do("reshape", last, col)
+    zero = do("zeros_like", y)
+    total = do("scatter", do("zeros", (n, *rest), dtype=do("dtype_of", y), like=y), s,
+               do("where", last_rows, y, zero), mode="add")
+    seen = do("scatter", do("zeros", (n,), dtype="int64", like=y), s,
+              do("astype", last, "int64"), mode="add")
+    seen = do("reshape", seen, (n,) + (1,) * len(rest))
+    return do("where", seen > 0, total, do("ones_like", total))
 
 
 @composed("segment_sum")
@@ -719,3 +752,36 @@ def segment_max(data: Any, segment_ids: Any, num_segments: Any = None,
     array([  4., -inf,   3.])
     """
     return _segment(data, segment_ids, num_segments, "segment_max")
+
+
+@composed("segment_min")
+def segment_min(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> Any:
+    """``out[s] = min(data[i] for i where segment_ids[i] == s)`` along the first axis;
+    an empty segment holds the dtype's highest value (``inf`` for floats, as
+    ``jax.ops.segment_min``; tensorflow's kernel gives the largest finite float, which
+    its table replaces). ``num_segments`` and out-of-range ids as in ``segment_sum``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("segment_min", np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 2, 0]))
+    array([ 1., inf,  3.])
+    """
+    return _segment(data, segment_ids, num_segments, "segment_min")
+
+
+@composed("segment_prod")
+def segment_prod(data: Any, segment_ids: Any, num_segments: Any = None,
+                 sorted: bool = False) -> Any:
+    """``out[s] = prod(data[i] for i where segment_ids[i] == s)`` along the first
+    axis; an empty segment is 1. ``num_segments`` and out-of-range ids as in
+    ``segment_sum``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("segment_prod", np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 2, 0]))
+    array([8., 1., 3.])
+    """
+    return _segment(data, segment_ids, num_segments, "segment_prod")

@@ -59,5 +59,7 @@ TABLE = merge_tables(
     fill_entries("dask", "geomspace", "logspace"),
     # numpy's index routines
     fill_entries("dask", "tril_indices", "triu_indices", "diag_indices"),
-    names=("creation", "fill entries", "index fills"),
+    # numpy's window functions
+    fill_entries("dask", "hamming", "hanning", "blackman", "bartlett", "kaiser"),
+    names=("creation", "fill entries", "index fills", "windows"),
 )

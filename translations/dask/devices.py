@@ -100,6 +100,7 @@ TABLE = merge_tables(
         ),
         "block_until_ready": _block_until_ready,
         "stop_gradient": lambda x: x,
+        "view": lambda x, dtype: x.view(np.dtype(dtype)),  # numpy's view of every chunk
     },
     # dask computes on the host: the device, jit and autodiff answers of a host
     # library (translations/_composed/_bound.py)

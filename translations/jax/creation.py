@@ -9,7 +9,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from dispatch.translations._composed.creation import immutable_require
+from dispatch.translations._composed.creation import _window_length, immutable_require
 
 from dispatch.engine import unsupported
 
@@ -38,6 +38,15 @@ def _logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     return out if dtype is None else out.astype(dtype)
 
 
+
+def _window(fn: Callable) -> Callable:
+    # jnp's window functions fail below 0 points, where numpy's give an empty window
+    @functools.wraps(fn)
+    def window(M: Any, *beta: Any) -> Any:
+        return fn(max(_window_length(M), 0), *beta)
+
+    return window
+
 TABLE = {
     # creation functions without jax's device keyword
     "identity": _with_device(jnp.identity),
@@ -48,4 +57,10 @@ TABLE = {
     # the composed asarray, at least 1-d)
     "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
     "require": immutable_require("jax", _IMMUTABLE),
+    # numpy's window functions
+    "hamming": _window(jnp.hamming),
+    "hanning": _window(jnp.hanning),
+    "blackman": _window(jnp.blackman),
+    "bartlett": _window(jnp.bartlett),
+    "kaiser": _window(jnp.kaiser),
 }

@@ -12,8 +12,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import _Capsule as _HostCapsule
+from dispatch.translations._adapters import view_by_bitcast
 from dispatch.translations._composed._bound import backend_entries
-from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    list_devices_filtered,
+    np_dtype,
+    view,
+)
 from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,
 )
@@ -178,6 +184,15 @@ def _prefers_channels_last() -> bool:
     return True  # XLA's convolutions are laid out channels last on accelerators
 
 
+
+def _view(x: Any, dtype: Any) -> Any:
+    # numpy's x.view(dtype) from lax.bitcast_convert_type, which adds or drops an axis
+    if not isinstance(x, jax.Array):
+        return view(x, dtype)
+    dst = np_dtype(dtype)
+    return view_by_bitcast(x, x.shape, x.dtype.itemsize, dst,
+                           lambda a: jax.lax.bitcast_convert_type(a, dst), jnp.reshape)
+
 # the list methods written once in translations/_composed/bound.py, bound to jax, less
 # the names jax answers itself (get_default_device and set_default_device above,
 # random_permutations in .random)
@@ -204,6 +219,7 @@ TABLE = merge_tables(
                                          "memory counters"),
         "from_dlpack": _from_dlpack,
         "prefers_channels_last": _prefers_channels_last,
+        "view": _view,
     },
     {name: fn for name, fn in backend_entries("jax").items() if name not in _OWN},
     names=("devices", "bound list methods"),

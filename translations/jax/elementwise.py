@@ -174,6 +174,19 @@ _ML_OPS = real_float_entries(
     frozenset(np.dtype(t) for t in (jnp.float16, jnp.bfloat16, jnp.float32, jnp.float64)),
 )
 
+# the later ML ops: jax.nn's kernels where it has them; hard_shrink, soft_shrink,
+# tanh_shrink and sparsemax are composed (jax.nn has none)
+_MORE_ML_OPS = real_float_entries(
+    {
+        "hard_tanh": jax.nn.hard_tanh,
+        "sparse_plus": jax.nn.sparse_plus,
+        "sparse_sigmoid": jax.nn.sparse_sigmoid,
+        "squareplus": lambda x, b=4: jax.nn.squareplus(x, b),
+    },
+    jax.Array,
+    frozenset(np.dtype(t) for t in (jnp.float16, jnp.bfloat16, jnp.float32, jnp.float64)),
+)
+
 TABLE = merge_tables(
     {
         "complex": _complex,
@@ -192,5 +205,9 @@ TABLE = merge_tables(
     # numpy's promotion of integer with float arrays
     {name: _promoting(getattr(jnp, name)) for name in _BINARY},
     _ML_OPS,
-    names=("elementwise", "promoting binary functions", "ML ops"),
+    _MORE_ML_OPS,
+    # keras's names of two activations: the same entries (docs/vocabulary.md)
+    {"swish": _ML_OPS["silu"], "hard_swish": _ML_OPS["hard_silu"]},
+    names=("elementwise", "promoting binary functions", "ML ops", "more ML ops",
+           "keras aliases"),
 )

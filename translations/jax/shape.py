@@ -8,9 +8,11 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import ravel_order as _ravel_order
+from dispatch.translations._composed import shape as composed_shape
 
 from dispatch.engine import NATIVE
 
@@ -55,7 +57,32 @@ def _atleast(fn: Callable) -> Callable:
     return atleast
 
 
+
+def _traced(start_indices: Any) -> bool:
+    """Whether a start index is a jax tracer (a value known only when the jit runs)."""
+    items = [start_indices] if isinstance(start_indices, jax.Array) else start_indices
+    return any(isinstance(s, jax.core.Tracer) for s in items)
+
+
+# keras's slices with traced starts: lax.dynamic_slice / dynamic_update_slice (which
+# move the starts so that the block fits: docs/vocabulary.md); the composed ones with
+# starts that can be read (checked, basic indexing)
+def _slice(inputs: Any, start_indices: Any, shape: Any) -> Any:
+    if isinstance(inputs, jax.Array) and _traced(start_indices):
+        return jax.lax.dynamic_slice(inputs, tuple(start_indices), tuple(shape))
+    return composed_shape.slice_(inputs, start_indices, shape)
+
+
+def _slice_update(inputs: Any, start_indices: Any, updates: Any) -> Any:
+    if isinstance(inputs, jax.Array) and isinstance(updates, jax.Array) \
+            and _traced(start_indices):
+        return jax.lax.dynamic_update_slice(inputs, updates.astype(inputs.dtype),
+                                            tuple(start_indices))
+    return composed_shape.slice_update(inputs, start_indices, updates)
+
 TABLE = {
+    "slice": _slice,
+    "slice_update": _slice_update,
     "split": _splitter(jnp.split),
     "array_split": _splitter(jnp.array_split),
     "hsplit": _splitter(jnp.hsplit, lambda a: 1 if a.ndim > 1 else 0),

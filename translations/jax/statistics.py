@@ -199,7 +199,8 @@ def _bincount_fixed_jax(x: Any, weights: Any, bins: int, x_sorted: bool = False)
 
 def _segment(kernel: Callable, name: str) -> Callable:
     # jax.ops' segment reductions drop ids outside [0, num_segments); an empty segment
-    # of segment_max holds the lowest value (docs/vocabulary.md)
+    # of segment_max holds the lowest value, of segment_min the highest, of segment_prod 1
+    # (docs/vocabulary.md)
     fallback = getattr(_statistics, name)
 
     def segment(data: Any, segment_ids: Any, num_segments: Any = None,
@@ -219,6 +220,8 @@ def _segment(kernel: Callable, name: str) -> Callable:
 TABLE = {
     "segment_sum": _segment(jax.ops.segment_sum, "segment_sum"),
     "segment_max": _segment(jax.ops.segment_max, "segment_max"),
+    "segment_min": _segment(jax.ops.segment_min, "segment_min"),
+    "segment_prod": _segment(jax.ops.segment_prod, "segment_prod"),
     "histogram": _histogram,
     "histogram2d": _histogram2d,
     "digitize": _digitize,

@@ -169,5 +169,7 @@ TABLE = merge_tables(
     fill_entries("tensorflow", "geomspace", "logspace"),
     # numpy's index routines
     fill_entries("tensorflow", "tril_indices", "triu_indices", "diag_indices"),
-    names=("creation", "composed fills", "index fills"),
+    # numpy's window functions
+    fill_entries("tensorflow", "hamming", "hanning", "blackman", "bartlett", "kaiser"),
+    names=("creation", "composed fills", "index fills", "windows"),
 )

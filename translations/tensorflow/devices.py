@@ -13,8 +13,14 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from dispatch.translations._adapters import view_by_bitcast
 from dispatch.translations._composed._bound import backend_entries
-from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    list_devices_filtered,
+    np_dtype,
+    view,
+)
 from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
 )
@@ -145,6 +151,15 @@ def _to_dlpack(x: Any) -> Any:
     return tf.experimental.dlpack.to_dlpack(x)
 
 
+
+def _view(x: Any, dtype: Any) -> Any:
+    # numpy's x.view(dtype) from tf.bitcast, which adds or drops an axis (no bool)
+    dst = np_dtype(dtype)
+    if not isinstance(x, tf.Tensor) or x.dtype == tf.bool or dst.kind == "b":
+        return view(x, dtype)
+    return view_by_bitcast(x, tuple(x.shape), x.dtype.size, dst,
+                           lambda a: tf.bitcast(a, tf.as_dtype(dst)), tf.reshape)
+
 TABLE = merge_tables(
     {
         "astype": _astype,
@@ -161,6 +176,7 @@ TABLE = merge_tables(
         "allocate_on_device": _allocate_on_device,
         "get_peak_memory": _get_peak_memory,
         "reset_peak_memory": _reset_peak_memory,
+        "view": _view,
     },
     backend_entries("tensorflow"),  # list methods written once, bound to tensorflow
     names=("devices", "bound list methods"),

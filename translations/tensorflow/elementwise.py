@@ -641,5 +641,7 @@ TABLE = merge_tables(
         "complex": _complex,
     },
     _ML_OPS,
-    names=("ufuncs", "elementwise", "ML ops"),
+    # keras's name of silu: the same entry (hard_swish is composed, as hard_silu)
+    {"swish": _ML_OPS["silu"]},
+    names=("ufuncs", "elementwise", "ML ops", "keras aliases"),
 )

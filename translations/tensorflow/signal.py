@@ -89,7 +89,19 @@ def _conv(value: Any, kernel: Any, strides: Any = 1, out_sizes: Any = None,
     return tf.transpose(y, [0, d + 1, *range(1, d + 1)])
 
 
+
+def _extract_sequences(x: Any, sequence_length: int, sequence_stride: int) -> Any:
+    # tf.signal.frame without padding: the whole frames of the last axis
+    if isinstance(x, tf.Tensor) and x.shape.rank and isinstance(sequence_length, int) \
+            and isinstance(sequence_stride, int) and sequence_length >= 1 \
+            and sequence_stride >= 1:
+        return tf.signal.frame(x, sequence_length, sequence_stride, pad_end=False, axis=-1)
+    from dispatch.translations._composed.signal import extract_sequences
+
+    return extract_sequences(x, sequence_length, sequence_stride)
+
 TABLE = {
+    "extract_sequences": _extract_sequences,
     "conv": _conv,
     "prefers_channels_last": lambda: True,  # tf's CPU convolutions are channels last
 }

@@ -239,8 +239,40 @@ def _moments(x: Any, axes: Any, keepdims: bool = False) -> tuple[Any, Any]:
     return moments(x, axes, keepdims)
 
 
+def _segment(kernel: Any, name: str) -> Any:
+    # tf.math.unsorted_segment_min/prod drop negative ids and refuse ids past the end:
+    # those are made negative first; empty segments hold inf or the integer maximum
+    # (min), 1 (prod)
+    def segment(data: Any, segment_ids: Any, num_segments: Any = None,
+                sorted: bool = False) -> Any:
+        if isinstance(data, tf.Tensor) and isinstance(segment_ids, tf.Tensor) \
+                and segment_ids.dtype.is_integer and data.shape.rank \
+                and (data.dtype.is_floating or data.dtype.is_integer) \
+                and segment_ids.shape.rank == 1 and data.shape[0] == segment_ids.shape[0]:
+            ids = tf.cast(segment_ids, tf.int64)
+            if num_segments is None:
+                num_segments = int(tf.reduce_max(ids)) + 1 if ids.shape[0] else 0
+            n = int(num_segments)
+            ids = tf.where((ids >= 0) & (ids < n), ids, tf.constant(-1, tf.int64))
+            out = kernel(data, ids, n)
+            if name == "segment_min" and data.dtype.is_floating:
+                # tf fills an empty segment with the largest finite float, not inf
+                count = tf.math.unsorted_segment_sum(tf.ones_like(ids), ids, n)
+                full = tf.reshape(count > 0, [n] + [1] * (data.shape.rank - 1))
+                out = tf.where(full, out, tf.constant(math.inf, data.dtype))
+            return out
+        from dispatch.translations._composed import statistics
+
+        return getattr(statistics, name)(data, segment_ids, num_segments, sorted)
+
+    segment.__name__ = segment.__qualname__ = "_" + name
+    return segment
+
+
 TABLE = {
     "moments": _moments,
+    "segment_min": _segment(tf.math.unsorted_segment_min, "segment_min"),
+    "segment_prod": _segment(tf.math.unsorted_segment_prod, "segment_prod"),
     "mean": _mean,
     "var": _var,
     "std": _std,

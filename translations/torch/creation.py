@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._composed._bound import fill_entries
+from dispatch.translations._composed.creation import _window_length
 from dispatch.translations.torch._common import _dtype, _inexact, _promote, _shape, _tensor
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
@@ -182,6 +183,18 @@ def _asfortranarray(a: Any, dtype: Any = None) -> Tensor:
     return t if flipped.is_contiguous() else flipped.contiguous().permute(*reverse)
 
 
+def _window(kernel: Any) -> Any:
+    # torch's window kernels, symmetric (periodic=False) as numpy's; no points below 1
+    def window(M: Any, *beta: Any, device: Any = None) -> Tensor:
+        n = _window_length(M)
+        if n < 1:
+            return torch.ones(0, device=device)
+        return kernel(n, periodic=False, device=device) if not beta else \
+            kernel(n, periodic=False, beta=float(beta[0]), device=device)
+
+    window.__name__ = window.__qualname__ = kernel.__name__
+    return window
+
 TABLE = merge_tables(
     {
         "ascontiguousarray": _ascontiguousarray,
@@ -212,5 +225,12 @@ TABLE = merge_tables(
     fill_entries("torch", "geomspace", "logspace"),
     # numpy's index routines (torch's tril_indices/triu_indices return one (2, N) tensor)
     fill_entries("torch", "tril_indices", "triu_indices", "diag_indices"),
-    names=("creation", "fills", "index fills"),
+    {  # numpy's window functions (torch's names end in _window, periodic by default)
+        "hamming": _window(torch.hamming_window),
+        "hanning": _window(torch.hann_window),
+        "blackman": _window(torch.blackman_window),
+        "bartlett": _window(torch.bartlett_window),
+        "kaiser": _window(torch.kaiser_window),
+    },
+    names=("creation", "fills", "index fills", "windows"),
 )

@@ -18,7 +18,14 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._composed._bound import backend_entries
-from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    list_devices_filtered,
+    np_dtype,
+    saturate_cast,
+    saturation_bounds,
+    view,
+)
 from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
 )
@@ -251,6 +258,30 @@ def _reset_peak_memory(device: Any = None) -> None:
 
 
 
+
+# keras's casts (docs/vocabulary.md, "ML ops"): clamp, then to(); torch's view(dtype)
+# reinterprets the bits with numpy's shape rule
+@functools.cache
+def _saturation(src: torch.dtype, dtype: Any) -> tuple[torch.dtype, Any, Any]:
+    dst = np_dtype(dtype)
+    return (_dtype(dst.name), *saturation_bounds(np_dtype(str(src).removeprefix("torch.")),
+                                                 dst))
+
+
+def _saturate_cast(x: Any, dtype: Any) -> Any:
+    if isinstance(x, Tensor) and not x.is_complex():
+        dst, lo, hi = _saturation(x.dtype, dtype)
+        if lo is not None or hi is not None:
+            x = torch.clamp(x, lo, hi)
+        return x.to(dst)
+    return saturate_cast(x, dtype)
+
+
+def _view(x: Any, dtype: Any) -> Any:
+    if isinstance(x, Tensor):
+        return x.view(_dtype(np_dtype(dtype).name))
+    return view(x, dtype)
+
 # the list methods written once in translations/_composed/_bound.py, bound to torch, less
 # the names torch answers itself (get_default_device and set_default_device above,
 # random_permutations in .random)
@@ -278,6 +309,8 @@ TABLE = merge_tables(
         "get_peak_memory": _get_peak_memory,
         "reset_peak_memory": _reset_peak_memory,
         "to_dlpack": "utils.dlpack.to_dlpack",
+        "saturate_cast": _saturate_cast,
+        "view": _view,
     },
     {name: fn for name, fn in backend_entries("torch").items() if name not in _OWN},
     names=("devices", "bound list methods"),

@@ -270,6 +270,46 @@ _ML_OPS = real_float_entries(
     frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64}),
 )
 
+def _soft_shrink(x: Tensor, threshold: float = 0.5) -> Tensor:
+    if threshold >= 0:
+        return F.softshrink(x, threshold)
+    from dispatch.translations._composed.elementwise import soft_shrink  # torch refuses < 0
+
+    return soft_shrink(x, threshold)
+
+
+def _sparsemax(x: Tensor, axis: int = -1) -> Tensor:
+    # the composed formula (torch has no sparsemax kernel) on torch's operations
+    zs = torch.sort(x, dim=axis, descending=True).values
+    cs = zs.cumsum(axis)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    r = torch.arange(1, x.shape[axis] + 1, dtype=x.dtype, device=x.device).view(shape)
+    support = 1.0 + r * zs > cs
+    k = support.sum(axis, keepdim=True).to(x.dtype)
+    tau = (torch.where(support, zs, 0.0).sum(axis, keepdim=True) - 1.0) / k
+    return torch.clamp(x - tau, min=0.0)
+
+
+# the later ML ops (docs/vocabulary.md, "ML ops"): torch's kernels where torch has
+# them (hardtanh, hardshrink, softshrink, tanhshrink), the composed formulas written
+# with torch's operations where it has none
+_MORE_ML_OPS = real_float_entries(
+    {
+        "hard_tanh": F.hardtanh,
+        "hard_shrink": lambda x, threshold=0.5: F.hardshrink(x, threshold),
+        "soft_shrink": _soft_shrink,
+        "tanh_shrink": F.tanhshrink,
+        "sparse_plus": lambda x: torch.where(x >= 1.0, x, 0.25 * (x.clamp(-1.0, 1.0) + 1.0)
+                                             .square()),
+        "sparse_sigmoid": lambda x: 0.5 * (x.clamp(-1.0, 1.0) + 1.0),
+        "squareplus": lambda x, b=4: 0.5 * (x + torch.sqrt(x * x + b)),
+        "sparsemax": _sparsemax,
+    },
+    Tensor,
+    frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64}),
+)
+
 TABLE = merge_tables(_ML_OPS, {
     "complex": _complex,
     # unary: torch's function of the same or a close name where it matches
@@ -381,4 +421,7 @@ TABLE = merge_tables(_ML_OPS, {
     "isclose": _isclose,
     "allclose": _allclose,
     "array_equal": _array_equal,
-}, names=("ML ops", "elementwise"))
+}, _MORE_ML_OPS,
+    # keras's names of two activations: the same entries (docs/vocabulary.md)
+    {"swish": _ML_OPS["silu"], "hard_swish": _ML_OPS["hard_silu"]},
+    names=("ML ops", "elementwise", "more ML ops", "keras aliases"))

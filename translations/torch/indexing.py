@@ -274,8 +274,37 @@ def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Ten
 _INT_INDICES = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
 
 
+
+def _in_top_k(targets: Any, predictions: Any, k: int) -> Tensor:
+    # the composed rule on torch's operations (torch has no in_top_k kernel)
+    if not (isinstance(targets, Tensor) and isinstance(predictions, Tensor)
+            and targets.dtype in _INT_INDICES and predictions.ndim == 2
+            and not predictions.is_complex() and predictions.dtype != torch.bool
+            and targets.shape == predictions.shape[:1]):
+        from dispatch.translations._composed.indexing import in_top_k
+
+        return in_top_k(targets, predictions, k)
+    n = predictions.shape[-1]
+    valid = (targets >= 0) & (targets < n)
+    at = predictions.gather(-1, torch.where(valid, targets, 0).long().unsqueeze(-1))
+    larger = (predictions > at).sum(-1)
+    return valid & (larger < k) & (at[:, 0] == at[:, 0])
+
+
+def _multi_hot(inputs: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Tensor:
+    if not (isinstance(inputs, Tensor) and inputs.dtype in _INT_INDICES and inputs.ndim):
+        from dispatch.translations._composed.indexing import multi_hot
+
+        return multi_hot(inputs, num_classes, axis, dtype)
+    hot = (inputs.unsqueeze(-1) == torch.arange(int(num_classes), device=inputs.device))
+    out = hot.any(1 if inputs.ndim > 1 else 0).to(_dtype(float_type() if dtype is None
+                                                         else dtype))
+    return out if axis == -1 else out.movedim(-1, axis)
+
 TABLE = {
     "top_k": _top_k,
+    "in_top_k": _in_top_k,
+    "multi_hot": _multi_hot,
     "one_hot": _one_hot,
     "take": _take,
     "take_along_axis": _take_along_axis,

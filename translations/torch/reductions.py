@@ -9,6 +9,7 @@ torch's unbiased default.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -176,7 +177,23 @@ def _arg_extreme(fn: Any) -> Any:
     return arg
 
 
+
+_PSNR_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+
+
+def _psnr(x1: Any, x2: Any, max_val: Any) -> Any:
+    # keras's psnr (docs/vocabulary.md, "ML ops") on torch's operations
+    if isinstance(x1, Tensor) and isinstance(x2, Tensor) and x1.shape == x2.shape \
+            and x1.dtype in _PSNR_FLOATS and x2.dtype == x1.dtype \
+            and isinstance(max_val, int | float):
+        return 20.0 * math.log10(max_val) - 10.0 * torch.log10(torch.mean(
+            torch.square(x1 - x2)))
+    from dispatch.translations._composed.reductions import psnr
+
+    return psnr(x1, x2, max_val)
+
 TABLE = {
+    "psnr": _psnr,
     # reductions: torch.sum, amax, argmax... take numpy's axis/keepdims keywords natively
     "sum": _sum,
     "prod": _prod,

@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import basic_block
 from dispatch.translations._adapters import ravel_order as _ravel_order
+from dispatch.translations._composed import shape as _composed_shape
 from dispatch.translations.torch._common import _axes, _dtype, _shape
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
@@ -262,7 +264,42 @@ def _splitter(fn: Any) -> Any:
     return split
 
 
+
+# keras's slices (docs/vocabulary.md, "ML ops"): torch's basic indexing where the starts
+# are ints and the block fits, clone() before a write; the composed ones otherwise
+def _slice(inputs: Any, start_indices: Any, shape: Any) -> Any:
+    if isinstance(inputs, Tensor) and (at := basic_block(inputs.shape, start_indices,
+                                                          shape)) is not None:
+        return inputs[at]
+    return _composed_shape.slice_(inputs, start_indices, shape)
+
+
+def _slice_update(inputs: Any, start_indices: Any, updates: Any) -> Any:
+    if isinstance(inputs, Tensor) and isinstance(updates, Tensor) \
+            and (at := basic_block(inputs.shape, start_indices, updates.shape)) is not None:
+        out = inputs.clone()
+        out[at] = updates
+        return out
+    return _composed_shape.slice_update(inputs, start_indices, updates)
+
+
+def _scatter_update(inputs: Any, indices: Any, updates: Any, reduction: Any = None) -> Any:
+    if isinstance(inputs, Tensor) and isinstance(indices, Tensor) \
+            and isinstance(updates, Tensor) and reduction in (None, "add") \
+            and not indices.is_floating_point() and not indices.is_complex() \
+            and indices.dtype != torch.bool and indices.ndim == 2 \
+            and indices.shape[1] <= inputs.ndim:
+        try:
+            return inputs.index_put(tuple(indices.long().T), updates.to(inputs.dtype),
+                                    accumulate=reduction == "add")
+        except (IndexError, RuntimeError):
+            pass  # the composed one raises its own IndexError
+    return _composed_shape.scatter_update(inputs, indices, updates, reduction)
+
 TABLE = {
+    "slice": _slice,
+    "slice_update": _slice_update,
+    "scatter_update": _scatter_update,
     "reshape": _reshape,
     "ravel": _ravel,
     "transpose": _transpose,

@@ -184,7 +184,19 @@ def _prefers_channels_last() -> bool:
     return False  # torch.nn layers are channels first
 
 
+
+def _extract_sequences(x: Any, sequence_length: int, sequence_stride: int) -> Any:
+    # Tensor.unfold: the frames of the last axis as a view (keras's extract_sequences)
+    if isinstance(x, Tensor) and x.ndim and isinstance(sequence_length, int) \
+            and isinstance(sequence_stride, int) and 1 <= sequence_length <= x.shape[-1] \
+            and sequence_stride >= 1:
+        return x.unfold(-1, sequence_length, sequence_stride)
+    from dispatch.translations._composed.signal import extract_sequences
+
+    return extract_sequences(x, sequence_length, sequence_stride)
+
 TABLE = {
+    "extract_sequences": _extract_sequences,
     "fft_axes": _fft_axes,
     "ifft_axes": _ifft_axes,
     "conv": _conv,

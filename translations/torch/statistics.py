@@ -181,7 +181,8 @@ def _normalize(x: Any, axis: int = -1, order: int = 2, epsilon: float | None = N
 
 def _segment(name: str) -> Any:
     # index_add_ / scatter_reduce_ along the first axis, the out-of-range ids dropped
-    # first (torch raises on them); empty segments of segment_max hold the lowest value
+    # first (torch raises on them); empty segments hold segment_max's lowest value,
+    # segment_min's highest, segment_prod's 1
     fallback = getattr(_statistics, name)
 
     def segment(data: Any, segment_ids: Any, num_segments: Any = None,
@@ -203,15 +204,23 @@ def _segment(name: str) -> Any:
             except (IndexError, RuntimeError):
                 pass
         valid = (segment_ids >= 0) & (segment_ids < n)
-        if not bool(valid.all()):
-            data, segment_ids = data[valid], segment_ids[valid]
         if name == "segment_sum":
+            if not bool(valid.all()):
+                data, segment_ids = data[valid], segment_ids[valid]
             return torch.zeros(shape, dtype=data.dtype, device=data.device).index_add_(
                 0, segment_ids, data)
-        low = -math.inf if data.is_floating_point() else torch.iinfo(data.dtype).min
+        # the other reductions: ids out of range go to one extra row, cut off after (no
+        # branch on the values, so that torch.compile keeps one graph)
+        segment_ids = torch.where(valid, segment_ids, n)
+        floats = data.is_floating_point()
+        reduce, fill = {  # empty segments: the lowest value, the highest, 1
+            "segment_max": ("amax", -math.inf if floats else torch.iinfo(data.dtype).min),
+            "segment_min": ("amin", math.inf if floats else torch.iinfo(data.dtype).max),
+            "segment_prod": ("prod", 1),
+        }[name]
         index = segment_ids.reshape(-1, *(1,) * (data.ndim - 1)).expand_as(data)
-        return torch.full(shape, low, dtype=data.dtype, device=data.device).scatter_reduce_(
-            0, index, data, "amax", include_self=True)
+        out = torch.full((n + 1, *shape[1:]), fill, dtype=data.dtype, device=data.device)
+        return out.scatter_reduce_(0, index, data, reduce, include_self=True)[:n]
 
     segment.__name__ = segment.__qualname__ = "_" + name
     return segment
@@ -224,6 +233,8 @@ TABLE = {
     "moments": _moments,
     "segment_sum": _segment("segment_sum"),
     "segment_max": _segment("segment_max"),
+    "segment_min": _segment("segment_min"),
+    "segment_prod": _segment("segment_prod"),
     "normalize": _normalize,
     "median": _median,
     "quantile": _quantile,
