@@ -528,8 +528,8 @@ def squareplus(x: Any, b: float = 4) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> do("squareplus", np.array([-3.0, 0.0, 3.0]))
-    array([0.5, 1. , 3.5])
+    >>> do("squareplus", np.array([-1.5, 0.0, 1.5]))
+    array([0.5, 1. , 2. ])
     """
     x = _real_float(x, "squareplus")
     return 0.5 * (x + do("sqrt", x * x + b))
