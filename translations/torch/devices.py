@@ -262,7 +262,7 @@ def _reset_peak_memory(device: Any = None) -> None:
 # keras's casts (docs/vocabulary.md, "ML ops"): clamp, then to(); torch's view(dtype)
 # reinterprets the bits with numpy's shape rule
 @functools.cache
-def _saturation(src: torch.dtype, dtype: Any) -> tuple[torch.dtype, Any, Any]:
+def _saturation(src: torch.dtype, dtype: Any) -> tuple[Any, Any, Any]:
     dst = np_dtype(dtype)
     return (_dtype(dst.name), *saturation_bounds(np_dtype(str(src).removeprefix("torch.")),
                                                  dst))
@@ -278,8 +278,8 @@ def _saturate_cast(x: Any, dtype: Any) -> Any:
 
 
 def _view(x: Any, dtype: Any) -> Any:
-    if isinstance(x, Tensor):
-        return x.view(_dtype(np_dtype(dtype).name))
+    if isinstance(x, Tensor) and (dt := _dtype(np_dtype(dtype).name)) is not None:
+        return x.view(dt)
     return view(x, dtype)
 
 # the list methods written once in translations/_composed/_bound.py, bound to torch, less
