@@ -669,8 +669,11 @@ def _segment(name: str) -> Any:
                 return out.astype(data.dtype, copy=False)
             except ValueError:
                 pass
-        valid = (segment_ids >= 0) & (segment_ids < n)
-        if not valid.all():
+        # one comparison of the ids read as unsigned (negative ones become huge) tells
+        # whether every id is in range: cheaper than the two-sided mask
+        unsigned = segment_ids.view(f"u{segment_ids.dtype.itemsize}")
+        if not (unsigned < n).all():
+            valid = (segment_ids >= 0) & (segment_ids < n)
             data, segment_ids = data[valid], segment_ids[valid]
         if name == "segment_sum":
             if data.ndim == 1 and data.dtype.kind == "f":

@@ -20,6 +20,7 @@ import torch
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
+from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
 
 
@@ -203,15 +204,17 @@ def _segment(name: str) -> Any:
                 return data.new_zeros(shape).index_add_(0, segment_ids, data)
             except (IndexError, RuntimeError):
                 pass
-        valid = (segment_ids >= 0) & (segment_ids < n)
         if name == "segment_sum":
+            valid = (segment_ids >= 0) & (segment_ids < n)
             if not bool(valid.all()):
                 data, segment_ids = data[valid], segment_ids[valid]
             return torch.zeros(shape, dtype=data.dtype, device=data.device).index_add_(
                 0, segment_ids, data)
-        # the other reductions: ids out of range go to one extra row, cut off after (no
-        # branch on the values, so that torch.compile keeps one graph)
-        segment_ids = torch.where(valid, segment_ids, n)
+        # the other reductions: ids out of range go to one extra row, cut off after; in
+        # eager mode one aminmax pass tells whether there are any (a compiler gets no
+        # branch on the values: one graph)
+        if torch.compiler.is_compiling() or _jit_in_progress() or not _in_range(segment_ids, n):
+            segment_ids = torch.where((segment_ids >= 0) & (segment_ids < n), segment_ids, n)
         floats = data.is_floating_point()
         reduce, fill = {  # empty segments: the lowest value, the highest, 1
             "segment_max": ("amax", -math.inf if floats else torch.iinfo(data.dtype).min),
@@ -224,6 +227,13 @@ def _segment(name: str) -> Any:
 
     segment.__name__ = segment.__qualname__ = "_" + name
     return segment
+
+
+def _in_range(ids: Tensor, n: int) -> bool:
+    if not ids.numel():
+        return True
+    low, high = torch.aminmax(ids)
+    return bool(low >= 0) and bool(high < n)
 
 
 _INT_IDS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
