@@ -277,8 +277,17 @@ def _saturate_cast(x: Any, dtype: Any) -> Any:
     return saturate_cast(x, dtype)
 
 
+@functools.cache
+def _torch_dtype(dtype: Any) -> Any:
+    return _dtype(np_dtype(dtype).name)
+
+
 def _view(x: Any, dtype: Any) -> Any:
-    if isinstance(x, Tensor) and (dt := _dtype(np_dtype(dtype).name)) is not None:
+    try:
+        dt = _torch_dtype(dtype)  # a dtype name or a numpy dtype: hashable
+    except TypeError:
+        dt = _dtype(np_dtype(dtype).name)
+    if isinstance(x, Tensor) and dt is not None:
         return x.view(dt)
     return view(x, dtype)
 

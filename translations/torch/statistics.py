@@ -210,30 +210,32 @@ def _segment(name: str) -> Any:
                 data, segment_ids = data[valid], segment_ids[valid]
             return torch.zeros(shape, dtype=data.dtype, device=data.device).index_add_(
                 0, segment_ids, data)
-        # the other reductions: ids out of range go to one extra row, cut off after; in
-        # eager mode one aminmax pass tells whether there are any (a compiler gets no
-        # branch on the values: one graph)
-        if torch.compiler.is_compiling() or _jit_in_progress() or not _in_range(segment_ids, n):
-            segment_ids = torch.where((segment_ids >= 0) & (segment_ids < n), segment_ids, n)
         floats = data.is_floating_point()
         reduce, fill = {  # empty segments: the lowest value, the highest, 1
             "segment_max": ("amax", -math.inf if floats else torch.iinfo(data.dtype).min),
             "segment_min": ("amin", math.inf if floats else torch.iinfo(data.dtype).max),
             "segment_prod": ("prod", 1),
         }[name]
-        index = segment_ids.reshape(-1, *(1,) * (data.ndim - 1)).expand_as(data)
+        index = segment_ids if data.ndim == 1 else \
+            segment_ids.reshape(-1, *(1,) * (data.ndim - 1)).expand_as(data)
+        compiling = torch.compiler.is_compiling() or _jit_in_progress()
+        if data.is_cpu and not compiling:
+            # on the CPU scatter_reduce_ checks every id (RuntimeError): the common case,
+            # all in range, needs no pass over the ids of its own
+            try:
+                out = torch.full(shape, fill, dtype=data.dtype, device=data.device)
+                return out.scatter_reduce_(0, index, data, reduce)
+            except (IndexError, RuntimeError):
+                pass
+        # ids out of range go to one extra row, cut off after (no branch on the values:
+        # a compiler keeps one graph)
+        valid = (segment_ids >= 0) & (segment_ids < n)
+        index = torch.where(valid.reshape(index.shape[:1] + (1,) * (data.ndim - 1)), index, n)
         out = torch.full((n + 1, *shape[1:]), fill, dtype=data.dtype, device=data.device)
-        return out.scatter_reduce_(0, index, data, reduce, include_self=True)[:n]
+        return out.scatter_reduce_(0, index, data, reduce)[:n]
 
     segment.__name__ = segment.__qualname__ = "_" + name
     return segment
-
-
-def _in_range(ids: Tensor, n: int) -> bool:
-    if not ids.numel():
-        return True
-    low, high = torch.aminmax(ids)
-    return bool(low >= 0) and bool(high < n)
 
 
 _INT_IDS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
