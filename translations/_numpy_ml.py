@@ -31,14 +31,16 @@ def _soft_shrink(x: np.ndarray, threshold: float = 0.5) -> np.ndarray:
 
 
 def _sparsemax(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    z = np.moveaxis(x, axis, -1)
+    last = axis == -1 or axis == x.ndim - 1
+    z = x if last else np.moveaxis(x, axis, -1)
     zs = -np.sort(-z, axis=-1)
     cs = np.cumsum(zs, axis=-1)
     r = np.arange(1, z.shape[-1] + 1, dtype=z.dtype)
     support = 1.0 + r * zs > cs
     k = np.count_nonzero(support, axis=-1, keepdims=True)
     tau = (np.sum(zs, axis=-1, where=support, keepdims=True) - 1.0) / k.astype(z.dtype)
-    return np.moveaxis(np.maximum(z - tau, 0.0), -1, axis)
+    out = np.maximum(z - tau, 0.0)
+    return out if last else np.moveaxis(out, -1, axis)
 
 
 ACTIVATIONS = real_float_entries(
