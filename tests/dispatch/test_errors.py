@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 import numpy as np
 import pytest
@@ -217,6 +218,20 @@ def test_note_added_once():
         dispatch.unregister_function("numpy", "outer_probe")
 
 
+def test_note_of_a_call_whose_backend_cannot_be_worked_out():
+    """The error of a call whose arguments cannot even be looked at (a list whose
+    iteration fails, a one-shot stream) still names the call, and says the backend
+    is unknown rather than naming one."""
+
+    class Consumed(list):
+        def __iter__(self):
+            raise RuntimeError("the stream was consumed")
+
+    with pytest.raises(RuntimeError, match="the stream was consumed") as info:
+        do("sum", Consumed([1.0, 2.0]))
+    assert info.value.__notes__ == ["(raised inside dispatch.do('sum') on backend '?')"]
+
+
 def test_mixed_error_names_both():
     libs = [b for b in ("torch", "jax", "tensorflow") if _usable(b)]
     if len(libs) < 2:
@@ -227,3 +242,111 @@ def test_mixed_error_names_both():
     assert repr(a) in str(info.value)
     assert repr(b) in str(info.value)
     assert "convert" in str(info.value)
+
+
+# ---------------------------------------------------------------- messages, word for word
+#
+# What a user reads, pinned as whole sentences (anchored, or with word boundaries), so
+# that a changed word, padding or case is a failure and not a pass.
+
+
+def test_unknown_backend_lists_each_known_backend_by_name():
+    with pytest.raises(UnknownBackendError) as info:
+        do("sum", X, like="nolib")
+    found = re.search(
+        r"\bKnown backends: (.+?); a new array library is added with "
+        r"dispatch\.register_backend\(type_or_module_prefix, name\)\.",
+        str(info.value),
+    )
+    assert found, str(info.value)
+    names = found.group(1).split(", ")
+    assert all(re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", n) for n in names), names
+    assert {"numpy", "scipy", "torch", "jax", "dask"} <= set(names)
+
+
+def test_register_backend_names_the_rule_for_a_backend_name():
+    class Probe:
+        pass
+
+    with pytest.raises(
+        ValueError,
+        match=r": '_hidden' is not a valid backend name; use a public dotted name such as "
+        r"'mylib'$",
+    ):
+        dispatch.register_backend(Probe, "_hidden")
+
+
+def test_register_function_location_beside_an_implementation_is_refused():
+    with pytest.raises(
+        ValueError,
+        match=r"^register_function\('numpy', 'probe_total', \.\.\.\): module=, alias= and "
+        r"wrapper= say where the library has the function; they have no effect beside an "
+        r"implementation fn: pass one or the other$",
+    ):
+        dispatch.register_function("numpy", "probe_total", np.sum, module="numpy")
+    assert not dispatch.supports("probe_total", "numpy")  # nothing was registered
+
+
+def test_inject_dtype_on_a_name_that_creates_nothing_warns():
+    with pytest.warns(
+        UserWarning,
+        match=r"^register_function\('numpy', 'probe_total', \.\.\.\): 'probe_total' is not a "
+        r"creation routine of the vocabulary, so no dtype or device is taken from like= "
+        r"arrays for it; pass them in the call$",
+    ) as record:
+        out = dispatch.register_function("numpy", "probe_total", inject_dtype=True)
+    assert out is None  # and nothing registered
+    assert not dispatch.supports("probe_total", "numpy")
+    assert all(w.category is UserWarning for w in record), [w.category for w in record]
+
+
+def test_like_a_dtype_says_it_is_a_parameter_not_an_example():
+    """A library's dtype given as ``like=``: the error says what it is and what to pass,
+    from ``do`` (which names the call) and from the helpers taking ``like``."""
+    dt = np.dtype("float32")
+    kind = type(dt).__name__
+    sentence = (
+        f"like=dtype('float32') (type {kind!r}) is not an array of 'numpy' but one of its "
+        "parameters; pass like='numpy' (and dtype=/device= for a creation routine) or an "
+        "example array"
+    )
+    with pytest.raises(UnknownBackendError) as info:
+        do("zeros", 2, like=dt)
+    assert str(info.value) == "do('zeros', like=...): " + sentence
+    for call in (lambda: dispatch.convert(X, dt), lambda: dispatch.set_backend(dt)):
+        with pytest.raises(UnknownBackendError) as info:
+            call()
+        assert str(info.value) == sentence
+    assert dispatch.get_backend() == "numpy"
+
+
+def test_refusal_of_an_unowned_object_explains_why_word_for_word():
+    class Opaque:
+        pass
+
+    with pytest.raises(UnknownBackendError) as info:
+        do("sum", Opaque())
+    assert str(info.value) == (
+        f"do('sum'): no backend owns an argument of type {__name__}."
+        "test_refusal_of_an_unowned_object_explains_why_word_for_word.<locals>.Opaque; "
+        "it is not an array of a known library (no dtype and shape, no "
+        "__array_function__), so numpy is not run on it. Pass like='numpy' (or another "
+        "backend) to choose one, or register the type with "
+        "dispatch.register_backend(type, name)"
+    )
+
+
+def test_unknown_name_suggests_the_library_s_own_functions():
+    """The suggestions also come from the library's public callables that no table
+    lists (numpy's window functions, business days)."""
+    for typo, close in (("bartlet", "bartlett"), ("busday_cont", "busday_count")):
+        with pytest.raises(UnknownFunctionError) as info:
+            do(typo, X)
+        assert re.search(rf"\. Did you mean '{close}'[,?]", str(info.value)), str(info.value)
+
+
+def test_unknown_dotted_name_suggests_by_its_last_part():
+    """``a.b.cumsum``: no name is close to the whole path, so its last part is compared."""
+    with pytest.raises(UnknownFunctionError) as info:
+        do("nolib.stats.cumsum", X)
+    assert re.search(r"\. Did you mean 'cumsum'[,?]", str(info.value)), str(info.value)
