@@ -3,6 +3,7 @@ thread safety."""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import types
@@ -473,6 +474,83 @@ def test_misspelt_backend_without_a_module_is_unknown(call):
     with pytest.raises(dispatch.UnknownBackendError, match="Did you mean 'torch'"):
         call()
     assert dispatch.get_backend() == "numpy"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dispatch.supports("sum", "nolib_probe.arrays"),
+        lambda: dispatch.set_backend("nolib_probe.arrays"),
+        lambda: dispatch.get_lib_fn("nolib_probe.arrays", "sum"),
+        lambda: dispatch.convert(X, "nolib_probe.arrays"),
+    ],
+)
+def test_dotted_backend_whose_package_is_missing_is_unknown(call):
+    """``'nolib.arrays'``: the package itself is missing, so no module answers to the
+    name (looking for it must not count as finding it)."""
+    with pytest.raises(dispatch.UnknownBackendError) as info:
+        call()
+    assert re.search(
+        r"\bunknown backend 'nolib_probe\.arrays'\..*\. No module of that name is "
+        r"installed either\.$",
+        str(info.value),
+    ), str(info.value)
+    assert dispatch.get_backend() == "numpy"
+
+
+def test_implicit_backend_that_fails_to_import_names_its_package(cleanup, tmp_path, monkeypatch):
+    """An installed module that cannot be imported (its own dependency is missing) is a
+    library to install, named by its top-level package."""
+    pkg = tmp_path / "brokenlib_probe"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "arrays.py").write_text("raise ImportError('needs libprobe 2')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for mod in ("brokenlib_probe", "brokenlib_probe.arrays"):
+        monkeypatch.delitem(sys.modules, mod, raising=False)
+    with pytest.raises(dispatch.BackendNotInstalledError) as info:
+        dispatch.get_lib_fn("brokenlib_probe.arrays", "zeros")
+    assert re.search(
+        r"\bbackend 'brokenlib_probe\.arrays' is the module 'brokenlib_probe\.arrays', which "
+        r"cannot be imported \(needs libprobe 2\); install the library that provides it "
+        r"\(`pip install brokenlib_probe`, if that is its name on the package index\)\.$",
+        str(info.value),
+    ), str(info.value)
+
+
+def test_an_import_error_without_a_module_name_says_the_library_is_unknown(cleanup):
+    """A resolver that needs a missing piece but cannot name it (an ImportError with no
+    ``name``): the error says the library is unknown rather than inventing one."""
+
+    def resolver(name):
+        raise ImportError("the compiled part is missing")
+
+    register_backend("nopiece_probe", "nopiece_probe", resolver=resolver)
+    with pytest.raises(dispatch.BackendNotInstalledError) as info:
+        get_lib_fn("nopiece_probe", "sum")
+    assert re.search(
+        r"^do\('sum'\) on backend 'nopiece_probe' needs the library '\?', which is not "
+        r"installed \(the compiled part is missing\); install it with `pip install \?`",
+        str(info.value),
+    ), str(info.value)
+
+
+def test_composed_function_given_its_backend_keeps_its_name_and_doc(cleanup):
+    """A composed function that asks for ``backend`` is resolved as a partial of it; what
+    get_lib_fn returns still reads as that function (help(), tracebacks, logs)."""
+
+    @compose
+    def scaled_probe(x, backend=None):
+        """Twice ``x``, and the backend that ran it."""
+        return 2 * x, backend
+
+    fn = get_lib_fn("numpy", "scaled_probe")
+    assert fn.__name__ == "scaled_probe"
+    assert fn.__qualname__.endswith("scaled_probe")
+    assert fn.__doc__ == "Twice ``x``, and the backend that ran it."
+    out, backend = do("scaled_probe", X)
+    np.testing.assert_array_equal(out, 2 * X)
+    assert backend == "numpy"
 
 
 def test_registration_on_a_misspelt_backend_warns(cleanup):
