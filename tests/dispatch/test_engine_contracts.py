@@ -256,6 +256,23 @@ def test_like_does_not_change_a_non_creation_call(torch):
     assert out.dtype == torch.float32  # the argument's dtype, not the example's
 
 
+def test_like_converts_lower_priority_constants_only(torch):
+    """``like='torch'`` converts numpy constants; an array of another library of the
+    same priority (jax) is a mixed call, as it is without ``like=``: as an argument
+    and inside a sequence."""
+    jnp = pytest.importorskip("jax.numpy")
+    t, n, j = torch.ones(2, dtype=torch.float64), np.ones(2), jnp.ones(2)
+    assert type(do("add", t, n, like="torch")) is torch.Tensor
+    assert type(do("stack", [t, n], like="torch")) is torch.Tensor
+    for call in (
+        lambda: do("add", t, j, like="torch"),
+        lambda: do("stack", [t, j], like="torch"),
+    ):
+        for _ in range(2):  # on a warm cache too
+            with pytest.raises(MixedBackendError, match="arrays of 'jax' were passed"):
+                call()
+
+
 def test_like_name_of_a_str_subclass(torch):
     class Name(str):
         pass
@@ -769,6 +786,37 @@ def test_standard_library_objects_and_callables_are_values(loose_modules):
     vectorized = do("vectorize", caller())  # a callable of a library nobody registered
     np.testing.assert_array_equal(vectorized(np.arange(3)), [0, 2, 4])
     assert type(do("asarray", NATIVE)) is np.ndarray  # dispatch's own objects too
+
+
+def test_a_callable_by_inheritance_is_a_value(loose_modules):
+    """A callable object whose ``__call__`` comes from a base class (a model class of
+    some library, subclassed by the user) is an argument like any callable, not an
+    object to refuse."""
+    base = loose_modules("callablebase_fake", {"__call__": lambda self, v: 3 * v})
+    derived = type("Derived", (base,), {"__module__": "callablebase_fake"})
+    vectorized = do("vectorize", derived())
+    np.testing.assert_array_equal(vectorized(np.arange(3)), [0, 3, 6])
+
+
+class _NoModule(type):
+    """A metaclass whose classes answer no ``__module__`` (as some proxies do)."""
+
+    @property
+    def __module__(cls):
+        raise AttributeError("__module__")
+
+
+def test_a_type_without_a_module_decides_nothing():
+    """A type that reports no module is no library's: a value as arguments go (numpy
+    runs on it), and as ``like=`` dispatch's own error, not an AttributeError."""
+    hidden = _NoModule("Hidden", (), {})
+    with pytest.raises(AttributeError):
+        hidden.__module__  # noqa: B018 - the premise
+    out = do("asarray", hidden())
+    assert type(out) is np.ndarray
+    assert out.dtype == object
+    with pytest.raises(dispatch.UnknownBackendError, match=r"\(type 'Hidden'\): no backend owns"):
+        do("zeros", 2, like=hidden())
 
 
 def test_refusal_of_an_unowned_object_says_what_to_do():
