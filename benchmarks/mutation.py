@@ -181,6 +181,7 @@ PRELOAD = (
 _STRICT = "kw holds (name, type) pairs: its two slices always have the same length"
 _FIRST = "split's first part is the same whether it splits once or at every dot"
 _LAST = "rsplit's last part is the same whether it splits once or at every dot"
+_USER_WARNING = "warnings.warn's category None (or left out) is UserWarning"
 EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
     (
         "dispatch._do._entry",
@@ -221,6 +222,47 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
         'missing = (getattr(err, "name", None) or "").split(".")[0] or "?"',
         'missing = (getattr(err, "name", ) or "").split(".")[0] or "?"',
         "err is an ImportError, which always has the attribute name (None when unknown)",
+    ),
+    ("dispatch._registry._reserved", 'root = backend.split(".", 1)[0]',
+     'root = backend.split(".", 2)[0]', _FIRST),
+    ("dispatch._registry._check_backend", "UserWarning,", "None,", _USER_WARNING),
+    ("dispatch._registry._check_backend", "UserWarning,", "", _USER_WARNING),
+    (
+        "dispatch._infer.implicit_backend",
+        '{"module": name, "priority": 0, "convert": False, "resolver": None, "implicit": True},',
+        '{"module": name, "PRIORITY": 0, "convert": False, "resolver": None, "implicit": True},',
+        "the one reader (_backend.from_registration) takes info.get('priority', 0): a missing "
+        "key is the same 0",
+    ),
+    (
+        "dispatch._infer.check_backend_name",
+        "f\"{where or 'backend'}: a backend name is a string such as 'numpy', got \" / "
+        "f\"{type(name).__name__}\"",
+        "None",
+        "its one caller (_do._like_miss) passes a str (like= a str, str() of a str subclass, "
+        "or like_backend's answer): the TypeError is unreachable",
+    ),
+    (
+        "dispatch._do._converting_any",
+        'impl: Callable, backend: str, deep: bool, name: str = "", convert: bool = True',
+        'impl: Callable, backend: str, deep: bool, name: str = "XXXX", convert: bool = True',
+        "every caller passes name=, so the default is never used",
+    ),
+    (
+        "dispatch._do._elements_entry",
+        "not lone and any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))",
+        "not lone or any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))",
+        "the extra wrapper (convert=False) only turns a numpy array passed directly in a "
+        "parameter position into a Python value: there is none when the call holds no numpy "
+        "array or the name has no such parameter, nor in a lone call (its one argument is the "
+        "sequence)",
+    ),
+    (
+        "dispatch._resolve._library_builtin",
+        'and getattr(builtins, getattr(obj, "__name__", ""), None) is not obj',
+        'and getattr(builtins, getattr(obj, "__name__", None), None) is not obj',
+        "obj is a builtin_function_or_method (tested first; the type cannot be subclassed), "
+        "which always has __name__",
     ),
 )
 
