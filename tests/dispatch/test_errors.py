@@ -350,3 +350,39 @@ def test_unknown_dotted_name_suggests_by_its_last_part():
     with pytest.raises(UnknownFunctionError) as info:
         do("nolib.stats.cumsum", X)
     assert re.search(r"\. Did you mean 'cumsum'[,?]", str(info.value)), str(info.value)
+
+
+def test_a_method_of_a_library_class_is_refused_naming_the_class():
+    """``random.Generator.normal``: the refusal names the object the walk stopped at by
+    its own name (the class), not by its path below the library."""
+    with pytest.raises(dispatch.RefusedNameError) as info:
+        do("random.Generator.normal", like="numpy")
+    assert str(info.value) == (
+        "do('random.Generator.normal') on backend 'numpy' is refused: it reaches the "
+        "attribute 'normal' of the type object 'Generator', and dispatch walks only through "
+        "modules. dispatch resolves a name only to an array function of the library "
+        "(docs/safety.md)."
+    )
+
+
+def test_unknown_name_in_a_submodule_says_which_module_lacks_it():
+    with pytest.raises(UnknownFunctionError) as info:
+        do("linalg.nosuch_probe", X)
+    assert re.search(
+        r"^do\('linalg\.nosuch_probe'\) on backend 'numpy': no registration, table entry, "
+        r"composed fallback or public library function of that name \(numpy\.linalg has no "
+        r"attribute 'nosuch_probe'\)\.",
+        str(info.value),
+    ), str(info.value)
+
+
+def test_infer_backend_multi_of_two_libraries_says_what_to_do():
+    """Outside a ``do`` call there is no call to name: the message starts with the fact."""
+    torch = pytest.importorskip("torch")
+    jnp = pytest.importorskip("jax.numpy")
+    with pytest.raises(dispatch.MixedBackendError) as info:
+        dispatch.infer_backend_multi(torch.ones(2), jnp.ones(2))
+    assert str(info.value) == (
+        "arrays of 'torch' and 'jax' were passed to one call; convert one side first, e.g. "
+        "dispatch.convert(x, 'torch')"
+    )
