@@ -269,8 +269,10 @@ def test_like_converts_lower_priority_constants_only(torch):
         lambda: do("stack", [t, j], like="torch"),
     ):
         for _ in range(2):  # on a warm cache too
-            with pytest.raises(MixedBackendError, match="arrays of 'jax' were passed"):
+            with pytest.raises(MixedBackendError, match="arrays of 'jax' were passed") as info:
                 call()
+            # the library's own error stays attached, for whoever debugs the call
+            assert isinstance(info.value.__cause__, TypeError), repr(info.value.__cause__)
 
 
 def test_like_name_of_a_str_subclass(torch):
