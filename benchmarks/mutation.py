@@ -258,6 +258,28 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
         "sequence)",
     ),
     (
+        "dispatch._infer.check_backend_name",
+        'f"{type(name).__name__}"',
+        'f"{type(None).__name__}"',
+        "its one caller (_do._like_miss) passes a str (like= a str, str() of a str subclass, "
+        "or like_backend's answer): the TypeError is unreachable",
+    ),
+    (
+        "dispatch._infer._find",
+        "if isinstance(prefix, str) and _match(module, prefix) and len(prefix) > len(best):",
+        "if isinstance(prefix, str) and _match(module, prefix) and len(prefix) >= len(best):",
+        "two prefixes of one length that both match a module at a dot are the same string "
+        "(one dict key), and register_backend refuses the empty prefix",
+    ),
+    (
+        "dispatch._resolve._find",
+        'obj: Any = sys.modules.get(".".join(parts[:i]))',
+        'obj: Any = sys.modules.get("XX.XX".join(parts[:i]))',
+        "importing a submodule binds it as its parent's attribute, so the walk from the root "
+        "module reaches the same object (checked: the 88 REFUSED and GUARDED paths of the "
+        "seven tables, every library imported)",
+    ),
+    (
         "dispatch._resolve._library_builtin",
         'and getattr(builtins, getattr(obj, "__name__", ""), None) is not obj',
         'and getattr(builtins, getattr(obj, "__name__", None), None) is not obj',
