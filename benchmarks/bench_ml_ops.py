@@ -5,7 +5,10 @@ normal values (both signs) for the activations and ``rsqrt`` (of ``|x| + 0.1``);
 of 100 for ``softmax``/``log_softmax`` along the last axis, ``top_k`` (k = 10),
 ``moments`` (over the rows) and ``normalize``; int64 indices for ``one_hot`` (n/10
 indices, 10 classes) and ``segment_sum`` (ids in [0, 100)); ``logdet`` of a stack of
-10x10 matrices (1e3) and of one 1000x1000 matrix (1e6), diagonally dominant. The native
+10x10 matrices (1e3) and of one 1000x1000 matrix (1e6), diagonally dominant; the layer
+ops ``layer_normalization``, ``rms_normalization`` and ``categorical_crossentropy`` (from
+logits) on rows of 100, ``max_pool`` and ``average_pool`` (windows of 2) on channels-last
+(batch, 100, 10). The native
 column is torch's own kernel (``torch.nn.functional``, ``torch.softmax``...) on torch;
 numpy has no such kernels, so there it is the obvious numpy (scipy for erf and softmax)
 expression of the same formula. The ratio is ``do`` over native; the goal is 1.3 or less.
@@ -145,6 +148,31 @@ _SCATTER: dict[int, object] = {}  # scatter_update's indices by input size
 _SCATTER_VALUES: dict[int, object] = {}
 _UPDATES: dict[int, object] = {}  # slice_update's block by input size
 _OTHER: dict[int, object] = {}  # psnr's second image by size
+def _np_layer_norm(x: np.ndarray) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    return centred / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + 1e-7)
+
+
+# the layer ops (docs/vocabulary.md, "Neural-network layers"): rows of 100 for the
+# normalizations and the loss (from logits, against 0.01 everywhere), channels-last
+# (batch, 100, 10) for the pooling (windows of 2)
+NUMPY.update({
+    "layer_normalization": _np_layer_norm,
+    "rms_normalization": lambda x: x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + 1e-7),
+    "categorical_crossentropy": lambda x: -np.sum(0.01 * sc.log_softmax(x, axis=-1), axis=-1),
+    "max_pool": lambda x: x.reshape(x.shape[0], 50, 2, 10).max(axis=2),
+    "average_pool": lambda x: x.reshape(x.shape[0], 50, 2, 10).mean(axis=2),
+})
+_TARGETS: dict[tuple, object] = {}  # the loss's targets by shape, for the library timed
+
+
+def _targets(x):
+    key = (type(x), tuple(x.shape))
+    if key not in _TARGETS:
+        _TARGETS[key] = do("full_like", x, 0.01)
+    return _TARGETS[key]
+
 
 # how do() is called for the rows that take more than x
 CALLS: dict[str, Callable] = {
@@ -167,6 +195,10 @@ CALLS: dict[str, Callable] = {
     **{w: (lambda m, w=w: do(w, int(m), like=_LIB[0])) for w in
        ("bartlett", "blackman", "hamming", "hanning")},
     "kaiser": lambda m: do("kaiser", int(m), 5.0, like=_LIB[0]),
+    "categorical_crossentropy": lambda x: do("categorical_crossentropy", _targets(x), x,
+                                             from_logits=True),
+    "max_pool": lambda x: do("max_pool", x, 2),
+    "average_pool": lambda x: do("average_pool", x, 2),
 }
 
 
@@ -202,6 +234,10 @@ def _input(name: str, size: int, rng: np.random.Generator) -> np.ndarray:
         return x
     if name == "psnr":
         _OTHER[size] = x + rng.standard_normal(size).astype(np.float32) * 0.1
+    if name in ("max_pool", "average_pool"):
+        return x.reshape(-1, 100, 10)
+    if name in ("layer_normalization", "rms_normalization", "categorical_crossentropy"):
+        return x.reshape(-1, 100)
     if name == "one_hot":
         return rng.integers(0, 10, size // 10)
     if name == "logdet":
@@ -260,6 +296,12 @@ def _torch_native() -> dict[str, Callable]:
         "hamming": lambda m: torch.hamming_window(int(m), periodic=False),
         "hanning": lambda m: torch.hann_window(int(m), periodic=False),
         "kaiser": lambda m: torch.kaiser_window(int(m), periodic=False, beta=5.0),
+        "layer_normalization": lambda x: F.layer_norm(x, (100,), eps=1e-7),
+        "rms_normalization": lambda x: F.rms_norm(x, (100,), eps=1e-7),
+        "categorical_crossentropy": lambda x: F.cross_entropy(x, _targets(x),
+                                                              reduction="none"),
+        "max_pool": lambda x: F.max_pool1d(x.movedim(-1, 1), 2).movedim(1, -1),
+        "average_pool": lambda x: F.avg_pool1d(x.movedim(-1, 1), 2).movedim(1, -1),
     }
 
 

@@ -16,6 +16,10 @@ _DEVICE = "devices, memory or library identity: not a function of array values"
 _META = "dtype or library metadata, not array values"
 _LIST = ("a list method with its own layout conventions (batch, channels, sparse formats); "
          "fixed cases in tests/functions/test_backend_*.py and test_methods_*.py")
+_NN = ("a neural-network layer op of keras.ops with keras's layout conventions (channels "
+       "last, data_format, 'same' padding, (batch, length, heads, depth)): no numpy function; "
+       "float64 references written from each op's definition, on every library "
+       "(tests/functions/test_nn_ops.py)")
 _SOLVER = "iterative solver or operator over callables (tests/functions/test_backend_solvers.py)"
 
 NOT_PURE: dict[str, str] = {}
@@ -47,6 +51,11 @@ for _names, _why in [
      "an ML op with no numpy function of that name: checked against float64 references "
      "written from each op's definition, on every library "
      "(tests/functions/test_ml_ops_more.py)"),
+    ("batch_normalization layer_normalization rms_normalization binary_crossentropy "
+     "categorical_crossentropy sparse_categorical_crossentropy max_pool average_pool "
+     "adaptive_max_pool adaptive_average_pool dot_product_attention depth_to_space "
+     "space_to_depth unfold fold depthwise_conv separable_conv conv_transpose",
+     _NN),
     ("allocate_on_device get_default_device get_device get_device_by_ref get_peak_memory "
      "reset_peak_memory list_devices set_default_device to_device is_available "
      "prefers_channels_last requires_fixed_shapes_when_tracing to_dlpack numpy is_tensor",

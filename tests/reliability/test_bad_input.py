@@ -377,6 +377,43 @@ row("extract_sequences with stride 0",
     ("extract_sequences: sequence_length and sequence_stride must be >= 1",),
     name="extract_sequences")
 
+# the neural-network layer ops of keras.ops (docs/vocabulary.md): the composed checks
+_X3 = np.arange(24.0).reshape(2, 4, 3)
+row("max_pool with an unknown padding",
+    lambda b, t: do("max_pool", arr(b, _X3), 2, padding="full"), LIBRARY,
+    ("max_pool: padding must be 'valid' or 'same'",), name="max_pool")
+row("average_pool of a vector", lambda b, t: do("average_pool", arr(b), 2), LIBRARY,
+    ("average_pool takes (batch, spatial..., channels) inputs of rank >= 3",),
+    name="average_pool")
+row("adaptive_max_pool with a bad data_format",
+    lambda b, t: do("adaptive_max_pool", arr(b, _X3), 2, data_format="NWC"), LIBRARY,
+    ("adaptive_max_pool: data_format must be",), name="adaptive_max_pool")
+row("categorical_crossentropy of mismatched shapes",
+    lambda b, t: do("categorical_crossentropy", arr(b, M23), arr(b, _X3)), LIBRARY,
+    ("categorical_crossentropy: target and output must have the same shape",),
+    name="categorical_crossentropy")
+row("sparse_categorical_crossentropy of float targets",
+    lambda b, t: do("sparse_categorical_crossentropy", arr(b, X[:2]), arr(b, M23)), LIBRARY,
+    ("sparse_categorical_crossentropy takes integer class indices",),
+    name="sparse_categorical_crossentropy")
+row("dot_product_attention of 3-D inputs",
+    lambda b, t: do("dot_product_attention", arr(b, _X3), arr(b, _X3), arr(b, _X3)), LIBRARY,
+    ("dot_product_attention takes 4-D",), name="dot_product_attention")
+row("depth_to_space of channels that do not split",
+    lambda b, t: do("depth_to_space", arr(b, _X3.reshape(2, 2, 2, 3)), 2), LIBRARY,
+    ("depth_to_space: 3 channels are not a multiple of block_size**2 = 4",),
+    name="depth_to_space")
+row("unfold of a vector", lambda b, t: do("unfold", arr(b), 2), LIBRARY,
+    ("unfold takes (N, C, H, W) inputs",), name="unfold")
+row("depthwise_conv with a kernel of other channels",
+    lambda b, t: do("depthwise_conv", arr(b, _X3), arr(b, np.ones((2, 2, 1)))), LIBRARY,
+    ("depthwise_conv: the input has 3 channels, the kernel expects 2",),
+    name="depthwise_conv")
+row("conv_transpose with a negative output_padding",
+    lambda b, t: do("conv_transpose", arr(b, _X3), arr(b, np.ones((2, 1, 3))), 2,
+                    output_padding=-1), LIBRARY,
+    ("conv_transpose: output_padding must be None, an int >= 0",), name="conv_transpose")
+
 # ---------------------------------------------------------------- mixed libraries
 
 row("mixed, positional", lambda b, t: do("add", arr(b), other(b)), MixedBackendError,

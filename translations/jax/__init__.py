@@ -41,6 +41,7 @@ from dispatch.translations.jax import (
     fft,
     indexing,
     linalg,
+    nn,
     random,
     reductions,
     shape,
@@ -72,5 +73,5 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, signal, special,
-    random, sparse, autodiff, control, devices, dtypes,
+    random, sparse, autodiff, control, devices, dtypes, nn,
 )

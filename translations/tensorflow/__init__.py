@@ -44,6 +44,7 @@ from dispatch.translations.tensorflow import (
     fft,
     indexing,
     linalg,
+    nn,
     random,
     reductions,
     shape,
@@ -83,7 +84,7 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, solvers, fft, signal,
-    random, special, sparse, autodiff, control, devices, dtypes,
+    random, special, sparse, autodiff, control, devices, dtypes, nn,
 )
 
 

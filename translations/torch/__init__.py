@@ -25,11 +25,11 @@ Each entry sits beside its adapter in one topic module, named like the composed
 ones: :mod:`.creation`, :mod:`.elementwise`, :mod:`.reductions`,
 :mod:`.statistics`, :mod:`.shape`, :mod:`.indexing`, :mod:`.linalg`,
 :mod:`.solvers`, :mod:`.fft`, :mod:`.signal`, :mod:`.random`, :mod:`.special`,
-:mod:`.sparse`, :mod:`.autodiff`, :mod:`.control`, :mod:`.devices` and
-:mod:`.dtypes` (memory layout and sharing); helpers several of them use (dtype
-names, scalars, axes) are in ``_common``. This module keeps what the engine reads
-about the library as a whole (``TYPES``, what a name may reach, ``creation_kwargs``)
-and gathers the topics' entries into ``TABLE``.
+:mod:`.sparse`, :mod:`.autodiff`, :mod:`.control`, :mod:`.devices`,
+:mod:`.dtypes` (memory layout and sharing) and :mod:`.nn` (keras's layer ops);
+helpers several of them use (dtype names, scalars, axes) are in ``_common``. This
+module keeps what the engine reads about the library as a whole (``TYPES``, what a
+name may reach, ``creation_kwargs``) and gathers the topics' entries into ``TABLE``.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from dispatch.translations.torch import (
     fft,
     indexing,
     linalg,
+    nn,
     random,
     reductions,
     shape,
@@ -158,5 +159,5 @@ def creation_kwargs(like: Tensor) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, solvers, fft, signal,
-    random, special, sparse, autodiff, control, devices, dtypes,
+    random, special, sparse, autodiff, control, devices, dtypes, nn,
 )
