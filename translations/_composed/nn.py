@@ -663,6 +663,7 @@ def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding:
             block = do("pad", block, [(0, 0), (0, 0), (top, hp - top - rows),
                                       (left, wp - left - width)])
             out = block if out is None else out + block
+    assert out is not None  # kh, kw >= 1
     return out[:, :, ph : ph + size[0], pw : pw + size[1]]
 
 
@@ -678,9 +679,9 @@ def _taps(x: Any, kernel: Any, strides: tuple, dilation: tuple, out: tuple,
     d = len(strides)
     acc = None
     for tap in np.ndindex(*ks[:d]):
-        part = x[(slice(None), *(slice(m * dd, m * dd + (o - 1) * s + 1, s)
-                                 for m, dd, o, s in zip(tap, dilation, out, strides,
-                                                        strict=True)))]
+        index = [slice(None)] + [slice(m * dd, m * dd + (o - 1) * s + 1, s) for m, dd, o, s
+                                 in zip(tap, dilation, out, strides, strict=True)]
+        part = x[tuple(index)]
         w = kernel[tap]
         term = part[..., None] * w if depthwise else do("matmul", part, w)
         acc = term if acc is None else acc + term

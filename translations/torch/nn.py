@@ -139,11 +139,12 @@ def _pool(how: str) -> Any:
             if None not in pads and min(o for *_, o, _ in geo) > 0:
                 d = len(geo)
                 ks, ss = tuple(g[1] for g in geo), tuple(g[2] for g in geo)
+                ps = tuple(p or 0 for p in pads)
                 x = _first(inputs, fmt)
                 if how == "max":
-                    y = _MAX[d](x, ks, ss, tuple(pads))
+                    y = _MAX[d](x, ks, ss, ps)
                 else:
-                    y = _AVG[d](x, ks, ss, tuple(pads), count_include_pad=False)
+                    y = _AVG[d](x, ks, ss, ps, count_include_pad=False)
                 return _last(y, fmt)
         return composed(inputs, pool_size, strides, padding, data_format)
 
