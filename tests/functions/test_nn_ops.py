@@ -123,6 +123,8 @@ def test_rms_normalization(backend: str, dtype: str) -> None:
     ref = _ln_ref(x.astype(float), [3], scale.astype(float), None, 1e-7, rms=True)
     _check(do("rms_normalization", _b(x, backend), scale=_b(scale, backend)), ref, dtype,
            backend)
+    _check(do("rms_normalization", _b(x, backend)),
+           _ln_ref(x.astype(float), [3], None, None, 1e-7, rms=True), dtype, backend)
     ref = _ln_ref(x.astype(float), [1], None, None, 0.5, rms=True)
     _check(do("rms_normalization", _b(x, backend), axis=1, epsilon=0.5), ref, dtype, backend)
 

@@ -15,6 +15,7 @@ computed in ``float_type()`` (float32), complex inputs raise ``TypeError``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -30,16 +31,14 @@ EPSILON = 1e-7  # keras's backend.epsilon()
 
 
 def _same_dtype(value: Any, x: Any) -> Any:
-    """``value`` (an array, a number or None) in ``x``'s dtype (tensorflow does not
-    promote mixed operands)."""
+    """An array ``value`` in ``x``'s dtype (tensorflow does not promote mixed operands)."""
     if value is None or not hasattr(value, "shape"):
         return value
     return do("astype", value, do("dtype_of", x).name)
 
 
 def _upcast(x: Any) -> tuple[Any, str | None]:
-    """Half precision computed in float32, as keras's normalizations: ``(x, dtype to
-    cast the result back to or None)``."""
+    """``(x in float32, its half dtype)`` for half precision (keras's rule), else ``(x, None)``."""
     name = do("dtype_of", x).name
     if name in ("float16", "bfloat16"):
         return do("astype", x, "float32"), name
@@ -279,10 +278,9 @@ def _tuple(v: Any, d: int, what: str, name: str) -> tuple[int, ...]:
 
 
 def pool_geometry(shape: Sequence[int], pool_size: Any, strides: Any, padding: Any,
-                  data_format: Any, name: str) -> tuple[str, list[tuple[int, int, int, int, int]]]:
-    """``(data_format, [(n, k, s, out, before) per spatial axis])`` of keras's pooling:
-    'valid' takes the windows inside, 'same' gives ``ceil(n / s)`` windows with
-    ``max((out - 1) s + k - n, 0)`` padding split as tensorflow's (the extra one after)."""
+                  data_format: Any, name: str) -> tuple[str, tuple]:
+    """``(data_format, ((n, k, s, out, before) per spatial axis))`` of keras's pooling
+    ('same': ``ceil(n / s)`` windows, padding split as tensorflow's, the extra one after)."""
     fmt = _data_format(data_format, name)
     pad = padding.lower() if isinstance(padding, str) else padding
     if pad not in ("valid", "same"):
@@ -302,17 +300,30 @@ def pool_geometry(shape: Sequence[int], pool_size: Any, strides: Any, padding: A
             out = -(-n // s)
             before = max((out - 1) * s + k - n, 0) // 2
         geo.append((int(n), k, s, out, before))
-    return fmt, geo
+    return fmt, tuple(geo)
 
 
-def _lowest(x: Any) -> Any:
+@functools.lru_cache(maxsize=256)
+def _geometry_cached(*args: Any) -> tuple[str, tuple]:
+    return pool_geometry(*args)
+
+
+def pool_plan(shape: Sequence[int], pool_size: Any, strides: Any, padding: Any,
+              data_format: Any, name: str) -> tuple[str, tuple]:
+    """``pool_geometry``, cached for hashable arguments (the native adapters' fast path)."""
+    try:
+        return _geometry_cached(tuple(shape), pool_size, strides, padding, data_format, name)
+    except TypeError:  # a list argument
+        return pool_geometry(shape, pool_size, strides, padding, data_format, name)
+
+
+def _lowest(x: Any) -> Any:  # the max pooling's padding
     dt = do("dtype_of", x)
     return -math.inf if dt.kind == "f" else False if dt.kind == "b" else int(np.iinfo(dt).min)
 
 
 def _window(x: Any, axis: int, geo: tuple, how: str) -> Any:
-    """Reduce the windows of one axis: max, or the sum divided by the count of
-    entries inside (padding excluded)."""
+    """Max, or sum / count of the entries inside, of the windows along one axis."""
     n, k, s, out, before = geo
     after = max((out - 1) * s + k - n - before, 0)
     if before or after:
@@ -338,7 +349,7 @@ def _pool(inputs: Any, pool_size: Any, strides: Any, padding: Any, data_format: 
     if do("dtype_of", inputs).kind == "c":
         raise TypeError(f"{name} takes real numbers; got a complex input")
     x = inputs if how == "max" else _ml_float(inputs, name)
-    fmt, geo = pool_geometry(do("shape", x), pool_size, strides, padding, data_format, name)
+    fmt, geo = pool_plan(do("shape", x), pool_size, strides, padding, data_format, name)
     first = 1 if fmt == "channels_last" else 2
     for i, g in enumerate(geo):
         x = _window(x, first + i, g, how)
@@ -379,8 +390,7 @@ def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str 
 
 
 def adaptive_windows(n: int, out: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(starts, ends)`` of the adaptive windows: ``floor(i n / out)`` to
-    ``ceil((i + 1) n / out)`` (torch's and keras's)."""
+    """``(starts, ends)``: ``floor(i n / out)`` to ``ceil((i + 1) n / out)`` (torch's, keras's)."""
     i = np.arange(out)
     return (i * n) // out, -((-(i + 1) * n) // out)
 
@@ -578,8 +588,7 @@ def space_to_depth(x: Any, block_size: int, data_format: str = "channels_last") 
 def unfold_geometry(size: Sequence[int], kernel_size: Any, dilation: Any, padding: Any,
                     stride: Any, name: str) -> tuple[tuple[int, ...], ...]:
     """``(k, d, p, s, blocks)`` per spatial axis of ``unfold``/``fold`` (torch's sizes)."""
-    k = _tuple(kernel_size, 2, "kernel_size", name)
-    d = _tuple(dilation, 2, "dilation", name)
+    k, d = _tuple(kernel_size, 2, "kernel_size", name), _tuple(dilation, 2, "dilation", name)
     s = _tuple(stride, 2, "stride", name)
     p = (int(padding),) * 2 if isinstance(padding, (int, np.integer)) else tuple(padding)
     if len(p) != 2 or min(p) < 0:
@@ -810,12 +819,8 @@ def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "v
     if ks[-1] != shape[-1]:
         raise ValueError(f"{name}: the input has {shape[-1]} channels, the kernel expects "
                          f"{ks[-1]}")
-    if output_padding is None:
-        ops: tuple = (None,) * d
-    elif isinstance(output_padding, (int, np.integer)):
-        ops = (int(output_padding),) * d
-    else:
-        ops = tuple(int(v) for v in output_padding)
+    ops: tuple = (None,) * d if output_padding is None else (int(output_padding),) * d \
+        if isinstance(output_padding, (int, np.integer)) else tuple(map(int, output_padding))
     if len(ops) != d or min((v for v in ops if v is not None), default=0) < 0:
         raise ValueError(f"{name}: output_padding must be None, an int >= 0 or {d} of them; "
                          f"got {output_padding!r}")

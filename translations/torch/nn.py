@@ -10,6 +10,7 @@ and hands every other call to the composed version in
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import torch
@@ -18,6 +19,7 @@ from dispatch.translations._composed import nn as _nn
 from torch import Tensor
 
 _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_WIDE = frozenset({torch.float32, torch.float64})  # keras computes halves in float32
 
 
 def _floats(*xs: Any) -> bool:
@@ -47,7 +49,11 @@ def _trailing(x: Tensor, axis: Any) -> tuple[int, ...] | None:
 def _layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1,
                          epsilon: float | None = None) -> Any:
     # F.layer_norm normalizes the trailing axes (biased variance, keras's formula)
-    if _floats(x, gamma, beta) and x.ndim and x.dtype in (torch.float32, torch.float64):
+    if axis == -1 and gamma is None and beta is None and type(x) is Tensor \
+            and x.dtype in _WIDE and x.ndim:  # the common call, checked first
+        return F.layer_norm(x, x.shape[-1:], None, None,
+                            _nn.EPSILON if epsilon is None else float(epsilon))
+    if _floats(x, gamma, beta) and x.ndim and x.dtype in _WIDE:
         shape = _trailing(x, axis)
         if shape is not None and all(v is None or tuple(v.shape) == shape
                                      for v in (gamma, beta)):
@@ -58,7 +64,10 @@ def _layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any 
 
 def _rms_normalization(x: Any, scale: Any = None, axis: Any = -1,
                        epsilon: float | None = None) -> Any:
-    if _floats(x, scale) and x.ndim and x.dtype in (torch.float32, torch.float64):
+    if axis == -1 and scale is None and type(x) is Tensor and x.dtype in _WIDE and x.ndim:
+        return F.rms_norm(x, x.shape[-1:], None, _nn.EPSILON if epsilon is None
+                          else float(epsilon))  # the common call, checked first
+    if _floats(x, scale) and x.ndim and x.dtype in _WIDE:
         shape = _trailing(x, axis)
         if shape is not None and (scale is None or tuple(scale.shape) == shape):
             eps = _nn.EPSILON if epsilon is None else float(epsilon)
@@ -77,6 +86,10 @@ def _binary_crossentropy(target: Any, output: Any, from_logits: bool = False) ->
 def _categorical_crossentropy(target: Any, output: Any, from_logits: bool = False,
                               axis: int = -1) -> Any:
     # F.cross_entropy with class probabilities, the class axis moved to 1
+    if from_logits and axis == -1 and type(output) is Tensor and type(target) is Tensor \
+            and output.ndim == 2 and output.dtype in _FLOATS and target.dtype is output.dtype \
+            and target.shape == output.shape:  # the common call, checked first
+        return F.cross_entropy(output, target, reduction="none")
     if from_logits and _floats(target, output) and target.shape == output.shape \
             and output.ndim:
         if output.ndim == 1:
@@ -121,31 +134,41 @@ def _last(x: Tensor, fmt: str) -> Tensor:
     return x.movedim(1, -1) if fmt == "channels_last" else x
 
 
+@functools.lru_cache(maxsize=256)
+def _pool_plan(shape: tuple, pool_size: Any, strides: Any, padding: Any, data_format: Any,
+               name: str) -> tuple[str, tuple | None]:
+    """``(data_format, (kernel, strides, padding) of torch's kernel or None)``: torch pads
+    both sides alike, so 'same' with an odd total padding has no plan (composed)."""
+    fmt, geo = _nn.pool_geometry(shape, pool_size, strides, padding, data_format, name)
+    pads = []
+    for n, k, s, out, before in geo:
+        after = max((out - 1) * s + k - n - before, 0)
+        if before != after or out < 1 or (n - k + 2 * before) // s + 1 != out:
+            return fmt, None
+        pads.append(before)
+    return fmt, (tuple(g[1] for g in geo), tuple(g[2] for g in geo), tuple(pads))
+
+
 def _pool(how: str) -> Any:
     composed = _nn.max_pool if how == "max" else _nn.average_pool
     name = "max_pool" if how == "max" else "average_pool"
+    kernels = _MAX if how == "max" else _AVG
 
     def pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
              data_format: str | None = None) -> Any:
-        # torch pads both sides alike: 'same' with an odd total padding stays composed
         if isinstance(inputs, Tensor) and inputs.dtype in _FLOATS and 3 <= inputs.ndim <= 5:
-            fmt, geo = _nn.pool_geometry(inputs.shape, pool_size, strides, padding,
-                                         data_format, name)
-            pads = []
-            for n, k, s, out, before in geo:
-                after = max((out - 1) * s + k - n - before, 0)
-                pads.append(before if before == after and (n - k + 2 * before) // s + 1 == out
-                            else None)
-            if None not in pads and min(o for *_, o, _ in geo) > 0:
-                d = len(geo)
-                ks, ss = tuple(g[1] for g in geo), tuple(g[2] for g in geo)
-                ps = tuple(p or 0 for p in pads)
-                x = _first(inputs, fmt)
-                if how == "max":
-                    y = _MAX[d](x, ks, ss, ps)
+            args = (inputs.shape, pool_size, strides, padding, data_format, name)
+            try:
+                fmt, plan = _pool_plan(*args)
+            except TypeError:  # a list argument: not cached
+                fmt, plan = _pool_plan.__wrapped__(*args)
+            if plan is not None:
+                x = inputs.movedim(-1, 1) if fmt == "channels_last" else inputs
+                if how == "max" or not any(plan[2]):
+                    y = kernels[inputs.ndim - 2](x, *plan)
                 else:
-                    y = _AVG[d](x, ks, ss, ps, count_include_pad=False)
-                return _last(y, fmt)
+                    y = kernels[inputs.ndim - 2](x, *plan, count_include_pad=False)
+                return y.movedim(1, -1) if fmt == "channels_last" else y
         return composed(inputs, pool_size, strides, padding, data_format)
 
     pool.__name__ = pool.__qualname__ = "_" + name
