@@ -739,8 +739,8 @@ def _tiling(shape: tuple, pool_size: Any, strides: Any, padding: Any, data_forma
             name: str) -> tuple | None:
     """``(crop, tiled shape, window axes)`` when the windows tile every spatial axis
     (stride = pool size, no padding: the usual call), else None."""
-    fmt, geo = _composed_op("nn", "pool_plan")(shape, pool_size, strides, padding, data_format,
-                                               name)
+    fmt, geo = _composed_op("nn", "pool_geometry")(shape, pool_size, strides, padding,
+                                                   data_format, name)
     if not all(s == k and not before and 0 < out * k <= n for n, k, s, out, before in geo):
         return None
     first = 1 if fmt == "channels_last" else 2

@@ -696,3 +696,26 @@ def test_traces_under_jax_jit_and_tf_function(backend: str, name: str) -> None:
         compiled = tf.function(tf.autograph.experimental.do_not_convert(fn))
     np.testing.assert_allclose(to_np(compiled(to_backend(x, backend))), fn(x), rtol=1e-12,
                                atol=1e-13)
+
+
+_COMPILED = {
+    "layer_normalization": lambda x: do("layer_normalization", x),
+    "rms_normalization": lambda x: do("rms_normalization", x),
+    "max_pool": lambda x: do("max_pool", x, 2, padding="same"),
+    "average_pool": lambda x: do("average_pool", x, 3, 1, padding="same"),
+    "categorical_crossentropy": _TRACED["categorical_crossentropy"],
+    "dot_product_attention": lambda x: do("dot_product_attention", x, x, x, is_causal=True),
+    "depthwise_conv": lambda x: do("depthwise_conv", x, x[0, :2, :2, :, None], padding="same"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COMPILED))
+def test_traces_under_torch_compile_in_one_graph(name: str) -> None:
+    torch = pytest.importorskip("torch")
+    fn = _COMPILED[name]
+    x = torch.tensor(X4[:1])
+    # one eager call first: a cold compile of a composed op can meet do's cache being
+    # filled during tracing (the lead's engine note); this test is about the nn adapters
+    want = fn(x)
+    got = torch.compile(fn, fullgraph=True)(x)
+    np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-12, atol=1e-13)

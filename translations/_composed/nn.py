@@ -15,7 +15,6 @@ computed in ``float_type()`` (float32), complex inputs raise ``TypeError``.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -303,20 +302,6 @@ def pool_geometry(shape: Sequence[int], pool_size: Any, strides: Any, padding: A
     return fmt, tuple(geo)
 
 
-@functools.lru_cache(maxsize=256)
-def _geometry_cached(*args: Any) -> tuple[str, tuple]:
-    return pool_geometry(*args)
-
-
-def pool_plan(shape: Sequence[int], pool_size: Any, strides: Any, padding: Any,
-              data_format: Any, name: str) -> tuple[str, tuple]:
-    """``pool_geometry``, cached for hashable arguments (the native adapters' fast path)."""
-    try:
-        return _geometry_cached(tuple(shape), pool_size, strides, padding, data_format, name)
-    except TypeError:  # a list argument
-        return pool_geometry(shape, pool_size, strides, padding, data_format, name)
-
-
 def _lowest(x: Any) -> Any:  # the max pooling's padding
     dt = do("dtype_of", x)
     return -math.inf if dt.kind == "f" else False if dt.kind == "b" else int(np.iinfo(dt).min)
@@ -349,7 +334,7 @@ def _pool(inputs: Any, pool_size: Any, strides: Any, padding: Any, data_format: 
     if do("dtype_of", inputs).kind == "c":
         raise TypeError(f"{name} takes real numbers; got a complex input")
     x = inputs if how == "max" else _ml_float(inputs, name)
-    fmt, geo = pool_plan(do("shape", x), pool_size, strides, padding, data_format, name)
+    fmt, geo = pool_geometry(do("shape", x), pool_size, strides, padding, data_format, name)
     first = 1 if fmt == "channels_last" else 2
     for i, g in enumerate(geo):
         x = _window(x, first + i, g, how)

@@ -20,6 +20,7 @@ from torch import Tensor
 
 _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _WIDE = frozenset({torch.float32, torch.float64})  # keras computes halves in float32
+_compiling = torch.compiler.is_compiling
 
 
 def _floats(*xs: Any) -> bool:
@@ -158,8 +159,8 @@ def _pool(how: str) -> Any:
              data_format: str | None = None) -> Any:
         if isinstance(inputs, Tensor) and inputs.dtype in _FLOATS and 3 <= inputs.ndim <= 5:
             args = (inputs.shape, pool_size, strides, padding, data_format, name)
-            try:
-                fmt, plan = _pool_plan(*args)
+            try:  # not cached under torch.compile (dynamo warns on lru_cache)
+                fmt, plan = (_pool_plan.__wrapped__ if _compiling() else _pool_plan)(*args)
             except TypeError:  # a list argument: not cached
                 fmt, plan = _pool_plan.__wrapped__(*args)
             if plan is not None:
