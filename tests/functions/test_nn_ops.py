@@ -714,8 +714,9 @@ def test_traces_under_torch_compile_in_one_graph(name: str) -> None:
     torch = pytest.importorskip("torch")
     fn = _COMPILED[name]
     x = torch.tensor(X4[:1])
-    # one eager call first: a cold compile of a composed op can meet do's cache being
-    # filled during tracing (the lead's engine note); this test is about the nn adapters
+    # one eager call first: compiling a composed op whose inner do() names are resolved
+    # for the first time while dynamo traces can bind the wrong function (an engine
+    # matter, seen after another compile); this test is about the nn ops themselves
     want = fn(x)
     got = torch.compile(fn, fullgraph=True)(x)
     np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-12, atol=1e-13)
