@@ -153,7 +153,7 @@ def _pool_plan(shape: tuple, pool_size: Any, strides: Any, padding: Any, data_fo
 def _pool(how: str) -> Any:
     composed = _nn.max_pool if how == "max" else _nn.average_pool
     name = "max_pool" if how == "max" else "average_pool"
-    kernels = _MAX if how == "max" else _AVG
+    kernels: dict[int, Any] = _MAX if how == "max" else _AVG
 
     def pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
              data_format: str | None = None) -> Any:
