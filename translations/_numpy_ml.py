@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 import numpy as np
+
 from dispatch.translations._adapters import basic_block, real_float_entries
 
 _FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.longdouble))
@@ -162,3 +163,94 @@ def _extract_sequences(x: Any, sequence_length: int, sequence_stride: int) -> An
 
 
 MORE = {"psnr": _psnr, "extract_sequences": _extract_sequences}
+
+
+# ---- the layer ops (the nn topic): numpy expressions of the usual calls -------------
+
+
+def _special() -> Any:
+    try:
+        import scipy.special as special
+    except ImportError:
+        return None
+    return special
+
+
+_WIDE = frozenset(np.dtype(c) for c in "fd")
+
+
+def _plain(x: Any, *params: Any) -> bool:
+    return type(x) is np.ndarray and x.dtype in _WIDE and x.ndim > 0 and all(
+        p is None or (type(p) is np.ndarray and p.dtype == x.dtype) for p in params)
+
+
+def _layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1,
+                         epsilon: Any = None) -> Any:
+    if axis != -1 or not _plain(x, gamma, beta):
+        return _composed_op("nn", "layer_normalization")(x, gamma, beta, axis, epsilon)
+    centred = x - x.mean(axis=-1, keepdims=True)
+    var = np.mean(centred * centred, axis=-1, keepdims=True)
+    out = centred / np.sqrt(var + (1e-7 if epsilon is None else float(epsilon)))
+    out = out if gamma is None else out * gamma
+    return out if beta is None else out + beta
+
+
+def _rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: Any = None) -> Any:
+    if axis != -1 or not _plain(x, scale):
+        return _composed_op("nn", "rms_normalization")(x, scale, axis, epsilon)
+    eps = 1e-7 if epsilon is None else float(epsilon)
+    out = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
+    return out if scale is None else out * scale
+
+
+def _categorical_crossentropy(target: Any, output: Any, from_logits: bool = False,
+                              axis: int = -1) -> Any:
+    special = _special()
+    if special is None or not _plain(output, target) or target.shape != output.shape:
+        return _composed_op("nn", "categorical_crossentropy")(target, output, from_logits, axis)
+    if from_logits:
+        return -np.sum(target * special.log_softmax(output, axis=axis), axis=axis)
+    p = np.clip(output / np.sum(output, axis=axis, keepdims=True), 1e-7, 1 - 1e-7)
+    return -np.sum(target * np.log(p), axis=axis)
+
+
+@functools.lru_cache(maxsize=256)
+def _tiling(shape: tuple, pool_size: Any, strides: Any, padding: Any, data_format: Any,
+            name: str) -> tuple | None:
+    """``(crop, tiled shape, window axes)`` when the windows tile every spatial axis
+    (stride = pool size, no padding: the usual call), else None."""
+    fmt, geo = _composed_op("nn", "pool_geometry")(shape, pool_size, strides, padding,
+                                                   data_format, name)
+    if not all(s == k and not before and 0 < out * k <= n for n, k, s, out, before in geo):
+        return None
+    first = 1 if fmt == "channels_last" else 2
+    crop = (slice(None),) * first + tuple(slice(0, g[3] * g[1]) for g in geo)
+    tiled = (*shape[:first], *(v for g in geo for v in (g[3], g[1])), *shape[first + len(geo):])
+    return crop, tiled, tuple(first + 2 * i + 1 for i in range(len(geo)))
+
+
+def _pool(name: str) -> Any:
+    # tiling windows as one reshape and one reduction; any other call is composed
+    def pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+             data_format: Any = None) -> Any:
+        if type(inputs) is np.ndarray and inputs.dtype in _WIDE and inputs.ndim >= 3:
+            try:
+                plan = _tiling(inputs.shape, pool_size, strides, padding, data_format, name)
+            except TypeError:  # a list argument
+                plan = None
+            if plan is not None:
+                x = inputs[plan[0]].reshape(plan[1])
+                return x.max(axis=plan[2]) if name == "max_pool" else x.mean(axis=plan[2])
+        return _composed_op("nn", name)(inputs, pool_size, strides, padding, data_format)
+
+    pool.__name__ = pool.__qualname__ = "_" + name
+    return pool
+
+
+NN = {
+    "layer_normalization": _layer_normalization,
+    "rms_normalization": _rms_normalization,
+    "categorical_crossentropy": _categorical_crossentropy,
+    "max_pool": _pool("max_pool"),
+    "average_pool": _pool("average_pool"),
+}

@@ -7,6 +7,8 @@ import functools
 from typing import Any
 
 import numpy as np
+
+from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 from dispatch.translations import _numpy_ml, _safety
 from dispatch.translations._adapters import (
     SCIPY_SPECIAL_NATIVE,
@@ -18,8 +20,6 @@ from dispatch.translations._adapters import (
 from dispatch.translations._composed._bound import backend_entries, no_autodiff_entries
 from dispatch.translations._composed._scatter import _check_mode
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
-
-from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
 TYPES = ("numpy",)
 MODULES = {"scipy": "scipy"}
@@ -696,75 +696,6 @@ def _segment(name: str) -> Any:
 
 # keras's layer ops (docs/vocabulary.md, "Neural-network layers"): numpy's expressions of
 # the composed formulas for float arrays and the common keywords, the composed ones otherwise
-_WIDE = frozenset(np.dtype(c) for c in "fd")
-
-
-def _plain(x: Any, *params: Any) -> bool:
-    return type(x) is np.ndarray and x.dtype in _WIDE and x.ndim > 0 and all(
-        p is None or (type(p) is np.ndarray and p.dtype == x.dtype) for p in params)
-
-
-def _layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1,
-                         epsilon: Any = None) -> Any:
-    if axis != -1 or not _plain(x, gamma, beta):
-        return _composed_op("nn", "layer_normalization")(x, gamma, beta, axis, epsilon)
-    centred = x - x.mean(axis=-1, keepdims=True)
-    var = np.mean(centred * centred, axis=-1, keepdims=True)
-    out = centred / np.sqrt(var + (1e-7 if epsilon is None else float(epsilon)))
-    out = out if gamma is None else out * gamma
-    return out if beta is None else out + beta
-
-
-def _rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: Any = None) -> Any:
-    if axis != -1 or not _plain(x, scale):
-        return _composed_op("nn", "rms_normalization")(x, scale, axis, epsilon)
-    eps = 1e-7 if epsilon is None else float(epsilon)
-    out = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
-    return out if scale is None else out * scale
-
-
-def _categorical_crossentropy(target: Any, output: Any, from_logits: bool = False,
-                              axis: int = -1) -> Any:
-    special = _special()
-    if special is None or not _plain(output, target) or target.shape != output.shape:
-        return _composed_op("nn", "categorical_crossentropy")(target, output, from_logits, axis)
-    if from_logits:
-        return -np.sum(target * special.log_softmax(output, axis=axis), axis=axis)
-    p = np.clip(output / np.sum(output, axis=axis, keepdims=True), 1e-7, 1 - 1e-7)
-    return -np.sum(target * np.log(p), axis=axis)
-
-
-@functools.lru_cache(maxsize=256)
-def _tiling(shape: tuple, pool_size: Any, strides: Any, padding: Any, data_format: Any,
-            name: str) -> tuple | None:
-    """``(crop, tiled shape, window axes)`` when the windows tile every spatial axis
-    (stride = pool size, no padding: the usual call), else None."""
-    fmt, geo = _composed_op("nn", "pool_geometry")(shape, pool_size, strides, padding,
-                                                   data_format, name)
-    if not all(s == k and not before and 0 < out * k <= n for n, k, s, out, before in geo):
-        return None
-    first = 1 if fmt == "channels_last" else 2
-    crop = (slice(None),) * first + tuple(slice(0, g[3] * g[1]) for g in geo)
-    tiled = (*shape[:first], *(v for g in geo for v in (g[3], g[1])), *shape[first + len(geo):])
-    return crop, tiled, tuple(first + 2 * i + 1 for i in range(len(geo)))
-
-
-def _pool(name: str) -> Any:
-    # tiling windows as one reshape and one reduction; any other call is composed
-    def pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
-             data_format: Any = None) -> Any:
-        if type(inputs) is np.ndarray and inputs.dtype in _WIDE and inputs.ndim >= 3:
-            try:
-                plan = _tiling(inputs.shape, pool_size, strides, padding, data_format, name)
-            except TypeError:  # a list argument
-                plan = None
-            if plan is not None:
-                x = inputs[plan[0]].reshape(plan[1])
-                return x.max(axis=plan[2]) if name == "max_pool" else x.mean(axis=plan[2])
-        return _composed_op("nn", name)(inputs, pool_size, strides, padding, data_format)
-
-    pool.__name__ = pool.__qualname__ = "_" + name
-    return pool
 
 
 TABLE = merge_tables(
@@ -837,6 +768,7 @@ TABLE = merge_tables(
     _numpy_ml.SLICES,
     _numpy_ml.CASTS,
     _numpy_ml.MORE,
+    _numpy_ml.NN,
     # keras's names of two activations: the same entries (docs/vocabulary.md)
     {"swish": _ML_OPS["silu"], "hard_swish": _ML_OPS["hard_silu"]},
     {
@@ -849,14 +781,9 @@ TABLE = merge_tables(
         "segment_max": _segment("segment_max"),
         "segment_min": _segment("segment_min"),
         "segment_prod": _segment("segment_prod"),
-        "layer_normalization": _layer_normalization,
-        "rms_normalization": _rms_normalization,
-        "categorical_crossentropy": _categorical_crossentropy,
-        "max_pool": _pool("max_pool"),
-        "average_pool": _pool("average_pool"),
     },
     no_autodiff_entries("numpy"),  # jax's transforms (checkpoint: a pass-through)
     names=("numpy", "native beats composed", "scipy.special", "method list", "bound",
            "stateful random", "ML ops", "more ML ops", "more ML ops on indices", "slices",
-           "casts", "psnr and frames", "keras aliases", "ML ops on indices", "autodiff"),
+           "casts", "psnr and frames", "layers", "keras aliases", "ML ops on indices", "autodiff"),
 )
