@@ -69,6 +69,8 @@ SEQUENCE_ARGS = frozenset(
         "linalg.multi_dot",
         "result_type",
         "ix_",
+        "lexsort",
+        "ravel_multi_index",
         "scipy.linalg.cho_solve",
         "scipy.linalg.lu_solve",
     }

@@ -111,6 +111,12 @@ CASES = [
     case("triu_indices_from", np.ones((3, 4))),
     case("triu_indices_from", -np.ones((4, 2), "float32"), k=1),
     case("triu_indices_from", np.zeros((0, 3)), -1),
+    case("diag_indices_from", np.ones((3, 3))),
+    case("diag_indices_from", -np.ones((2, 2, 2), "float32")),
+    case("diag_indices_from", np.zeros((4, 4), "int64")),
+    case("mask_indices", 3, np.triu, _like=True),
+    case("mask_indices", 4, np.tril, -1, _like=True),
+    case("mask_indices", 4, np.triu, k=2, _like=True),
     # from an array: the dtype follows the array exactly
     case("zeros_like", A),
     case("zeros_like", AI),

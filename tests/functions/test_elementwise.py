@@ -284,6 +284,51 @@ CASES += [
 ]
 
 
+# ufuncs of two outputs: divmod, modf, frexp (float loops of integers as numpy's: 1-byte
+# float16, 2-byte float32, wider the library's default float)
+TINY = np.array([5e-324, -1e-310, 2.2250738585072014e-308, 1e300, -0.75, 1.0, 2.0 - 2**-52])
+CASES += [
+    case("divmod", AI, AI_NZ),
+    case("divmod", AI, 3),
+    case("divmod", -7, AI_NZ),
+    case("divmod", AI.astype("int32"), AI_NZ.astype("int32")),
+    case("divmod", A, 0.7),
+    case("divmod", A, B),
+    case("divmod", A32, A32[::-1]),
+    case("divmod", -A, POS),
+    case("divmod", SPECIAL, SPECIAL[::-1]),
+    case("modf", A),
+    case("modf", A * 10),
+    case("modf", A32 * 7),
+    case("modf", SPECIAL),
+    case("modf", HALVES),
+    case("modf", S),
+    case("modf", E),
+    case("modf", AI),
+    case("modf", AI.astype("int8")),
+    case("modf", AI.astype("int16")),
+    case("modf", AB),
+    case("frexp", A * 100),
+    case("frexp", A32 * 1e-3),
+    case("frexp", SPECIAL),
+    case("frexp", TINY),
+    case("frexp", np.array([1e-45, -3e-39, 3e38, 0.5, 1.0], "float32")),
+    case("frexp", np.array([6e-8, 1e-5, 65504.0, -0.1, 2.0], "float16")),
+    case("frexp", S),
+    case("frexp", E),
+    case("frexp", AI),
+    case("frexp", AI.astype("int8")),
+    case("frexp", AB),
+    case("bitwise_count", AI),
+    case("bitwise_count", UI * 37),
+    case("bitwise_count", AI.astype("int8")),
+    case("bitwise_count", AI.astype("int32") * 1000),
+    case("bitwise_count", UI.astype("uint8") * 31),
+    case("bitwise_count", np.array([-(2**63), 2**63 - 1, -1, 0, 2**40 + 3])),
+    case("bitwise_count", np.array([2**64 - 1, 2**63, 5], "uint64")),
+]
+
+
 # the array API's spellings of numpy's ufuncs
 ARRAY_API = {"acos": UNIT, "asin": UNIT, "atan": A, "acosh": GE1, "asinh": A, "atanh": UNIT}
 CASES += [case(fn, x) for fn, x in ARRAY_API.items()]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import case, params
+from conftest import assert_close, case, params, to_backend, to_np
+from properties.table_shape import partition_contract
 
 rng = np.random.default_rng(40)
 A = rng.standard_normal((3, 4))
@@ -30,6 +31,36 @@ SET_F = np.round(rng.standard_normal((3, 4)), 0)  # float values that repeat
 XP = np.array([0.0, 1.0, 2.0, 2.0, 4.0])  # increasing, with a repeated point
 FP = np.array([1.0, 3.0, 0.0, 5.0, 2.0])
 XQ = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 3.9, 4.0, 5.0, np.nan])
+
+_rng = np.random.default_rng(41)  # its own stream: the constants above keep their values
+PV = np.round(2 * _rng.standard_normal(9))  # ties
+TZ = np.array([0.0, 0.0, 1.5, 0.0, -2.0, 0.0, 0.0])
+TZ2 = np.array([[0, 0, 0, 0], [0, 3, 0, 0], [0, 0, -4, 0], [0, 0, 0, 0]])
+A32_4 = _rng.standard_normal((3, 4)).astype("float32")
+PHASE = np.array([0.0, 3.0, 6.0, 2.5, -1.0, 4.5, 11.0, 0.2])
+DEG = np.array([350, 10, 20, 190, 370, 15, 185, 5])
+MI = _rng.integers(0, 3, (3, 3))
+BITS = _rng.integers(0, 2, 21)
+BYTES = _rng.integers(0, 256, (2, 3)).astype("uint8")
+PTS = _rng.standard_normal((20, 3))
+PNAN = np.array([3.0, np.nan, -1.0, 0.5, np.nan, 2.0])
+CT = np.array([1 + 2j, -1j, 1 - 1j, 0.5, 1 + 2j, -3 + 0j, 0.5 - 2j])  # ties in the real parts
+
+
+def _partitioned(name):
+    def check(actual, a, kth, axis=-1):
+        partition_contract(name, actual, a, kth, axis)
+
+    return check
+
+
+UNAN = np.array([2.0, np.nan, -1.0, 2.0, np.nan, 0.5, -1.0, np.inf])  # NaNs apart in unique_*
+
+
+def _same_unique_values(actual, x):
+    """numpy leaves unique_values' order unspecified (its own is unsorted for integers)."""
+    assert_close(np.sort(actual), np.sort(np.unique_values(x)))
+
 
 CASES = [
     case("reshape", A, (4, 3)),
@@ -267,6 +298,126 @@ CASES = [
     case("unique", DUPS, return_index=True, return_inverse=True, return_counts=True),
     case("unique", AB),
     case("unique", np.zeros(0)),
+    # numpy 2's unique_*: sorted values, each NaN its own value, inverse shaped like x
+    *[
+        case(fn, x)
+        for fn in ("unique_counts", "unique_inverse", "unique_all")
+        for x in (DUPS, DUPS.reshape(2, 4), SET_F, SET_F.astype("float32"), UNAN,
+                  UNAN.reshape(2, 4), AI.astype("int32"), AB, E, S)
+    ],
+    *[
+        case("unique_values", x, _check=_same_unique_values)
+        for x in (DUPS, DUPS.reshape(2, 4), SET_F, SET_F.astype("float32"), UNAN,
+                  AI.astype("int32"), AB, E, S)
+    ],
+    # partition, argpartition: numpy's contract is checked, not numpy's order
+    *[
+        case(fn, x, kth, **kw, _check=_partitioned(fn))
+        for fn in ("partition", "argpartition")
+        for x, kth, kw in (
+            (PV, 4, {}),
+            (PV, -1, {}),
+            (PV, [1, 5], {}),
+            (PV, (0, 8), {}),
+            (A, 2, {"axis": 0}),
+            (A, 1, {}),
+            (A3, [0, 2], {"axis": 1}),
+            (AI, 3, {"axis": None}),
+            (AI.astype("int32"), -2, {"axis": -1}),
+            (PNAN, 2, {}),
+            (PNAN, [0, 5], {}),
+            (A.astype("float32"), 0, {"axis": 1}),
+            (DUPS, (2, 6), {}),
+            (AB, 2, {"axis": None}),
+        )
+    ],
+    case("lexsort", (PV, np.round(PV))),
+    case("lexsort", [DUPS, -DUPS % 3, DUPS.astype("float32")]),
+    case("lexsort", AI),
+    case("lexsort", (A, AI), axis=0),
+    case("lexsort", (A3, A3 > 0), axis=1),
+    case("lexsort", [V]),
+    case("lexsort", (AB[0], AI[0].astype("int32"))),
+    case("sort_complex", CT),
+    case("sort_complex", CT.astype("complex64")),
+    case("sort_complex", VC),
+    case("sort_complex", SET_F),
+    case("sort_complex", A.astype("float32")),
+    case("sort_complex", AI),
+    case("sort_complex", AI.astype("int8")),
+    case("sort_complex", AI.astype("uint16")),
+    case("sort_complex", AB),
+    # trim_zeros, resize, rollaxis, block, extract, unwrap, ix_ and the index converters
+    case("trim_zeros", TZ),
+    case("trim_zeros", TZ, "f"),
+    case("trim_zeros", TZ, trim="b"),
+    case("trim_zeros", TZ2),
+    case("trim_zeros", TZ2, "fb", 1),
+    case("trim_zeros", TZ2, axis=(0,)),
+    case("trim_zeros", TZ2.astype("float32"), "B"),
+    case("trim_zeros", np.zeros(4)),
+    case("trim_zeros", AB),
+    case("resize", A, (2, 7)),
+    case("resize", AI, 5),
+    case("resize", V, (3, 3)),
+    case("resize", A3.astype("float32"), (4, 2, 2)),
+    case("resize", A, (0, 3)),
+    case("resize", E, (2, 2)),
+    case("resize", AB, (5,)),
+    case("rollaxis", A3, 2),
+    case("rollaxis", A3, -1, 1),
+    case("rollaxis", A3, 0, 3),
+    case("rollaxis", A3, 1, start=-1),
+    case("rollaxis", A, 1, 1),
+    case("block", [A, B]),
+    case("block", [[A, B], [C, C]]),
+    case("block", [[SQ[:2, :2], SQ[:2, 2:]], [SQ[2:, :2], SQ[2:, 2:]]]),
+    case("block", [V, W]),
+    case("block", [[V], [W]]),
+    case("block", [[[A3]], [[A3]]]),
+    case("block", [AI.astype("float32"), A32_4]),
+    case("extract", A > 0, A),
+    case("extract", AB, AI),
+    case("extract", AI % 3, A),
+    case("extract", V > 0.5, V),
+    case("extract", np.array([True, False]), A),
+    case("unwrap", PHASE),
+    case("unwrap", PHASE.reshape(2, 4), axis=0),
+    case("unwrap", PHASE.reshape(2, 4), np.pi / 2),
+    case("unwrap", PHASE.astype("float32")),
+    case("unwrap", PHASE * 100, period=360.0),
+    case("unwrap", DEG, period=360),
+    case("unwrap", np.array([1, 2, 3, 4, 5, 6, 1, 2, 3]), period=6),
+    case("unwrap", np.array([1, 2, 3, 4, 5, 6, 1, 2, 3]), period=5),
+    case("unwrap", np.array([0, 1, 3, 7, 2])),
+    case("ix_", np.array([0, 2]), np.array([1, 3, 0])),
+    case("ix_", np.array([True, False, True]), np.array([2, 1]), np.array([0])),
+    case("ix_", IDX),
+    case("ravel_multi_index", (np.array([0, 2, 1]), np.array([3, 0, 1])), (3, 4)),
+    case("ravel_multi_index", (np.array([0, 2, 1]), np.array([3, 0, 1])), (3, 4), order="F"),
+    case("ravel_multi_index", (np.array([4, -1]), np.array([1, 5])), (3, 4), mode="wrap"),
+    case("ravel_multi_index", (np.array([4, -1]), np.array([1, 5])), (3, 4), "clip"),
+    case("ravel_multi_index", (np.array([4, 1]), np.array([1, 5])), (3, 4), ("wrap", "clip")),
+    case("ravel_multi_index", (MI, MI.T + 1, np.zeros((3, 3), int)), (3, 4, 2)),
+    case("ravel_multi_index", [np.array([1, 2], "int32"), np.array([0, 3], "int32")], (3, 4)),
+    case("unravel_index", np.array([3, 8, 5, 0]), (3, 4)),
+    case("unravel_index", np.array([3, 8, 5, 0]), (3, 4), order="F"),
+    case("unravel_index", np.array([[7, 0], [23, 11]]), (2, 3, 4)),
+    case("unravel_index", np.array([4, 1], "int32"), 6),
+    case("packbits", AB),
+    case("packbits", AB, axis=0),
+    case("packbits", AI, axis=-1),
+    case("packbits", A3 > 0, 1, "little"),
+    case("packbits", BITS),
+    case("packbits", BITS.reshape(3, 7), axis=1, bitorder="little"),
+    case("packbits", AI.astype("uint8")),
+    case("unpackbits", BYTES),
+    case("unpackbits", BYTES, axis=0),
+    case("unpackbits", BYTES, axis=1, count=11),
+    case("unpackbits", BYTES, count=-3),
+    case("unpackbits", BYTES, None, 40),
+    case("unpackbits", BYTES[0], bitorder="little"),
+    case("unpackbits", BYTES, 0, -5),
     case("searchsorted", SORTED, VALUES),
     case("searchsorted", SORTED, VALUES, side="right"),
     case("searchsorted", SORTED, 1.0),
@@ -287,6 +438,22 @@ CASES = [
     case("correlate", V, KC, "valid"),
     case("correlate", DUPS, np.array([2, 1, 0, -1, 3]), "full"),
     case("correlate", V, V, "same"),
+    case("histogramdd", PTS),
+    case("histogramdd", PTS, bins=3),
+    case("histogramdd", PTS, (2, 3, 4), range=[(-2.0, 2.0), (-1.0, 1.0), (-3.0, 3.0)]),
+    case("histogramdd", PTS, [np.array([-3.0, 0.0, 3.0]), 2, 3], density=True),
+    case("histogramdd", PTS, 2, weights=np.abs(PTS[:, 0])),
+    case("histogramdd", (PTS[:, 0], PTS[:, 1]), 4),
+    case("histogramdd", PTS[:, 0].astype("float32"), 5),
+    case("histogramdd", np.round(PTS * 2).astype("int64"), 3),
+    case("histogram_bin_edges", V),
+    case("histogram_bin_edges", A, 4),
+    case("histogram_bin_edges", A, bins=3, range=(-1.0, 2.0)),
+    case("histogram_bin_edges", A, "auto"),
+    case("histogram_bin_edges", V, "fd"),
+    case("histogram_bin_edges", A.astype("float32"), 5),
+    case("histogram_bin_edges", AI, 3),
+    case("histogram_bin_edges", V, np.array([-2.0, 0.0, 0.5, 3.0])),
     case("interp", XQ, XP, FP),
     case("interp", XQ.reshape(2, 5), XP, FP),
     case("interp", XQ, XP, FP, left=-9.0, right=9.0),
@@ -385,3 +552,16 @@ def test_shape(name, c, backend):
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_inputs_not_mutated(name, c, backend):
     c.run_not_mutated(backend)
+
+
+@pytest.mark.parametrize("name", ["unique_counts", "unique_inverse", "unique_all"])
+def test_unique_named_fields(name, backend):
+    """numpy 2's unique_* return named tuples with numpy's field names."""
+    from dispatch import do
+
+    x = UNAN.reshape(2, 4)
+    expected = getattr(np, name)(x)
+    res = do(name, to_backend(x, backend))
+    assert tuple(res._fields) == tuple(expected._fields)
+    for field in expected._fields:
+        assert_close(to_np(getattr(res, field)), getattr(expected, field))

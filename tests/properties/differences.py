@@ -54,7 +54,7 @@ TORCH_ZERO_D = (
     "copysign nextafter heaviside equal not_equal less less_equal greater greater_equal "
     "logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor left_shift "
     "right_shift gcd lcm ldexp atan2 bitwise_left_shift bitwise_right_shift pow where "
-    "clip divide_no_nan"
+    "clip divide_no_nan divmod"
 ).split()
 
 DIFFERENCES = (

@@ -32,7 +32,7 @@ for _names, _why in [
     ("arange empty eye full identity linspace logspace geomspace ones zeros tri range "
      "linspace_without_last fft.fftfreq fft.rfftfreq meshgrid_ij indices complex "
      "as_tensor from_numpy from_dlpack from_external_array_dlpack tril_indices triu_indices "
-     "diag_indices hamming hanning blackman bartlett kaiser", _CREATION),
+     "diag_indices mask_indices hamming hanning blackman bartlett kaiser", _CREATION),
     ("custom_gradient gradient hessian jacobian jit_compile jit_compile_grad "
      "jit_compile_hessian stop_gradient_tree while_loop vectorized_call numpy_call call "
      "minimize variable module is_module block_until_ready copy_leaves stack_leaves",

@@ -104,8 +104,13 @@ for _name in ("maximum", "minimum", "fmax", "fmin"):
     PROPS[_name] = Prop(binary(REAL, SPECIAL, SPECIAL))
 for _name in ("divide", "true_divide"):
     PROPS[_name] = Prop(binary(REAL + COMPLEX, EXACT, NONZERO))
-for _name in ("floor_divide", "mod", "remainder", "fmod"):
+for _name in ("floor_divide", "mod", "remainder", "fmod", "divmod"):
     PROPS[_name] = Prop(binary(REAL, EXACT, NONZERO))
+# numpy's float loops of integers: 1-byte float16, 2-byte float32, wider the default
+PROPS["modf"] = Prop(unary((*FLOAT, "int8", "int16", *INT), special=True))
+PROPS["frexp"] = Prop(unary((*FLOAT, "int8", *INT), special=True))
+PROPS["bitwise_count"] = Prop(unary((*INT, "int8", "int16"), lo=-128, hi=127))
+PROPS["bitwise_count|unsigned"] = Prop(unary(("uint8", "uint32"), lo=0, hi=255))
 PROPS["power"] = Prop(binary(FLOAT, {"lo": 0.25, "hi": 4}, {"lo": -3, "hi": 3}))
 PROPS["power|int"] = Prop(binary(INT, {"lo": -6, "hi": 6}, {"lo": 0, "hi": 5}, mixed=False))
 PROPS["float_power"] = Prop(binary(FLOAT + INT, {"lo": 0.25, "hi": 4}, {"lo": 0, "hi": 3}))

@@ -156,6 +156,70 @@ def _tensordot(d: Drawer) -> Call:
 PROPS["tensordot"] = Prop(_tensordot)
 
 
+# numpy 2's linalg names of the array API: the matrix axes are the last two, options
+# keyword-only
+def _stack_of_matrices(d: Drawer, dtypes=NUMERIC) -> np.ndarray:
+    return d.array(d.dtype(dtypes), (*_batch(d, 2), d.integer(0, 4), d.integer(0, 4)), **EXACT)
+
+
+def _offset(d: Drawer) -> dict[str, Any]:
+    return {"offset": d.integer(-3, 3)} if d.boolean() else {}
+
+
+def _linalg_trace(d: Drawer) -> Call:
+    x = _stack_of_matrices(d)
+    kw = _offset(d)
+    if d.boolean():
+        kw["dtype"] = d.choice([x.dtype, np.dtype("complex128") if x.dtype.kind == "c"
+                                else np.dtype("float64")])
+    return (x,), kw
+
+
+def _vector_norm(d: Drawer) -> Call:
+    x = d.array(d.dtype(NUMERIC), d.shape(min_dims=1), **EXACT)
+    kw: dict[str, Any] = {}
+    if d.boolean():
+        kw["axis"] = d.axis(x.ndim)
+    if d.boolean():
+        kw["keepdims"] = d.boolean()
+    if d.boolean():
+        kw["ord"] = d.choice([1, 2, 3, np.inf, -np.inf, 0])
+    return (x,), kw
+
+
+def _matrix_norm(d: Drawer) -> Call:
+    dt = d.dtype(INEXACT + INT)
+    x = d.array(dt, (*_batch(d), d.integer(1, 4), d.integer(1, 4)), **EXACT)
+    kw: dict[str, Any] = {}
+    if d.boolean():
+        kw["ord"] = d.choice(["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf])
+    if d.boolean():
+        kw["keepdims"] = d.boolean()
+    return (x,), kw
+
+
+def _linalg_cross(d: Drawer) -> Call:
+    (a, b), _ = _cross(d)
+    if d.boolean() and a.ndim == b.ndim == 2:
+        return (a.T, b.T), {"axis": 0}
+    return (a, b), {}
+
+
+PROPS["linalg.matrix_transpose"] = Prop(lambda d: ((_stack_of_matrices(d),), {}))
+PROPS["linalg.outer"] = Prop(
+    lambda d: (lambda dt: ((d.array(dt, (d.integer(0, 4),), **EXACT),
+                            d.array(dt, (d.integer(0, 4),), **EXACT)), {}))(d.dtype(NUMERIC))
+)
+PROPS["linalg.tensordot"] = Prop(_tensordot)
+PROPS["linalg.trace"] = Prop(_linalg_trace)
+PROPS["linalg.vecdot"] = Prop(_vector_products("vecdot"))
+PROPS["linalg.cross"] = Prop(_linalg_cross)
+PROPS["linalg.diagonal"] = Prop(lambda d: ((_stack_of_matrices(d),), _offset(d)))
+PROPS["linalg.matmul"] = Prop(_matmul)
+PROPS["linalg.vector_norm"] = Prop(_vector_norm)
+PROPS["linalg.matrix_norm"] = Prop(_matrix_norm)
+
+
 def _multi_dot(d: Drawer) -> Call:
     dt = d.dtype(FLOAT)
     dims = [d.integer(1, 4) for _ in range(d.integer(3, 5))]

@@ -6,10 +6,11 @@ import math
 from typing import Any
 
 import numpy as np
+from conftest import assert_close
 from hypothesis import strategies as st
 
 from .spec import Call, Prop
-from .strategies import ALL, FLOAT, INT, NUMERIC, REAL, Drawer
+from .strategies import ALL, FLOAT, INT, INT_BOOL, NUMERIC, REAL, Drawer
 
 EXACT = {"exact": True}
 PROPS: dict[str, Prop] = {}
@@ -438,6 +439,76 @@ PROPS["argsort|stable"] = Prop(
 )
 
 
+def _le_nan_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a <= b`` in sort order (NaNs last, as numpy sorts them)."""
+    return (a <= b) | np.isnan(b) if a.dtype.kind in "fc" else a <= b
+
+
+def partition_contract(name: str, actual: np.ndarray, a: np.ndarray, kth, axis=-1) -> None:
+    """numpy's promise of ``partition`` (``argpartition``: of ``a`` taken along the
+    result): each ``kth`` element where a sort puts it, none larger before it and
+    none smaller after it; a permutation of the input along ``axis``. The order
+    within the two sides is unspecified, so it is not compared."""
+    x, ax = (a.ravel(), -1) if axis is None else (a, axis)
+    expected = getattr(np, name)(x, kth, axis=ax)
+    assert actual.shape == expected.shape, f"shape {actual.shape}, expected {expected.shape}"
+    assert actual.dtype == expected.dtype, f"dtype {actual.dtype}, expected {expected.dtype}"
+    if name == "argpartition":
+        np.testing.assert_array_equal(np.sort(actual, axis=ax), np.sort(expected, axis=ax),
+                                      err_msg="not a permutation of the indices")
+        values = np.take_along_axis(x, actual, axis=ax)
+    else:
+        values = actual
+        np.testing.assert_array_equal(np.sort(values, axis=ax), np.sort(x, axis=ax),
+                                      err_msg="not a permutation of the input")
+    values, ordered = np.moveaxis(values, ax, -1), np.moveaxis(np.sort(x, axis=ax), ax, -1)
+    n = values.shape[-1]
+    for k in np.atleast_1d(kth):
+        k = int(k) % n
+        pivot = values[..., k : k + 1]
+        np.testing.assert_array_equal(pivot[..., 0], ordered[..., k], err_msg=f"kth={k}")
+        assert np.all(_le_nan_last(values[..., :k], pivot)), f"a larger value before kth={k}"
+        assert np.all(_le_nan_last(pivot, values[..., k + 1 :])), f"a smaller value after kth={k}"
+
+
+def _partition(d: Drawer) -> Call:
+    if d.boolean():
+        x = _x(d, FLOAT, min_dims=1, min_side=1, lo=-3, hi=3, special=True)
+    else:
+        x = _x(d, (*REAL, "bool"), min_dims=1, min_side=1, lo=-3, hi=3)
+    kw = _axis_last(d, x)
+    n = x.size if kw.get("axis", -1) is None else x.shape[kw.get("axis", -1)]
+    if d.boolean():
+        kth: Any = d.integer(-n, n - 1)
+    else:
+        kth = sorted(set(d(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))))
+    return (x, kth), kw
+
+
+def _partition_check(name: str):
+    def check(actual: np.ndarray, args: tuple, kwargs: dict, backend: str) -> None:
+        partition_contract(name, actual, *args, **kwargs)
+
+    return check
+
+
+for _name in ("partition", "argpartition"):
+    PROPS[_name] = Prop(_partition, check=_partition_check(_name))
+
+
+def _lexsort(d: Drawer) -> Call:
+    shape = d.shape(min_dims=1, max_dims=2)
+    keys = tuple(d.array(d.dtype((*REAL, "bool")), shape, exact=True, lo=-2, hi=2)
+                 for _ in range(d.integer(1, 3)))
+    return (keys,), ({"axis": d.integer(-len(shape), len(shape) - 1)} if d.boolean() else {})
+
+
+PROPS["lexsort"] = Prop(_lexsort)
+PROPS["sort_complex"] = Prop(
+    lambda d: ((_x(d, (*NUMERIC, "int8", "int16"), min_dims=1, lo=-2, hi=2),), {})
+)
+
+
 def _searchsorted(d: Drawer) -> Call:
     dt = d.dtype(REAL)
     a = d.sorted_array(dt, (d.integer(0, 6),), exact=True, lo=-3, hi=3)
@@ -456,6 +527,25 @@ def _unique(d: Drawer) -> Call:
 
 
 PROPS["unique"] = Prop(_unique)
+
+
+def _unique_named(d: Drawer) -> Call:
+    """numpy 2's unique_*: NaNs (each a value of its own) drawn in half the examples."""
+    if d.boolean():
+        return (_x(d, FLOAT, lo=-3, hi=3, special=True),), {}
+    return (_x(d, (*REAL, "bool"), lo=-3, hi=3),), {}
+
+
+def _unique_values_check(actual: np.ndarray, args: tuple, kwargs: dict, backend: str) -> None:
+    """numpy leaves the order of unique_values unspecified (its own is unsorted for
+    integers): the same values, sorted, NaNs last."""
+    expected = np.sort(np.unique_values(args[0]))
+    assert_close(np.sort(actual), expected)
+
+
+for _name in ("unique_counts", "unique_inverse", "unique_all"):
+    PROPS[_name] = Prop(_unique_named)
+PROPS["unique_values"] = Prop(_unique_named, check=_unique_values_check)
 
 
 def _isin(d: Drawer) -> Call:
@@ -586,6 +676,27 @@ def _histogram2d(d: Drawer) -> Call:
 PROPS["histogram2d"] = Prop(_histogram2d)
 
 
+def _histogramdd(d: Drawer) -> Call:
+    n, dims = d.integer(0, 10), d.integer(1, 3)
+    sample = d.array(d.dtype(FLOAT), (n, dims), exact=True, lo=-4, hi=4)
+    kw: dict[str, Any] = {}
+    choice = d.integer(0, 2)
+    if choice == 1:
+        kw["bins"] = d.integer(1, 4)
+    elif choice == 2:
+        kw["bins"] = [d.integer(1, 4) for _ in range(dims)]
+    if d.boolean():
+        kw["range"] = [(-4.0, 4.0)] * dims
+    if d.boolean():
+        kw["weights"] = d.array(sample.dtype, (n,), exact=True, lo=0, hi=2)
+    if d.boolean():
+        kw["density"] = True
+    return (sample,), kw
+
+
+PROPS["histogramdd"] = Prop(_histogramdd)
+
+
 def _interp(d: Drawer) -> Call:
     dt = np.dtype("float64")
     xp = d.sorted_array(dt, (d.integer(1, 6),), unique=True, exact=True, lo=-3, hi=3)
@@ -674,3 +785,163 @@ def _triangle_from(d: Drawer) -> Call:
 
 for _name in ("tril_indices_from", "triu_indices_from"):
     PROPS[_name] = Prop(_triangle_from)
+
+
+def _diag_from(d: Drawer) -> Call:
+    n, ndim = d.integer(0, 4), d.integer(2, 3)
+    return (d.array(d.dtype(NUMERIC), (n,) * ndim, exact=True, lo=-3, hi=3),), {}
+
+
+PROPS["diag_indices_from"] = Prop(_diag_from)
+
+
+# -------------------------------------------------------------- numpy's array routines
+def _trim_zeros(d: Drawer) -> Call:
+    x = _x(d, (*REAL, "bool"), min_dims=1, lo=-1, hi=1)
+    kw: dict[str, Any] = {}
+    if d.boolean():
+        kw["trim"] = d.choice(["fb", "f", "b", "BF"])
+    if d.boolean():
+        kw["axis"] = d.axis(x.ndim)
+    return (x,), kw
+
+
+PROPS["trim_zeros"] = Prop(_trim_zeros)
+
+
+def _resize(d: Drawer) -> Call:
+    x = _x(d)
+    shape = d.shape(max_dims=2)
+    return (x, shape if d.boolean() or len(shape) != 1 else shape[0]), {}
+
+
+PROPS["resize"] = Prop(_resize)
+
+
+def _rollaxis(d: Drawer) -> Call:
+    x = _x(d, min_dims=1)
+    n = x.ndim
+    kw = {"start": d.integer(-n, n)} if d.boolean() else {}
+    return (x, d.integer(-n, n - 1)), kw
+
+
+PROPS["rollaxis"] = Prop(_rollaxis)
+
+
+def _block(d: Drawer) -> Call:
+    """A grid of blocks: rows of equal heights, columns of equal widths."""
+    dt = d.dtype(NUMERIC)
+    depth = d.integer(1, 2)
+    if depth == 1:
+        lead = d.shape(max_dims=1, max_side=3)
+        return ([d.array(dt, (*lead, d.integer(0, 3)), exact=True)
+                 for _ in range(d.integer(1, 3))],), {}
+    heights = [d.integer(1, 3) for _ in range(d.integer(1, 3))]
+    widths = [d.integer(0, 3) for _ in range(d.integer(1, 3))]
+    return ([[d.array(dt, (h, w), exact=True) for w in widths] for h in heights],), {}
+
+
+PROPS["block"] = Prop(_block)
+
+
+def _extract(d: Drawer) -> Call:
+    arr = _x(d)
+    cond = d.array(d.dtype(("bool", "int64")), arr.shape, lo=-1, hi=1)
+    return (cond, arr), {}
+
+
+PROPS["extract"] = Prop(_extract)
+
+
+def _unwrap(d: Drawer) -> Call:
+    x = _x(d, FLOAT, min_dims=1, lo=-8, hi=8)
+    kw: dict[str, Any] = {}
+    if d.boolean():
+        kw["axis"] = d.integer(-x.ndim, x.ndim - 1)
+    if d.boolean():
+        kw["discont"] = d.choice([1.0, 4.0])
+    if d.boolean():
+        kw["period"] = d.choice([3.0, 5.0, 2 * np.pi])
+    return (x,), kw
+
+
+PROPS["unwrap"] = Prop(_unwrap)
+PROPS["unwrap|int"] = Prop(
+    lambda d: ((_x(d, INT, min_dims=1, lo=-12, hi=12),), {"period": d.choice([4, 5, 6])})
+)
+
+
+def _ix(d: Drawer) -> Call:
+    args = []
+    for _ in range(d.integer(1, 3)):
+        n = d.integer(0, 4)
+        args.append(d.array(np.dtype("bool"), (n,)) if d.boolean() else d.indices(5, (n,), False))
+    return tuple(args), {}
+
+
+PROPS["ix_"] = Prop(_ix)
+
+
+def _ravel_multi_index(d: Drawer) -> Call:
+    dims = tuple(d.integer(2, 4) for _ in range(d.integer(1, 3)))
+    shape = d.shape(min_dims=1, max_dims=2)
+    mode = d.choice(["raise", "wrap", "clip"])
+    lo, hi = (0, 1) if mode == "raise" else (-6, 6)
+    index = tuple(d.array(np.dtype("int64"), shape, lo=lo * n, hi=hi * n - 1) for n in dims)
+    kw: dict[str, Any] = {"mode": mode} if mode != "raise" or d.boolean() else {}
+    if d.boolean():
+        kw["order"] = d.choice(["C", "F"])
+    return (index, dims), kw
+
+
+PROPS["ravel_multi_index"] = Prop(_ravel_multi_index)
+
+
+def _unravel_index(d: Drawer) -> Call:
+    dims = tuple(d.integer(2, 4) for _ in range(d.integer(1, 3)))
+    size = math.prod(dims)
+    index = d.array(np.dtype(d.choice(["int32", "int64"])), d.shape(min_dims=1, max_dims=2),
+                    lo=0, hi=size - 1)
+    return (index, dims), ({"order": d.choice(["C", "F"])} if d.boolean() else {})
+
+
+PROPS["unravel_index"] = Prop(_unravel_index)
+
+
+def _bin_edges(d: Drawer) -> Call:
+    x = _x(d, REAL, min_side=1, lo=-4, hi=4)
+    form = d.integer(0, 2)
+    if form == 0:
+        return (x,), ({"bins": d.integer(1, 6)} if d.boolean() else {})
+    if form == 1:
+        return (x, d.integer(1, 6)), {"range": (-2.0, 3.0)}
+    return (x, d.sorted_array(np.dtype("float64"), (d.integer(2, 5),), unique=True)), {}
+
+
+PROPS["histogram_bin_edges"] = Prop(_bin_edges)
+
+
+def _packbits(d: Drawer) -> Call:
+    x = _x(d, INT_BOOL, min_dims=1, lo=-2, hi=2)
+    kw: dict[str, Any] = {}
+    if d.boolean():
+        kw["axis"] = d.integer(-x.ndim, x.ndim - 1)
+    if d.boolean():
+        kw["bitorder"] = d.choice(["big", "little"])
+    return (x,), kw
+
+
+def _unpackbits(d: Drawer) -> Call:
+    x = d.array(np.dtype("uint8"), d.shape(min_dims=1), lo=0, hi=255)
+    kw: dict[str, Any] = {}
+    if d.boolean():
+        kw["axis"] = d.integer(-x.ndim, x.ndim - 1)
+    if d.boolean():
+        kw["count"] = d.integer(-12, 20)
+    if d.boolean():
+        kw["bitorder"] = d.choice(["big", "little"])
+    return (x,), kw
+
+
+PROPS["packbits"] = Prop(_packbits)
+PROPS["unpackbits"] = Prop(_unpackbits)

@@ -62,7 +62,14 @@ MATRIX_NAMES = frozenset(
 )
 
 
+# the vector functions of numpy 2's linalg namespace: their operands are vectors (or
+# stacks of them, drawn sometimes)
+VECTOR_NAMES = frozenset("linalg.outer linalg.vecdot linalg.cross linalg.vector_norm".split())
+
+
 def takes_matrices(name: str) -> bool:
+    if name in VECTOR_NAMES:
+        return False
     return name.startswith(("linalg.", "scipy.linalg.")) or name in MATRIX_NAMES
 
 

@@ -303,6 +303,55 @@ row("vecdot of mismatched core dimensions",
 row("matvec of a vector as the matrix", lambda b, t: do("matvec", arr(b), arr(b)), LIBRARY,
     name="matvec")
 row("fabs of complex input", lambda b, t: do("fabs", arr(b, X + 1j)), LIBRARY, name="fabs")
+row("linalg.outer of a matrix", lambda b, t: do("linalg.outer", arr(b, M23), arr(b)), LIBRARY,
+    ("linalg.outer",), name="linalg.outer")
+row("linalg.cross of 2-element vectors",
+    lambda b, t: do("linalg.cross", arr(b, M23[:, :2]), arr(b, M23[:, :2])), LIBRARY,
+    ("linalg.cross",), name="linalg.cross")
+row("linalg.trace of a vector", lambda b, t: do("linalg.trace", arr(b)), LIBRARY,
+    ("linalg.trace",), name="linalg.trace")
+row("linalg.matrix_norm of a vector", lambda b, t: do("linalg.matrix_norm", arr(b)), LIBRARY,
+    ("linalg.matrix_norm",), name="linalg.matrix_norm")
+for _name in ("partition", "argpartition"):
+    row(f"{_name} with kth out of bounds", lambda b, t, n=_name: do(n, arr(b), 7), LIBRARY,
+        ("out of bounds",), name=_name)
+row("lexsort of no keys", lambda b, t: do("lexsort", [arr(b)][:0], like=b), LIBRARY,
+    name="lexsort")
+row("divmod of complex input", lambda b, t: do("divmod", arr(b, X + 1j), arr(b)), LIBRARY,
+    name="divmod")
+for _name in ("modf", "frexp"):
+    row(f"{_name} of complex input", lambda b, t, n=_name: do(n, arr(b, X + 1j)), LIBRARY,
+        name=_name)
+row("trim_zeros with an unknown trim", lambda b, t: do("trim_zeros", arr(b), "x"), LIBRARY,
+    ("trim",), name="trim_zeros")
+row("rollaxis of an axis out of bounds", lambda b, t: do("rollaxis", arr(b, M23), 5), LIBRARY,
+    name="rollaxis")
+row("resize to a negative shape", lambda b, t: do("resize", arr(b), (-1, 2)), LIBRARY,
+    ("non-negative",), name="resize")
+row("block with an empty list", lambda b, t: do("block", [[arr(b)], []]), LIBRARY,
+    name="block")
+row("bitwise_count of floats", lambda b, t: do("bitwise_count", arr(b)), LIBRARY,
+    name="bitwise_count")
+row("ix_ of a matrix", lambda b, t: do("ix_", arr(b, M23)), LIBRARY, ("1 dimensional",),
+    name="ix_")
+row("diag_indices_from of a non-square matrix",
+    lambda b, t: do("diag_indices_from", arr(b, M23)), LIBRARY, name="diag_indices_from")
+row("histogram_bin_edges of decreasing edges",
+    lambda b, t: do("histogram_bin_edges", arr(b), [3.0, 1.0]), LIBRARY,
+    ("monotonically",), name="histogram_bin_edges")
+# dask checks the indices when the result is computed, not at the call
+row("unravel_index out of bounds",
+    lambda b, t: do("unravel_index", arr(b, np.array([1, 9])), (2, 3)), LIBRARY,
+    ("out of bounds",), name="unravel_index", only=lambda b: b != "dask")
+row("ravel_multi_index out of bounds",
+    lambda b, t: do("ravel_multi_index", (arr(b, np.array([1, 3])),), (3,)), LIBRARY,
+    name="ravel_multi_index")
+row("packbits of floats", lambda b, t: do("packbits", arr(b)), LIBRARY, name="packbits")
+row("unpackbits of int64", lambda b, t: do("unpackbits", arr(b, np.arange(3))), LIBRARY,
+    name="unpackbits")
+for _name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
+    row(f"{_name} with unique's axis keyword",
+        lambda b, t, n=_name: do(n, arr(b, M23), axis=0), LIBRARY, (_name,), name=_name)
 row("delete an index out of bounds", lambda b, t: do("delete", arr(b), 7), LIBRARY,
     ("delete", "out of bounds"), name="delete")
 row("insert at an index out of bounds", lambda b, t: do("insert", arr(b), -9, 1.0), LIBRARY,

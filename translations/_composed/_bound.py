@@ -64,6 +64,7 @@ FILLS: dict[str, Callable] = {
     "blackman": creation.blackman,
     "bartlett": creation.bartlett,
     "kaiser": creation.kaiser,
+    "mask_indices": creation.mask_indices,
 }
 
 

@@ -379,6 +379,23 @@ def diag_indices(n: int, ndim: int = 2, *, backend: str) -> tuple:
     return _indices_of(np.diag_indices(operator.index(n), operator.index(ndim)), backend)
 
 
+def mask_indices(n: int, mask_func: Any, k: Any = 0, *, backend: str) -> tuple:
+    """The indices of the non-zero entries of ``mask_func(ones((n, n)), k)``,
+    numpy's ``mask_indices`` (``mask_func`` is called on a numpy array of ints,
+    as numpy calls it: ``triu``, ``tril`` or any function of the same form).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("mask_indices", 3, np.triu, 1, like="numpy")
+    (array([0, 0, 1]), array([1, 2, 2]))
+    """
+    if not callable(mask_func):
+        raise TypeError(f"mask_indices: mask_func must be callable, not {type(mask_func)}")
+    mask = np.asarray(do("to_numpy", mask_func(np.ones((operator.index(n),) * 2, int), k)))
+    return _indices_of(np.nonzero(mask != 0), backend)
+
+
 def _triangle_from(name: str, arr: Any, k: int) -> tuple:
     shape = tuple(do("shape", arr))
     if len(shape) != 2:
@@ -453,6 +470,10 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, backend: str) -> Any:
     ``ascontiguousarray`` (no copy when it already is). Here: the libraries whose
     arrays are always in C order (jax, tensorflow, dask); torch and numpy have their
     own.
+@composed("diag_indices_from")
+def diag_indices_from(arr: Any) -> tuple:
+    """``diag_indices`` for ``arr``, whose sides must all be equal (at least 2-d),
+    numpy's ``diag_indices_from``.
 
     Examples
     --------
@@ -670,3 +691,12 @@ def kaiser(M: Any, beta: Any, *, backend: str) -> Any:
     alpha = (n - 1) / 2.0
     t = (do("astype", do("arange", n, like=backend), dt) - alpha) / alpha
     return do("i0", b * do("sqrt", 1.0 - t * t)) / float(np.i0(b))
+    >>> do("diag_indices_from", np.zeros((3, 3)))
+    (array([0, 1, 2]), array([0, 1, 2]))
+    """
+    shape = tuple(int(n) for n in do("shape", arr))
+    if len(shape) < 2:
+        raise ValueError("diag_indices_from: input array must be at least 2-d")
+    if len(set(shape)) != 1:
+        raise ValueError("diag_indices_from: all dimensions of input must be of equal length")
+    return _indices_of(np.diag_indices(shape[0], len(shape)), arr)

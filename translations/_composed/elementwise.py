@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 from dispatch.translations._composed.devices import _weak_kind
-from dispatch.translations._composed.reductions import default_float
+from dispatch.translations._composed.reductions import _dt, default_float
 
-from dispatch.engine import composed, do
+from dispatch.engine import composed, do, is_array
 
 
 def _float(x: Any) -> Any:
@@ -590,9 +590,17 @@ def fabs(x: Any, /) -> Any:
     array([[1.5, 2. ],
            [0. , 3. ]])
     """
+    return do("abs", _ufunc_float(x, "fabs"))
+
+
+def _ufunc_float(x: Any, name: str) -> Any:
+    """``x`` as numpy's float loops of ``fabs``, ``modf`` and ``frexp`` take it: floats
+    unchanged, 1-byte integers and bools float16, 2-byte float32, wider ones the
+    library's default float; complex input is a ``TypeError``."""
     dt = do("dtype_of", x)
     if dt.kind == "c":
-        raise TypeError(f"fabs is not defined for complex input ({dt}); use abs")
+        hint = "; use abs" if name == "fabs" else ""
+        raise TypeError(f"{name} is not defined for complex input ({dt}){hint}")
     if dt.kind not in "f":
         wide = dt.itemsize > 2
         x = do("astype", x, default_float(x) if wide else np.dtype(_FABS_FLOAT[dt.itemsize]))
@@ -606,6 +614,12 @@ def fabs(x: Any, /) -> Any:
 def iscomplex(x: Any) -> Any:
     """Element-wise whether ``x`` has a non-zero imaginary part, numpy's
     ``iscomplex``: a boolean array, all False for a real dtype.
+    return x
+
+
+@composed("divmod")
+def divmod_(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))``, numpy's ``divmod``.
 
     Examples
     --------
@@ -622,6 +636,19 @@ def iscomplex(x: Any) -> Any:
 def isreal(x: Any) -> Any:
     """Element-wise whether ``x`` has a zero imaginary part, numpy's ``isreal``: a
     boolean array, all True for a real dtype.
+    >>> do("divmod", np.array([7, -7, 7]), np.array([2, 2, -3]))
+    (array([ 3, -4, -3]), array([ 1,  1, -2]))
+    """
+    for x in (x1, x2):
+        if (is_array(x) and do("dtype_of", x).kind == "c") or isinstance(x, complex):
+            raise TypeError("divmod is not defined for complex input")
+    return do("floor_divide", x1, x2), do("remainder", x1, x2)
+
+
+@composed("modf")
+def modf(x: Any, /) -> tuple[Any, Any]:
+    """Fractional and integral parts, both with the sign of ``x``, numpy's ``modf``
+    (``modf(-inf)`` is ``(-0.0, -inf)``; integers become floats as in ``fabs``).
 
     Examples
     --------
@@ -639,6 +666,20 @@ def real_if_close(a: Any, tol: float = 100) -> Any:
     """The real part of a complex ``a`` whose imaginary parts are all below ``tol``
     (in machine epsilons of its dtype when ``tol > 1``), else ``a`` unchanged,
     numpy's ``real_if_close``. The answer depends on the values: they are read.
+    >>> do("modf", np.array([2.5, -3.25, np.inf]))
+    (array([ 0.5 , -0.25,  0.  ]), array([ 2., -3., inf]))
+    """
+    x = _ufunc_float(x, "modf")
+    whole = do("trunc", x)
+    finite = do("where", do("isinf", x), do("zeros_like", x), x)  # inf - inf warns
+    return do("copysign", finite - do("trunc", finite), x), whole
+
+
+@composed("frexp")
+def frexp(x: Any, /) -> tuple[Any, Any]:
+    """Mantissa and exponent, ``x = mantissa * 2**exponent`` with ``abs(mantissa)``
+    in [0.5, 1), numpy's ``frexp``: the exponent is int32; 0, inf and NaN give
+    themselves with exponent 0; integers become floats as in ``fabs``.
 
     Examples
     --------
@@ -677,3 +718,29 @@ def array_equiv(a1: Any, a2: Any, *, backend: str) -> bool:
     except ValueError:
         return False
     return bool(do("all", do("equal", a1, a2)))
+    >>> do("frexp", np.array([8.0, -0.375, 0.0]))
+    (array([ 0.5 , -0.75,  0.  ]), array([ 4, -1,  0], dtype=int32))
+    """
+    x = _ufunc_float(x, "frexp")
+    mag = do("abs", x)
+    normal = do("logical_and", do("isfinite", x), mag > 0)
+    safe = do("where", normal, mag, do("ones_like", mag))
+    # log2 may round across a power of two: the scaling below corrects it by one
+    e = do("astype", do("floor", do("log2", do("astype", safe, "float64"))), "int32") + 1
+    # two exact powers of two: 2**-e alone overflows for the subnormals
+    half = e // 2
+    two = do("full_like", safe, 2.0)
+    dt = _dt(safe)
+    m = safe * do("power", two, do("astype", -half, dt))
+    m = m * do("power", two, do("astype", half - e, dt))
+    for _ in range(2):
+        up = m >= 1
+        m = do("where", up, m * 0.5, m)
+        e = do("where", up, e + 1, e)
+        down = m < 0.5
+        m = do("where", down, m * 2, m)
+        e = do("where", down, e - 1, e)
+    m = do("copysign", m, x)
+    mantissa = do("where", normal, m, x)
+    exponent = do("where", normal, e, do("zeros_like", e))
+    return mantissa, exponent

@@ -132,6 +132,32 @@ GATHERS: dict[str, str] = {
         "stays lazy)"
     ),
     "min_scalar_type": "only for a 0-d dask array: its value decides the dtype, so it is computed",
+    "trim_zeros": (
+        "the non-zero positions are computed to find the box to keep (the slice stays lazy)"
+    ),
+    "histogram_bin_edges": (
+        "the data's min and max (without range=), the given dask edges or the values of a "
+        "rule such as 'auto' are computed; the edges come back as a dask array"
+    ),
+    "histogramdd": (
+        "without range=, each dimension's min and max are computed for the edges (the "
+        "counts stay lazy)"
+    ),
+    "ravel_multi_index": (
+        "with mode='raise' (the default) the indices are computed to check their bounds, "
+        "as numpy does at the call (the result stays lazy)"
+    ),
+    "ix_": "only with boolean arrays: the number of their true entries is computed",
+    "unique_all": (
+        "the input is computed: the first indices need unique(return_index=True), which dask "
+        "lacks (the answer is wrapped as dask arrays again)"
+    ),
+    **dict.fromkeys(
+        ("unique_values", "unique_counts", "unique_inverse"),
+        "only for float and complex input: numpy 2 counts each NaN as a value of its own, "
+        "which dask's unique cannot, so the input is computed and the answer wrapped again "
+        "(other input stays lazy)",
+    ),
     "setxor1d": "the unique values' chunk sizes are computed (the result stays lazy)",
     "repeat": (
         "only with repeat counts given as a dask array: the output shape depends on their "

@@ -58,7 +58,8 @@ TABLE = merge_tables(
     # dask.array has none of these: composed of its lazy arange and arithmetic
     fill_entries("dask", "geomspace", "logspace"),
     # numpy's index routines
-    fill_entries("dask", "tril_indices", "triu_indices", "diag_indices"),
+    fill_entries("dask", "tril_indices", "triu_indices", "diag_indices",
+                 "mask_indices"),
     # numpy's window functions
     fill_entries("dask", "hamming", "hanning", "blackman", "bartlett", "kaiser"),
     names=("creation", "fill entries", "index fills", "windows"),

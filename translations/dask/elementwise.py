@@ -99,5 +99,9 @@ TABLE = {
     "lcm": np.lcm,
     # dask's own (lazy) beats the composed fallback
     "ediff1d": NATIVE,
-    "fabs": NATIVE,  # dask wraps numpy's ufunc
+    # dask wraps numpy's ufuncs
+    "fabs": NATIVE,
+    "divmod": NATIVE,
+    "modf": NATIVE,
+    "frexp": NATIVE,
 }

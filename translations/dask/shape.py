@@ -161,9 +161,50 @@ def _setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
     return composed_shape.setxor1d(_unique_known(ar1), _unique_known(ar2), True)
 
 
+def _unravel_index(indices: Any, shape: Any, order: str = "C") -> Any:
+    # dask's own (lazy: an index out of bounds raises when computed) takes no int shape
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return da.unravel_index(da.asarray(indices), shape, order=order)
+
+
+def _unique_named(name: str) -> Any:
+    """numpy 2's ``unique_*``: dask's ``unique`` where it gives numpy's answer lazily,
+    else the input computed and the composed answer wrapped again (``GATHERS``)."""
+    on_host = getattr(composed_shape, name)
+
+    def unique(x: Any, /) -> Any:
+        x = da.asarray(x)
+        if name == "unique_all" or x.dtype.kind in "fc":
+            # dask's unique has no return_index and keeps its NaNs together, where
+            # numpy 2's unique_* count each NaN apart
+            out = on_host(np.asarray(x.compute()))
+            if name == "unique_values":
+                return da.from_array(out)
+            return type(out)(*(da.from_array(np.asarray(v)) for v in out))
+        flat = da.ravel(x)
+        if name == "unique_values":
+            return da.unique(flat)
+        if name == "unique_counts":
+            return composed_shape.UniqueCountsResult(*da.unique(flat, return_counts=True))
+        values, inverse = da.unique(flat, return_inverse=True)
+        return composed_shape.UniqueInverseResult(values, inverse.reshape(x.shape))
+
+    unique.__name__ = unique.__qualname__ = f"_{name}"
+    unique.__doc__ = f"numpy 2's ``{name}`` on a dask array (see ``_unique_named``)."
+    return unique
+
+
 TABLE = {
+    "unique_values": _unique_named("unique_values"),
+    "unique_counts": _unique_named("unique_counts"),
+    "unique_inverse": _unique_named("unique_inverse"),
+    "unique_all": _unique_named("unique_all"),
     # dask's own (lazy)
     "union1d": NATIVE,
+    "rollaxis": NATIVE,
+    "block": NATIVE,
+    "extract": NATIVE,
+    "unravel_index": _unravel_index,
     "append": NATIVE,
     "intersect1d": _intersect1d,
     "setdiff1d": _setdiff1d,

@@ -132,6 +132,7 @@ TABLE = {
     "choose": NATIVE,
     "compress": NATIVE,
     "isin": NATIVE,
+    "lexsort": NATIVE,
     # the backend method list: functional scatter, gather, vmapped search
     "scatter_1d_scalar": _scatter_1d_scalar_jax,
     "gather": _gather,

@@ -98,4 +98,19 @@ TABLE = {
     "setdiff1d": NATIVE,
     "setxor1d": NATIVE,
     "append": NATIVE,
+    # (not unravel_index and ravel_multi_index: jax's clip an index out of bounds, where
+    # numpy raises; not ix_, which takes no booleans, nor histogram_bin_edges, which
+    # takes no rule names such as 'auto', nor unwrap, whose integer period differs)
+    "unique_values": NATIVE,
+    "unique_counts": NATIVE,
+    "unique_inverse": NATIVE,
+    "unique_all": NATIVE,
+    "resize": NATIVE,
+    "rollaxis": NATIVE,
+    "diag_indices_from": NATIVE,
+    "bitwise_count": NATIVE,
+    "block": NATIVE,
+    "extract": NATIVE,
+    "packbits": NATIVE,
+    "unpackbits": NATIVE,
 }

@@ -145,6 +145,7 @@ TABLE = {
     "tril_indices": _index_arrays(np.tril_indices),
     "triu_indices": _index_arrays(np.triu_indices),
     "diag_indices": _index_arrays(np.diag_indices),
+    "mask_indices": _index_arrays(np.mask_indices),
     "zeros": _zeros,
     "ones": _ones,
     "empty": _empty,

@@ -351,6 +351,10 @@ def _singular_norm(x: SparseArray, ord: Any) -> np.ndarray:
         k = min(m.shape)
         if k == 0:
             return 0.0
+        if k < 3:
+            # scipy's sparse SVDs need k < min(m.shape): a vector-like matrix is dense
+            s = np.linalg.svd(m.toarray(), compute_uv=False)
+            return float(s.max() if ord == 2 else s.min() if ord == -2 else s.sum())
         if ord == 2:
             return float(ssl.norm(m, 2))
         if ord == -2:
@@ -409,7 +413,19 @@ def _multi_dot(arrays: Any, *, out: Any = None) -> SparseArray:
 
 _DENSE = "pydata sparse and scipy.sparse have no {} (computing it densely is not sparse work)"
 
+def _linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    # both operands broadcast first: a product of a batch with one vector broadcast
+    # inside would have another fill value than 0, which pydata's stack refuses
+    from dispatch.translations._composed import _linalg_api
+
+    a, b = sp(x1), sp(x2)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return _linalg_api.cross(sparse.broadcast_to(a, shape), sparse.broadcast_to(b, shape),
+                             axis=axis)
+
+
 TABLE = {
+    "linalg.cross": _linalg_cross,
     # products
     "einsum": _einsum,
     "tensordot": _tensordot,

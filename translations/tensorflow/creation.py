@@ -168,7 +168,8 @@ TABLE = merge_tables(
     # tnp's logspace ignores dtype and takes no array base; its geomspace fails on complex
     fill_entries("tensorflow", "geomspace", "logspace"),
     # numpy's index routines
-    fill_entries("tensorflow", "tril_indices", "triu_indices", "diag_indices"),
+    fill_entries("tensorflow", "tril_indices", "triu_indices", "diag_indices",
+                 "mask_indices"),
     # numpy's window functions
     fill_entries("tensorflow", "hamming", "hanning", "blackman", "bartlett", "kaiser"),
     names=("creation", "composed fills", "index fills", "windows"),

@@ -620,9 +620,59 @@ _ML_OPS = real_float_entries(
     frozenset({tf.float16, tf.bfloat16, tf.float32, tf.float64}),
 )
 
+# float type -> (mantissa bits, exponent bits, the bias that puts a mantissa in [0.5, 1),
+# the exponent of the smallest subnormal, the integer type of the same width)
+_FLOAT_BITS = {
+    tf.float32: (23, 8, 126, -149, tf.int32),
+    tf.float64: (52, 11, 1022, -1074, tf.int64),
+}
+
+
+def _frexp(x: Any, /) -> tuple[Any, Any]:
+    """numpy's ``frexp`` from the bits: tensorflow's CPU kernels flush subnormal
+    numbers to zero, so arithmetic (``log2``, ``x > 0``) cannot see them.
+
+    Examples
+    --------
+    >>> [t.numpy().tolist() for t in _frexp(tf.constant([8.0, -0.375, 5e-324], tf.float64))]
+    [[0.5, -0.75, 0.5], [4, -1, -1073]]
+    """
+    from dispatch.translations._composed.elementwise import _ufunc_float
+
+    x = _t(_ufunc_float(_t(x), "frexp"))
+    if x.dtype == tf.float16:  # float16 values and their mantissas are float32 numbers
+        m, e = _frexp(tf.cast(x, tf.float32))
+        return tf.cast(m, tf.float16), e
+    nbits, ebits, bias, tiny, itype = _FLOAT_BITS[x.dtype]
+    bw = tf.bitwise
+    frac_mask = bw.left_shift(tf.constant(1, itype), nbits) - 1
+    full = (1 << ebits) - 1
+    sign_bit = bw.left_shift(tf.constant(1, itype), nbits + ebits)
+
+    def parts(v: Any) -> tuple[Any, Any, Any]:
+        bits = tf.bitcast(v, itype)
+        return bw.bitwise_and(bits, sign_bit), bw.bitwise_and(bw.right_shift(bits, nbits), full), \
+            bw.bitwise_and(bits, frac_mask)
+
+    def mantissa(sign: Any, frac: Any) -> Any:
+        biased = bw.left_shift(tf.constant(bias, itype), nbits)
+        return tf.bitcast(bw.bitwise_or(bw.bitwise_or(sign, frac), biased), x.dtype)
+
+    sign, field, frac = parts(x)
+    normal = tf.logical_and(field > 0, field < full)
+    subnormal = tf.logical_and(tf.equal(field, 0), frac > 0)
+    # a subnormal is frac * 2**tiny, and frac as a float is a normal number
+    _, f_field, f_frac = parts(tf.cast(frac, x.dtype))
+    m = tf.where(normal, mantissa(sign, frac), tf.where(subnormal, mantissa(sign, f_frac), x))
+    e = tf.where(normal, field - bias,
+                 tf.where(subnormal, f_field - bias + tiny, tf.zeros_like(field)))
+    return m, tf.cast(e, tf.int32)
+
+
 TABLE = merge_tables(
     _ELEMENTWISE,  # the ufuncs above and their other spellings
     {
+        "frexp": _frexp,
         "round": _round,
         "around": _round,
         "fix": _fix,

@@ -224,7 +224,8 @@ TABLE = merge_tables(
     # and takes no array base
     fill_entries("torch", "geomspace", "logspace"),
     # numpy's index routines (torch's tril_indices/triu_indices return one (2, N) tensor)
-    fill_entries("torch", "tril_indices", "triu_indices", "diag_indices"),
+    fill_entries("torch", "tril_indices", "triu_indices", "diag_indices",
+                 "mask_indices"),
     {  # numpy's window functions (torch's names end in _window, periodic by default)
         "hamming": _window(torch.hamming_window),
         "hanning": _window(torch.hann_window),
