@@ -32,9 +32,9 @@ import operator
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.devices import np_dtype
 
 from dispatch.engine import backend_of_type, composed, do, get_precision, is_array, tree_map
+from dispatch.translations._composed.devices import np_dtype
 
 
 def _np(dtype: Any) -> np.dtype:
@@ -430,6 +430,25 @@ def triu_indices_from(arr: Any, k: int = 0) -> tuple:
     return _triangle_from("triu_indices_from", arr, k)
 
 
+@composed("diag_indices_from")
+def diag_indices_from(arr: Any) -> tuple:
+    """``diag_indices`` for ``arr``, whose sides must all be equal (at least 2-d),
+    numpy's ``diag_indices_from``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("diag_indices_from", np.zeros((3, 3)))
+    (array([0, 1, 2]), array([0, 1, 2]))
+    """
+    shape = tuple(int(n) for n in do("shape", arr))
+    if len(shape) < 2:
+        raise ValueError("diag_indices_from: input array must be at least 2-d")
+    if len(set(shape)) != 1:
+        raise ValueError("diag_indices_from: all dimensions of input must be of equal length")
+    return _indices_of(np.diag_indices(shape[0], len(shape)), arr)
+
+
 # ---------------------------------------------------------------- conversions
 
 
@@ -470,10 +489,6 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, backend: str) -> Any:
     ``ascontiguousarray`` (no copy when it already is). Here: the libraries whose
     arrays are always in C order (jax, tensorflow, dask); torch and numpy have their
     own.
-@composed("diag_indices_from")
-def diag_indices_from(arr: Any) -> tuple:
-    """``diag_indices`` for ``arr``, whose sides must all be equal (at least 2-d),
-    numpy's ``diag_indices_from``.
 
     Examples
     --------
@@ -691,12 +706,3 @@ def kaiser(M: Any, beta: Any, *, backend: str) -> Any:
     alpha = (n - 1) / 2.0
     t = (do("astype", do("arange", n, like=backend), dt) - alpha) / alpha
     return do("i0", b * do("sqrt", 1.0 - t * t)) / float(np.i0(b))
-    >>> do("diag_indices_from", np.zeros((3, 3)))
-    (array([0, 1, 2]), array([0, 1, 2]))
-    """
-    shape = tuple(int(n) for n in do("shape", arr))
-    if len(shape) < 2:
-        raise ValueError("diag_indices_from: input array must be at least 2-d")
-    if len(set(shape)) != 1:
-        raise ValueError("diag_indices_from: all dimensions of input must be of equal length")
-    return _indices_of(np.diag_indices(shape[0], len(shape)), arr)

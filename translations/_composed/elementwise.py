@@ -16,10 +16,10 @@ import math
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.devices import _weak_kind
-from dispatch.translations._composed.reductions import _dt, default_float
 
 from dispatch.engine import composed, do, is_array
+from dispatch.translations._composed.devices import _weak_kind
+from dispatch.translations._composed.reductions import _dt, default_float
 
 
 def _float(x: Any) -> Any:
@@ -604,16 +604,6 @@ def _ufunc_float(x: Any, name: str) -> Any:
     if dt.kind not in "f":
         wide = dt.itemsize > 2
         x = do("astype", x, default_float(x) if wide else np.dtype(_FABS_FLOAT[dt.itemsize]))
-    return do("abs", x)
-
-
-# ---------------------------------------------------------------- complex or real
-
-
-@composed("iscomplex")
-def iscomplex(x: Any) -> Any:
-    """Element-wise whether ``x`` has a non-zero imaginary part, numpy's
-    ``iscomplex``: a boolean array, all False for a real dtype.
     return x
 
 
@@ -624,18 +614,6 @@ def divmod_(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     Examples
     --------
     >>> import numpy as np
-    >>> do("iscomplex", np.array([1 + 1j, 2 + 0j, 3.5j]))
-    array([ True, False,  True])
-    """
-    if do("dtype_of", x).kind == "c":
-        return do("not_equal", do("imag", x), 0)
-    return do("zeros_like", x, dtype="bool")
-
-
-@composed("isreal")
-def isreal(x: Any) -> Any:
-    """Element-wise whether ``x`` has a zero imaginary part, numpy's ``isreal``: a
-    boolean array, all True for a real dtype.
     >>> do("divmod", np.array([7, -7, 7]), np.array([2, 2, -3]))
     (array([ 3, -4, -3]), array([ 1,  1, -2]))
     """
@@ -653,19 +631,6 @@ def modf(x: Any, /) -> tuple[Any, Any]:
     Examples
     --------
     >>> import numpy as np
-    >>> do("isreal", np.array([1 + 1j, 2 + 0j, 3.5j]))
-    array([False,  True, False])
-    """
-    if do("dtype_of", x).kind == "c":
-        return do("equal", do("imag", x), 0)
-    return do("ones_like", x, dtype="bool")
-
-
-@composed("real_if_close")
-def real_if_close(a: Any, tol: float = 100) -> Any:
-    """The real part of a complex ``a`` whose imaginary parts are all below ``tol``
-    (in machine epsilons of its dtype when ``tol > 1``), else ``a`` unchanged,
-    numpy's ``real_if_close``. The answer depends on the values: they are read.
     >>> do("modf", np.array([2.5, -3.25, np.inf]))
     (array([ 0.5 , -0.25,  0.  ]), array([ 2., -3., inf]))
     """
@@ -680,6 +645,78 @@ def frexp(x: Any, /) -> tuple[Any, Any]:
     """Mantissa and exponent, ``x = mantissa * 2**exponent`` with ``abs(mantissa)``
     in [0.5, 1), numpy's ``frexp``: the exponent is int32; 0, inf and NaN give
     themselves with exponent 0; integers become floats as in ``fabs``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("frexp", np.array([8.0, -0.375, 0.0]))
+    (array([ 0.5 , -0.75,  0.  ]), array([ 4, -1,  0], dtype=int32))
+    """
+    x = _ufunc_float(x, "frexp")
+    mag = do("abs", x)
+    normal = do("logical_and", do("isfinite", x), mag > 0)
+    safe = do("where", normal, mag, do("ones_like", mag))
+    # log2 may round across a power of two: the scaling below corrects it by one
+    e = do("astype", do("floor", do("log2", do("astype", safe, "float64"))), "int32") + 1
+    # two exact powers of two: 2**-e alone overflows for the subnormals
+    half = e // 2
+    two = do("full_like", safe, 2.0)
+    dt = _dt(safe)
+    m = safe * do("power", two, do("astype", -half, dt))
+    m = m * do("power", two, do("astype", half - e, dt))
+    for _ in range(2):
+        up = m >= 1
+        m = do("where", up, m * 0.5, m)
+        e = do("where", up, e + 1, e)
+        down = m < 0.5
+        m = do("where", down, m * 2, m)
+        e = do("where", down, e - 1, e)
+    m = do("copysign", m, x)
+    mantissa = do("where", normal, m, x)
+    exponent = do("where", normal, e, do("zeros_like", e))
+    return mantissa, exponent
+
+
+# ---------------------------------------------------------------- complex or real
+
+
+@composed("iscomplex")
+def iscomplex(x: Any) -> Any:
+    """Element-wise whether ``x`` has a non-zero imaginary part, numpy's
+    ``iscomplex``: a boolean array, all False for a real dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("iscomplex", np.array([1 + 1j, 2 + 0j, 3.5j]))
+    array([ True, False,  True])
+    """
+    if do("dtype_of", x).kind == "c":
+        return do("not_equal", do("imag", x), 0)
+    return do("zeros_like", x, dtype="bool")
+
+
+@composed("isreal")
+def isreal(x: Any) -> Any:
+    """Element-wise whether ``x`` has a zero imaginary part, numpy's ``isreal``: a
+    boolean array, all True for a real dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("isreal", np.array([1 + 1j, 2 + 0j, 3.5j]))
+    array([False,  True, False])
+    """
+    if do("dtype_of", x).kind == "c":
+        return do("equal", do("imag", x), 0)
+    return do("ones_like", x, dtype="bool")
+
+
+@composed("real_if_close")
+def real_if_close(a: Any, tol: float = 100) -> Any:
+    """The real part of a complex ``a`` whose imaginary parts are all below ``tol``
+    (in machine epsilons of its dtype when ``tol > 1``), else ``a`` unchanged,
+    numpy's ``real_if_close``. The answer depends on the values: they are read.
 
     Examples
     --------
@@ -718,29 +755,3 @@ def array_equiv(a1: Any, a2: Any, *, backend: str) -> bool:
     except ValueError:
         return False
     return bool(do("all", do("equal", a1, a2)))
-    >>> do("frexp", np.array([8.0, -0.375, 0.0]))
-    (array([ 0.5 , -0.75,  0.  ]), array([ 4, -1,  0], dtype=int32))
-    """
-    x = _ufunc_float(x, "frexp")
-    mag = do("abs", x)
-    normal = do("logical_and", do("isfinite", x), mag > 0)
-    safe = do("where", normal, mag, do("ones_like", mag))
-    # log2 may round across a power of two: the scaling below corrects it by one
-    e = do("astype", do("floor", do("log2", do("astype", safe, "float64"))), "int32") + 1
-    # two exact powers of two: 2**-e alone overflows for the subnormals
-    half = e // 2
-    two = do("full_like", safe, 2.0)
-    dt = _dt(safe)
-    m = safe * do("power", two, do("astype", -half, dt))
-    m = m * do("power", two, do("astype", half - e, dt))
-    for _ in range(2):
-        up = m >= 1
-        m = do("where", up, m * 0.5, m)
-        e = do("where", up, e + 1, e)
-        down = m < 0.5
-        m = do("where", down, m * 2, m)
-        e = do("where", down, e - 1, e)
-    m = do("copysign", m, x)
-    mantissa = do("where", normal, m, x)
-    exponent = do("where", normal, e, do("zeros_like", e))
-    return mantissa, exponent
