@@ -14,10 +14,11 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
-from dispatch.translations._adapters import ravel_order, split_slices
-from dispatch.translations._composed import shape as composed_shape
 
 from dispatch.engine import NATIVE, alias
+from dispatch.translations._adapters import ravel_order, split_slices
+from dispatch.translations._composed import _unique as composed_unique
+from dispatch.translations._composed import shape as composed_shape
 
 
 def _known(x: Array) -> Array:
@@ -170,7 +171,7 @@ def _unravel_index(indices: Any, shape: Any, order: str = "C") -> Any:
 def _unique_named(name: str) -> Any:
     """numpy 2's ``unique_*``: dask's ``unique`` where it gives numpy's answer lazily,
     else the input computed and the composed answer wrapped again (``GATHERS``)."""
-    on_host = getattr(composed_shape, name)
+    on_host = getattr(composed_unique, name)
 
     def unique(x: Any, /) -> Any:
         x = da.asarray(x)
@@ -185,9 +186,9 @@ def _unique_named(name: str) -> Any:
         if name == "unique_values":
             return da.unique(flat)
         if name == "unique_counts":
-            return composed_shape.UniqueCountsResult(*da.unique(flat, return_counts=True))
+            return composed_unique.UniqueCountsResult(*da.unique(flat, return_counts=True))
         values, inverse = da.unique(flat, return_inverse=True)
-        return composed_shape.UniqueInverseResult(values, inverse.reshape(x.shape))
+        return composed_unique.UniqueInverseResult(values, inverse.reshape(x.shape))
 
     unique.__name__ = unique.__qualname__ = f"_{name}"
     unique.__doc__ = f"numpy 2's ``{name}`` on a dask array (see ``_unique_named``)."
