@@ -738,6 +738,7 @@ TABLE = merge_tables(
         "trim_zeros unwrap resize rollaxis ix_ diag_indices_from ravel_multi_index "
         "unravel_index bitwise_count block extract histogram_bin_edges packbits unpackbits "
         "histogramdd "
+        "poly polyadd polysub polymul polydiv polyder polyint polyval polyfit roots vander "
         "quantile percentile nanquantile nanpercentile nanmedian digitize histogram histogram2d "
         "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
         "linalg.svdvals linalg.cond scipy.linalg.lu_solve"

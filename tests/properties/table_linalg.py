@@ -609,3 +609,62 @@ PROPS["fft.fftshift"] = Prop(
     )
 )
 PROPS["fft.ifftshift"] = Prop(PROPS["fft.fftshift"].build)
+
+# -------------------------------------------------------------- polynomials
+POLY_DTYPES = ("float32", "float64", "int64")
+
+
+def _coeffs(d: Drawer, dt: Any, lo: int = 1, hi: int = 5) -> np.ndarray:
+    return d.array(dt, (d.integer(lo, hi),), **EXACT)
+
+
+def _two_polys(d: Drawer) -> Call:
+    return (_coeffs(d, d.dtype(POLY_DTYPES)), _coeffs(d, d.dtype(POLY_DTYPES))), {}
+
+
+for _name in ("polyadd", "polysub", "polymul"):
+    PROPS[_name] = Prop(_two_polys)
+
+
+def _polydiv(d: Drawer) -> Call:
+    u = _coeffs(d, d.dtype(POLY_DTYPES))
+    v = _coeffs(d, d.dtype(POLY_DTYPES), hi=3)
+    v[0] = d.choice([-2, -1, 1, 3])  # a non-zero leading coefficient
+    return (u, v), {}
+
+
+PROPS["polydiv"] = Prop(_polydiv, rtol=1e-5, atol=1e-6)
+PROPS["polyder"] = Prop(lambda d: ((_coeffs(d, d.dtype(POLY_DTYPES)), d.integer(0, 3)), {}))
+PROPS["polyint"] = Prop(lambda d: ((_coeffs(d, d.dtype(POLY_DTYPES)), d.integer(0, 2)), {}))
+PROPS["polyval"] = Prop(
+    lambda d: ((_coeffs(d, d.dtype(POLY_DTYPES), lo=0),
+                d.array(d.dtype(POLY_DTYPES), d.shape(max_dims=2), **EXACT)), {})
+)
+PROPS["vander"] = Prop(
+    lambda d: ((_coeffs(d, d.dtype(POLY_DTYPES), lo=0),),
+               {"N": d.integer(0, 4), "increasing": d.boolean()} if d.boolean() else {})
+)
+PROPS["poly"] = Prop(lambda d: ((_coeffs(d, d.dtype(FLOAT), lo=0, hi=4),), {}))
+
+
+def _polyfit(d: Drawer) -> Call:
+    dt = d.dtype(FLOAT)
+    n = d.integer(3, 7)
+    x = d.sorted_array(dt, (n,), unique=True, lo=-4, hi=4, exact=True)
+    y = d.array(dt, (n,), **EXACT)
+    return (x, y, d.integer(0, min(n - 1, 3))), {}
+
+
+PROPS["polyfit"] = Prop(_polyfit, dtype="kind", rtol=1e-3, atol=1e-3)
+
+
+def _roots_check(actual: Any, args: tuple, kwargs: dict, backend: str) -> None:
+    (p,) = args
+    expected = np.roots(p)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    if expected.size:
+        _close_to(_poly(actual[None]), _poly(expected[None]), "roots", scale=1000)
+
+
+PROPS["roots"] = Prop(lambda d: ((_coeffs(d, d.dtype(("float64",)), lo=0, hi=4),), {}),
+                      check=_roots_check)

@@ -386,6 +386,18 @@ row("apply_over_axes of a function dropping two axes",
     name="apply_over_axes")
 row("mintypecode of an unknown type", lambda b, t: do("mintypecode", [object()], like=b),
     LIBRARY, ("mintypecode",), name="mintypecode")
+# numpy's polynomials: numpy's errors from the composed checks
+row("polyder of a negative order", lambda b, t: do("polyder", arr(b), -1), LIBRARY,
+    ("Order of derivative must be positive",), name="polyder")
+row("polyint with too few constants", lambda b, t: do("polyint", arr(b), 3, [1.0, 2.0]),
+    LIBRARY, ("k must be a scalar or a rank-1 array",), name="polyint")
+row("polyfit of x and y of different lengths",
+    lambda b, t: do("polyfit", arr(b), arr(b, np.arange(3.0)), 1), LIBRARY,
+    ("expected x and y to have same length",), name="polyfit")
+row("roots of a matrix", lambda b, t: do("roots", arr(b, M23)), LIBRARY, ("roots",),
+    name="roots")
+row("vander of a matrix", lambda b, t: do("vander", arr(b, M23)), LIBRARY,
+    ("one-dimensional",), name="vander")
 
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,

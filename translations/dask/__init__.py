@@ -17,8 +17,9 @@ the client after every iteration...).
 The entries, by topic (each module holds its entries beside their adapters):
 ``creation``, ``elementwise``, ``reductions``, ``statistics`` (medians,
 quantiles, histograms), ``shape``, ``indexing`` (take, sort, search, select),
-``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``fft``, ``special``
-(``scipy.special``), ``random``, ``sparse`` (the sparse formats dask lacks),
+``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``polynomial``
+(numpy's ``poly*`` and ``roots``), ``fft``, ``special`` (``scipy.special``),
+``random``, ``sparse`` (the sparse formats dask lacks),
 ``devices`` (conversions, dlpack, ``block_until_ready`` and the host-library
 answers for devices, compilation and autodiff), ``control`` (numpy's
 ``piecewise``, chunk by chunk) and ``dtypes`` (memory layout and sharing, which a
@@ -38,6 +39,7 @@ from dispatch.translations.dask import (
     fft,
     indexing,
     linalg,
+    polynomial,
     random,
     reductions,
     shape,
@@ -78,7 +80,7 @@ CONVERT_CONSTANTS = False  # dask functions take numpy arrays as they are
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
-    sparse, control, devices, dtypes,
+    sparse, control, devices, dtypes, polynomial,
 )
 
 
@@ -200,6 +202,23 @@ GATHERS: dict[str, str] = {
         "only with sample coordinates given as dask arrays (non-uniform spacing): the "
         "coordinates (one small 1-D array per axis) are computed to make the weights; the "
         "differences of f stay lazy"
+    ),
+    # numpy's polynomials whose result shape or dtype depends on the values
+    "polymul": (
+        "the leading zeros of both factors are dropped as numpy's poly1d does: the "
+        "coefficients are computed to find them (the product stays lazy)"
+    ),
+    "polydiv": (
+        "the leading (near-)zeros of the remainder are dropped as numpy does: the "
+        "remainder is computed to find them"
+    ),
+    "polyfit": (
+        "the rank of the least-squares solve (one integer) is computed, to warn as numpy "
+        "does on a rank-deficient fit; the coefficients stay lazy"
+    ),
+    "poly": (
+        "only for complex roots: they are computed to see whether they come in conjugate "
+        "pairs, which makes numpy's coefficients real"
     ),
     "scipy.linalg.lu_solve": (
         "the pivot vector (n integers) is computed to make the row permutation (LAPACK's "

@@ -82,4 +82,8 @@ TABLE = {
     "conv": _conv,
     # jax.numpy's own (numpy semantics) beats the composed fallback
     "interp": NATIVE,
+    # jax.numpy's polynomials are not numpy's (polymul and polydiv keep leading zeros,
+    # roots and poly are always complex, polyfit gives no RankWarning, polyint, polyder,
+    # polyadd, polyval and vander promote as jax: float32 stays float32): the composed
+    # ones (translations/_composed/polynomial.py) run on jax
 }

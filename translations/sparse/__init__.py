@@ -28,7 +28,8 @@ rules:
 The entries, by topic (each module holds its entries beside their adapters):
 ``creation``, ``elementwise``, ``reductions``, ``statistics`` (medians,
 quantiles, counts), ``shape``, ``indexing`` (take, where, sort, search,
-unique), ``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``fft``,
+unique), ``linalg`` (products, ``linalg.*``, ``scipy.linalg.*``), ``polynomial``
+(numpy's ``poly*`` and ``roots``), ``fft``,
 ``special`` (``scipy.special``), ``random``, ``sparse`` (the COO, CSR and CSC
 constructors of the method list), ``devices`` (conversions, dlpack and the
 host-library answers for devices, compilation and autodiff) and ``dtypes`` (memory
@@ -46,6 +47,7 @@ from dispatch.translations.sparse import (
     fft,
     indexing,
     linalg,
+    polynomial,
     random,
     reductions,
     shape,
@@ -62,5 +64,5 @@ SUBMODULES = ()
 
 TABLE = merge_topics(
     creation, elementwise, reductions, statistics, shape, indexing, linalg, fft, special, random,
-    sparse, devices, dtypes,
+    sparse, devices, dtypes, polynomial,
 )
