@@ -11,10 +11,12 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed._distributions import DISTRIBUTIONS
 
 from dispatch.engine import merge_tables
 
-# numpy.random.Generator methods that a table's own generator class provides
+# numpy.random.Generator methods that a table's own generator class provides (the
+# distributions of translations/_composed/_distributions.py last)
 RANDOM_METHODS = (
     "random",
     "normal",
@@ -28,6 +30,7 @@ RANDOM_METHODS = (
     "beta",
     "poisson",
     "binomial",
+    *DISTRIBUTIONS,
 )
 
 
@@ -64,12 +67,14 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
     def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = "int64") -> Any:
         return holder[0].integers(low, high, size, dtype=dtype)
 
-    entries = {f"random.{m}": drawing(m) for m in methods if m != "integers"}
-    if "integers" in methods:
-        integers = functools.partial(random_integers, holder)
-        functools.update_wrapper(integers, random_integers)
-        del integers.__wrapped__  # its signature is the call's, without ``holder``
-        entries["random.integers"] = integers
+    entries = {f"random.{m}": drawing(m) for m in methods if m not in DOCUMENTED_DRAWS}
+    for m in methods:
+        if m in DOCUMENTED_DRAWS:  # numpy has no module-level function of these
+            fn = DOCUMENTED_DRAWS[m]
+            bound = functools.partial(fn, holder)
+            functools.update_wrapper(bound, fn)
+            del bound.__wrapped__  # its signature is the call's, without ``holder``
+            entries[f"random.{m}"] = bound
     entries.update({"random.rand": rand, "random.randn": randn, "random.randint": randint})
     return entries
 
@@ -114,6 +119,53 @@ def native_entries(names: str, prefix: str = "") -> dict[str, Any]:
     from dispatch.engine import NATIVE
 
     return dict.fromkeys((prefix + n for n in names.split()), NATIVE)
+
+
+def random_permuted(holder: list, x: Any, *, axis: Any = None, out: None = None) -> Any:
+    """A copy of ``x`` shuffled independently along ``axis`` (each slice in its own
+    order; None: the flattened array), drawn from the library's generator
+    (``random.seed``): numpy's ``Generator.permuted``. ``out=`` (numpy's in-place
+    output) is refused.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import do
+    >>> do("random.seed", 0, like="numpy")
+    >>> rows = do("random.permuted", np.arange(6).reshape(2, 3), axis=1)
+    >>> np.sort(rows, axis=1)
+    array([[0, 1, 2],
+           [3, 4, 5]])
+    """
+    # holder[0]: the table's generator, bound by stateful_random
+    return holder[0].permuted(x, axis=axis, out=out)
+
+
+def random_multivariate_hypergeometric(holder: list, colors: Any, nsample: int,
+                                       size: Any = None, method: str = "marginals") -> Any:
+    """Counts of each colour in ``nsample`` draws without replacement from an urn of
+    ``colors[i]`` items of colour ``i`` (shape ``size + (len(colors),)``, int64), from
+    the library's generator (``random.seed``): numpy's
+    ``Generator.multivariate_hypergeometric``.
+
+    Examples
+    --------
+    >>> from dispatch import do
+    >>> do("random.seed", 0, like="numpy")
+    >>> counts = do("random.multivariate_hypergeometric", [4, 2, 5], 6, size=3, like="numpy")
+    >>> counts.shape, counts.sum(axis=1).tolist()
+    ((3, 3), [6, 6, 6])
+    """
+    return holder[0].multivariate_hypergeometric(colors, nsample, size, method=method)
+
+
+# the Generator methods numpy has no module-level function of: adapters with a
+# docstring (the function reference documents them), bound by stateful_random
+DOCUMENTED_DRAWS: dict[str, Callable] = {
+    "integers": random_integers,
+    "permuted": random_permuted,
+    "multivariate_hypergeometric": random_multivariate_hypergeometric,
+}
 
 
 def default_rng(cls: type) -> Callable:

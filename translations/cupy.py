@@ -27,6 +27,7 @@ from dispatch.translations._adapters import (
 )
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._composed._bound import no_autodiff_entries
+from dispatch.translations._composed._distributions import Distributions
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
@@ -143,13 +144,17 @@ def _householder_product(a: Any, tau: Any) -> Any:
 # ---------------------------------------------------------------- random
 
 
-class _Generator:
+class _Generator(Distributions):
     """numpy's Generator methods on cupy's (``cupy.random.default_rng``).
 
     cupy's Generator has random, integers, standard_normal, exponential, gamma,
     beta, poisson...; normal, uniform, permutation and choice are built on
     those here, and binomial comes from a legacy RandomState seeded alongside.
+    numpy's other distributions are the composed ones over these draws
+    (translations/_composed/_distributions.py).
     """
+
+    BACKEND = "cupy"
 
     def __init__(self, seed: Any = None):
         self._seed = seed

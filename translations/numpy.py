@@ -106,6 +106,13 @@ class _Generator(np.random.Generator):
         out = super().uniform(low, high, size)
         return out if dtype is None else np.asarray(out, dtype=dtype)
 
+    def permuted(self, x, *, axis=None, out=None):
+        # numpy's out= is written in place: refused, as on every library
+        if out is not None:
+            raise TypeError("permuted: out= is not supported (it writes in place); the "
+                            "shuffled copy is returned")
+        return super().permuted(x, axis=axis)
+
 
 # one generator per library, so that ``random.seed`` makes every draw reproducible
 # without touching numpy's legacy global state (numpy's own module-level draws are

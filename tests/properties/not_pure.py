@@ -9,7 +9,8 @@ cases in ``tests/functions/test_methods_*.py`` and ``test_backend_*.py``.
 
 from __future__ import annotations
 
-_RANDOM = "random: no deterministic reference (tests/functions/test_random.py)"
+_RANDOM = ("random: no deterministic reference (tests/functions/test_random.py; the "
+           "distributions' laws checked statistically in test_random_distributions.py)")
 _CREATION = "creation from shapes or scalars, no array to draw (tests/functions/test_creation.py)"
 _AUTODIFF = "autodiff, jit or a callable argument: no array-in/array-out reference"
 _DEVICE = "devices, memory or library identity: not a function of array values"
@@ -28,7 +29,16 @@ for _names, _why in [
      "random.gamma random.integers random.normal random.permutation random.poisson "
      "random.rand random.randint random.randn random.random random.seed "
      "random.standard_normal random.uniform random_normal random_permutations "
-     "random_subsets random_uniform seed", _RANDOM),
+     "random_subsets random_uniform seed "
+     "random.bytes random.chisquare random.dirichlet random.f random.geometric "
+     "random.gumbel random.hypergeometric random.laplace random.logistic random.lognormal "
+     "random.logseries random.multinomial random.multivariate_hypergeometric "
+     "random.multivariate_normal "
+     "random.negative_binomial random.noncentral_chisquare random.noncentral_f "
+     "random.pareto random.permuted random.power random.rayleigh random.standard_cauchy "
+     "random.standard_exponential random.standard_gamma random.standard_t "
+     "random.triangular random.vonmises random.wald random.weibull random.zipf",
+     _RANDOM),
     ("arange empty eye full identity linspace logspace geomspace ones zeros tri range "
      "linspace_without_last fft.fftfreq fft.rfftfreq meshgrid_ij indices complex "
      "as_tensor from_numpy from_dlpack from_external_array_dlpack tril_indices triu_indices "

@@ -399,6 +399,30 @@ row("roots of a matrix", lambda b, t: do("roots", arr(b, M23)), LIBRARY, ("roots
 row("vander of a matrix", lambda b, t: do("vander", arr(b, M23)), LIBRARY,
     ("one-dimensional",), name="vander")
 
+# numpy's Generator distributions: numpy's ValueError from the parameter checks
+row("gumbel of a negative scale",
+    lambda b, t: do("random.gumbel", 0.0, -1.0, size=3, like=b), LIBRARY, ("scale < 0",),
+    name="random.gumbel")
+row("chisquare of zero degrees of freedom",
+    lambda b, t: do("random.chisquare", 0.0, size=3, like=b), LIBRARY, ("df <= 0",),
+    name="random.chisquare")
+row("geometric with p > 1", lambda b, t: do("random.geometric", 1.5, size=3, like=b),
+    LIBRARY, ("p <= 0, p > 1",), name="random.geometric")
+row("dirichlet of a negative alpha",
+    lambda b, t: do("random.dirichlet", [1.0, -0.5], like=b), LIBRARY, ("alpha < 0",),
+    name="random.dirichlet")
+row("hypergeometric sample larger than the population",
+    lambda b, t: do("random.hypergeometric", 3, 2, 9, like=b), LIBRARY,
+    ("ngood + nbad < nsample",), name="random.hypergeometric")
+row("zipf of a <= 1", lambda b, t: do("random.zipf", 1.0, size=2, like=b), LIBRARY,
+    ("a <= 1",), name="random.zipf")
+row("triangular with left > mode",
+    lambda b, t: do("random.triangular", 2.0, 1.0, 3.0, like=b), LIBRARY, ("left > mode",),
+    name="random.triangular")
+row("multivariate_normal of a non-square covariance",
+    lambda b, t: do("random.multivariate_normal", np.zeros(2), np.ones((2, 3)), like=b),
+    LIBRARY, ("cov must be 2 dimensional and square",), name="random.multivariate_normal")
+
 # the ML ops of keras.ops (docs/vocabulary.md): typed errors from the composed checks
 row("glu of an odd axis", lambda b, t: do("glu", arr(b, np.arange(3.0))), LIBRARY,
     ("glu splits axis -1 in two halves", "odd"), name="glu")

@@ -108,7 +108,18 @@ NAN_REDUCTIONS = ("nanargmax", "nanargmin", "nancumsum", "nanmax", "nanmean", "n
                   "nanprod", "nanstd", "nansum", "nanvar")
 RANDOM = [("normal", ()), ("standard_normal", ()), ("uniform", ()), ("integers", (0, 5)),
           ("randint", (0, 5)), ("random", ()), ("exponential", ()), ("gamma", (2.0,)),
-          ("beta", (1.0, 2.0)), ("poisson", ()), ("binomial", (4, 0.5)), ("choice", (5,))]
+          ("beta", (1.0, 2.0)), ("poisson", ()), ("binomial", (4, 0.5)), ("choice", (5,)),
+          # numpy's other distributions (translations/_composed/_distributions.py)
+          ("chisquare", (3.0,)), ("dirichlet", ([1.0, 2.0],)), ("f", (3.0, 4.0)),
+          ("geometric", (0.3,)), ("gumbel", ()), ("hypergeometric", (5, 6, 4)),
+          ("laplace", ()), ("logistic", ()), ("lognormal", ()), ("logseries", (0.5,)),
+          ("multinomial", (5, [0.2, 0.8])), ("multivariate_hypergeometric", ([3, 4], 5)),
+          ("multivariate_normal", ([0.0, 1.0], [[1.0, 0.2], [0.2, 1.0]])),
+          ("negative_binomial", (2.0, 0.5)), ("noncentral_chisquare", (3.0, 1.0)),
+          ("noncentral_f", (3.0, 4.0, 1.0)), ("pareto", (3.0,)), ("power", (2.0,)),
+          ("rayleigh", ()), ("standard_cauchy", ()), ("standard_exponential", ()),
+          ("standard_gamma", (2.0,)), ("standard_t", (4.0,)), ("triangular", (0.0, 1.0, 2.0)),
+          ("vonmises", (0.0, 1.0)), ("wald", (1.0, 2.0)), ("weibull", (1.5,)), ("zipf", (2.0,))]
 EXTRA = [
     *[case(n, A, axis=0) for n in ("amax", "amin", "average", "ptp")],
     *[case(n, AN, axis=1) for n in NAN_REDUCTIONS],
@@ -176,6 +187,8 @@ EXTRA = [
     case("seed", 3, _like=True),
     *[case(f"random.{n}", *a, size=3, _like=True) for n, a in RANDOM],
     case("random.permutation", 5, _like=True), case("random.seed", 4, _like=True),
+    case("random.permuted", np.arange(6.0).reshape(2, 3), axis=1),
+    case("random.bytes", 5, _like=True),
     case("random.default_rng", 4, _like=True), case("to_backend_dtype", "float32", _like=True),
     case("get_default_device", _like=True), case("list_devices", _like=True),
     case("prefers_channels_last", _like=True),

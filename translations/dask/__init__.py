@@ -220,6 +220,7 @@ GATHERS: dict[str, str] = {
         "only for complex roots: they are computed to see whether they come in conjugate "
         "pairs, which makes numpy's coefficients real"
     ),
+    "random.bytes": "returns Python bytes: the drawn integers are computed on the client",
     "scipy.linalg.lu_solve": (
         "the pivot vector (n integers) is computed to make the row permutation (LAPACK's "
         "swaps are sequential); the factors and the right-hand side stay lazy"

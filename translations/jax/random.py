@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import stateful_random
+from dispatch.translations._composed._distributions import Distributions
 
 from dispatch.engine import merge_tables
 
@@ -30,7 +31,29 @@ def _held(dtype: Any, default: type) -> Any:
     return jax.dtypes.canonicalize_dtype(jnp.dtype(dtype or default))
 
 
-class Generator:
+def _standard(sampler: Any) -> Any:
+    # jax.random's standard samplers (no parameters): key, shape, dtype
+    def draw(rng: Generator, shape: tuple, dtype: str) -> Any:
+        return sampler(rng._next(), shape, _held(dtype, float))
+
+    return draw
+
+
+def _permuted(rng: Generator, x: Any, axis: Any) -> Any:
+    # independent=True: every slice along the axis shuffled on its own, numpy's permuted
+    if axis is None:
+        flat = jax.random.permutation(rng._next(), jnp.ravel(x), 0, independent=True)
+        return flat.reshape(jnp.shape(x))
+    return jax.random.permutation(rng._next(), x, int(axis), independent=True)
+
+
+def _multivariate_normal(rng: Generator, shape: tuple, dtype: str, mean: Any, cov: Any,
+                         method: str) -> Any:
+    return jax.random.multivariate_normal(rng._next(), mean, cov, shape[:-1],
+                                          _held(dtype, float), method)
+
+
+class Generator(Distributions):
     """numpy's ``random.Generator`` methods on a jax PRNG key.
 
     The key is split on every draw, so draws differ and a generator made with
@@ -51,7 +74,35 @@ class Generator:
     True
     """
 
-    __slots__ = ("_key", "_seed")
+    __slots__ = ("_key", "_raw", "_seed")
+
+    # numpy's other distributions: translations/_composed/_distributions.py, with
+    # jax.random's own samplers where their parametrisation is numpy's
+    BACKEND = "jax"
+    NATIVE = {  # noqa: RUF012
+        "standard_exponential": _standard(jax.random.exponential),
+        "standard_cauchy": _standard(jax.random.cauchy),
+        "gumbel": _standard(jax.random.gumbel),
+        "laplace": _standard(jax.random.laplace),
+        "logistic": _standard(jax.random.logistic),
+        "standard_gamma": lambda rng, shape, dtype, k: jax.random.gamma(
+            rng._next(), k, shape, _held(dtype, float)),
+        "standard_t": lambda rng, shape, dtype, df: jax.random.t(
+            rng._next(), df, shape, _held(dtype, float)),
+        "triangular": lambda rng, shape, dtype, lo, mid, hi: jax.random.triangular(
+            rng._next(), lo, mid, hi, shape, _held(dtype, float)),
+        "permuted": _permuted,
+        "multivariate_normal": _multivariate_normal,
+    }
+
+    def _default_float(self) -> str:
+        return _held(None, float).name
+
+    def _wide(self) -> str:  # without 64-bit mode jax holds float32
+        return _held(np.float64, float).name
+
+    def _count(self) -> str:
+        return _held(np.int64, int).name
 
     def __init__(self, seed: Any = None):
         if seed is None:

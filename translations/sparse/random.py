@@ -13,6 +13,7 @@ import numpy as np
 import sparse
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._composed._bound import fill_entries
+from dispatch.translations._composed._distributions import DISTRIBUTIONS
 from dispatch.translations.sparse._common import dense, sp
 from dispatch.translations.sparse.indexing import _take
 from sparse import COO
@@ -64,6 +65,23 @@ def _choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> CO
     return _take(a, np.asarray(idx), axis=0)
 
 
+def _distribution(method: str) -> Any:
+    """numpy's distribution ``method``: sparse parameters made dense first, the draws
+    stored as a sparse array (``bytes`` stays bytes); ``out=`` is refused."""
+
+    def draw(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("out") is not None:
+            raise TypeError(f"{method}: out= is not supported (it writes in place)")
+        args = tuple(dense(a) if isinstance(a, sparse.SparseArray) else a for a in args)
+        kwargs = {k: dense(v) if isinstance(v, sparse.SparseArray) else v
+                  for k, v in kwargs.items()}
+        out = getattr(_RNG[0], method)(*args, **kwargs)
+        return out if isinstance(out, bytes) else COO.from_numpy(np.asarray(out))
+
+    draw.__name__ = draw.__qualname__ = f"_{method}"
+    return draw
+
+
 class _Generator:
     """numpy's Generator whose draws come back as sparse arrays."""
 
@@ -100,7 +118,8 @@ TABLE = merge_tables(
         "random.poisson": _draw("poisson"),
         "random.binomial": _draw("binomial"),
     },
+    {f"random.{m}": _distribution(m) for m in DISTRIBUTIONS},
     # the legacy draws, over the table's own generator (random.seed repeats them)
     fill_entries("sparse", "random.rand", "random.randn"),
-    names=("random", "fill entries"),
+    names=("random", "distributions", "fill entries"),
 )

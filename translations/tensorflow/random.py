@@ -11,12 +11,17 @@ import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import stateful_random
+from dispatch.translations._composed._distributions import Distributions
 from dispatch.translations.tensorflow._common import _dt, _t, _to
 
 from dispatch.engine import merge_tables
 
 
-class Generator:
+def _standard_gamma(rng: Generator, shape: tuple, dtype: str, k: Any) -> Any:
+    return tf.random.stateless_gamma(list(shape), seed=rng._seed(), alpha=k, dtype=_dt(dtype))
+
+
+class Generator(Distributions):
     """A numpy-like random generator over a ``tf.random.Generator``.
 
     Returned by ``do("random.default_rng", seed, like="tensorflow")``; the
@@ -29,6 +34,11 @@ class Generator:
     >>> rng.normal(size=(2,)).shape
     TensorShape([2])
     """
+
+    # numpy's other distributions: translations/_composed/_distributions.py, over the
+    # draws below (tf's stateless gamma sampler for the gamma family)
+    BACKEND = "tensorflow"
+    NATIVE = {"standard_gamma": _standard_gamma}  # noqa: RUF012
 
     def __init__(self, seed: Any = None):
         self._seed_value = seed

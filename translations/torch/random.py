@@ -17,6 +17,7 @@ import numpy as np
 import torch
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import stateful_random
+from dispatch.translations._composed._distributions import Distributions
 from dispatch.translations.torch._common import _dtype, _shape, _tensor
 from torch import Tensor
 
@@ -31,7 +32,16 @@ def _seed_int(seed: Any) -> int | None:
     return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 
-class Generator:
+def _in_place(method: str) -> Any:
+    # torch's in-place samplers take our torch.Generator (torch.distributions do not)
+    def draw(rng: Generator, shape: tuple, dtype: str) -> Tensor:
+        out = torch.empty(shape, dtype=_dtype(dtype))
+        return getattr(out, method)(generator=rng._gen())
+
+    return draw
+
+
+class Generator(Distributions):
     """A numpy-like random generator drawing torch tensors.
 
     Returned by ``do("random.default_rng", seed, like="torch")``; the module-level
@@ -53,6 +63,17 @@ class Generator:
     >>> bool((Generator(1).random(4) == Generator(1).random(4)).all())
     True
     """
+
+    # numpy's other distributions: translations/_composed/_distributions.py, over the
+    # draws below (torch's exponential_ and cauchy_ samplers where they take a generator)
+    BACKEND = "torch"
+    NATIVE = {  # noqa: RUF012
+        "standard_exponential": _in_place("exponential_"),
+        "standard_cauchy": _in_place("cauchy_"),
+    }
+
+    def _default_float(self) -> str:
+        return str(torch.get_default_dtype()).removeprefix("torch.")
 
     def __init__(self, seed: Any = None):
         self._seed = _seed_int(seed)
