@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from dispatch.engine import composed, do
 from dispatch.translations._composed.reductions import _dt
+
+from dispatch.engine import composed, do
 
 _PAD_MODES = {
     "constant": "constant",
