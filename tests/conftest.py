@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import dispatch.translations as translations
 import numpy as np
 import pytest
 
+import dispatch.translations as translations
 from dispatch import clear_caches, do
 from dispatch._errors import UnsupportedError
 from dispatch.spec import Unsupported
@@ -743,7 +743,8 @@ def _describe(v: Any) -> str:
             "complex64": "c8",
         }
         return short.get(v.dtype.name, v.dtype.name) + "x".join(map(str, v.shape)).join("[]")
-    if isinstance(v, (list, tuple)) and any(isinstance(e, np.ndarray) for e in v):
+    if isinstance(v, (list, tuple)) and any(isinstance(e, np.ndarray) or callable(e)
+                                            for e in v):
         return "[" + ",".join(_describe(e) for e in v) + "]"
     if callable(v):
         return getattr(v, "__name__", "fn")
@@ -758,6 +759,9 @@ def case(name: str, *args: Any, **kwargs: Any) -> Case:
     if not c.id:
         parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
         c.id = ",".join(parts)[:60]
+    # an id must be the same in every process (pytest-xdist compares the collections):
+    # no object addresses from a default repr
+    assert " at 0x" not in c.id and "at0x" not in c.id, f"{name}: an id with an address: {c.id}"
     return c
 
 

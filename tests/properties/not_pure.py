@@ -55,6 +55,10 @@ for _names, _why in [
      "an ML op with no numpy function of that name: checked against float64 references "
      "written from each op's definition, on every library, in float32 and float64 "
      "(tests/functions/test_ml_ops.py)"),
+    ("celu threshold polar view_as_real view_as_complex cholesky_inverse cdist",
+     "an ML op of keras.ops with no numpy function of that name: checked against float64 "
+     "references written from each op's definition, on every library "
+     "(tests/functions/test_ml_ops_linalg_complex.py)"),
     ("hard_tanh hard_shrink soft_shrink tanh_shrink sparse_plus sparse_sigmoid squareplus "
      "sparsemax swish hard_swish segment_min segment_prod in_top_k multi_hot slice "
      "slice_update scatter_update saturate_cast view psnr extract_sequences",

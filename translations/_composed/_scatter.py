@@ -18,9 +18,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dispatch.translations._composed._common import _arange, _combined, _ravel
-
 from dispatch.engine import do, is_array
+from dispatch.translations._composed._common import _arange, _combined, _ravel
 
 _MODES = ("update", "add", "max", "min")
 

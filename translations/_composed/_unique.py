@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from dispatch.translations._composed.reductions import _dt
-
 from dispatch.engine import composed, do
+from dispatch.translations._composed.reductions import _dt
 
 _PAD_MODES = {
     "constant": "constant",

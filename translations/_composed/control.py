@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from dispatch.translations._adapters import branch_index, check_carry, require_callable
 
 from dispatch.engine import (
     composed,
@@ -32,6 +31,7 @@ from dispatch.engine import (
     tree_map,
     tree_unflatten,
 )
+from dispatch.translations._adapters import branch_index, check_carry, require_callable
 
 
 @composed("call")

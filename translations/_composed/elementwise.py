@@ -16,10 +16,10 @@ import math
 from typing import Any
 
 import numpy as np
-from dispatch.translations._composed.devices import _weak_kind
-from dispatch.translations._composed.reductions import _dt, default_float
 
 from dispatch.engine import composed, do, is_array
+from dispatch.translations._composed.devices import _weak_kind
+from dispatch.translations._composed.reductions import _dt, default_float
 
 
 def _float(x: Any) -> Any:
@@ -283,6 +283,91 @@ def elu(x: Any, alpha: float = 1.0) -> Any:
     """
     x = _real_float(x, "elu")
     return do("where", x > 0, x, alpha * do("expm1", do("minimum", x, 0.0)))
+
+
+@composed("celu")
+def celu(x: Any, alpha: float = 1.0) -> Any:
+    """Continuously differentiable ELU: ``max(x, 0) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("celu", np.array([-1.0, 0.0, 2.0]), alpha=2.0)
+    array([-0.78693868,  0.        ,  2.        ])
+    """
+    x = _real_float(x, "celu")
+    if alpha == 0:
+        raise ValueError("celu: alpha must not be 0 (it divides x)")
+    neg = alpha * do("expm1", do("minimum", x, 0.0) / alpha)
+    return do("where", x > 0, x, neg)
+
+
+@composed("threshold")
+def threshold(x: Any, threshold: float, default_value: float) -> Any:
+    """``x`` where ``x > threshold``, else ``default_value`` (keras's ``threshold``,
+    torch's ``threshold``), in ``x``'s dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("threshold", np.array([-1.0, 0.5, 2.0]), 0.5, -9.0)
+    array([-9., -9.,  2.])
+    """
+    x = _real_float(x, "threshold")
+    return do("where", x > threshold, x, do("full_like", x, default_value))
+
+
+@composed("polar")
+def polar(abs_: Any, angle: Any) -> Any:
+    """The complex numbers of modulus ``abs_`` and argument ``angle``:
+    ``abs_ * (cos(angle) + 1j * sin(angle))`` (complex64 from float32, complex128 from
+    float64).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("polar", np.array([2.0]), np.array([np.pi / 2])).round(12)
+    array([0.+2.j])
+    """
+    r, a = _real_float(abs_, "polar"), _real_float(angle, "polar")
+    return do("complex", r * do("cos", a), r * do("sin", a))
+
+
+@composed("view_as_real")
+def view_as_real(x: Any) -> Any:
+    """A complex array as real numbers: a new last axis of length 2 holding the
+    real and imaginary parts (torch's ``view_as_real``; a copy on libraries without
+    views).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("view_as_real", np.array([1 + 2j, 3 - 1j]))
+    array([[ 1.,  2.],
+           [ 3., -1.]])
+    """
+    if do("dtype_of", x).kind != "c":
+        raise TypeError("view_as_real takes a complex array")
+    return do("stack", [do("real", x), do("imag", x)], axis=-1)
+
+
+@composed("view_as_complex")
+def view_as_complex(x: Any) -> Any:
+    """The inverse of ``view_as_real``: a real array whose last axis has length 2
+    (real part, imaginary part) as complex numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("view_as_complex", np.array([[1.0, 2.0], [3.0, -1.0]]))
+    array([1.+2.j, 3.-1.j])
+    """
+    shape = tuple(do("shape", x))
+    if not shape or shape[-1] != 2 or do("dtype_of", x).kind != "f":
+        raise ValueError(
+            f"view_as_complex takes a real floating array whose last axis has length 2; "
+            f"got shape {shape}")
+    return do("complex", x[..., 0], x[..., 1])
 
 
 @composed("selu")

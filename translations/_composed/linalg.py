@@ -33,11 +33,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
+from dispatch.engine import DispatchError, composed, do
 from dispatch.translations._composed._common import _cast, _dtype, _host, _kind
 from dispatch.translations._composed.reductions import _dt
 from dispatch.translations._composed.solvers import SolveResult
-
-from dispatch.engine import DispatchError, composed, do
 
 __all__ = ["SolveResult"]
 
@@ -754,3 +754,51 @@ def logdet(x: Any) -> Any:
     sign, logabsdet = do("linalg.slogdet", x)
     nan = do("full_like", logabsdet, math.nan)
     return do("where", sign > 0, logabsdet, do("where", sign == 0, -math.inf, nan))
+
+
+@composed("cholesky_inverse")
+def cholesky_inverse(x: Any, upper: bool = False) -> Any:
+    """The inverse of ``A`` from its Cholesky factor ``x``: ``A = x x^H`` (lower, the
+    default) or ``A = x^H x`` (``upper=True``), as keras's and torch's
+    ``cholesky_inverse``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> low = np.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 3.0]]))
+    >>> do("cholesky_inverse", low)
+    array([[ 0.375, -0.25 ],
+           [-0.25 ,  0.5  ]])
+    """
+    shape = tuple(do("shape", x))
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(f"cholesky_inverse takes square matrices; got shape {shape}")
+    inv = do("linalg.inv", x)
+    inv_h = do("conj", do("matrix_transpose", inv))
+    return do("matmul", inv, inv_h) if upper else do("matmul", inv_h, inv)
+
+
+@composed("cdist")
+def cdist(x1: Any, x2: Any, p: float = 2.0) -> Any:
+    """Distances between the rows of ``x1`` (``(..., P, M)``) and of ``x2``
+    (``(..., R, M)``): ``(sum |x1_i - x2_j| ** p) ** (1 / p)``, shape ``(..., P, R)``
+    (keras's and torch's ``cdist``; ``p=inf`` the largest difference).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("cdist", np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([[3.0, 4.0]]))
+    array([[5.        ],
+           [3.60555128]])
+    """
+    if p < 0:
+        raise ValueError(f"cdist: p must be non-negative; got {p}")
+    diff = do("abs", do("expand_dims", x1, -2) - do("expand_dims", x2, -3))
+    if p == math.inf:
+        return do("max", diff, axis=-1)
+    if p == 0:
+        return do("sum", do("astype", diff != 0, _dt(diff)), axis=-1)
+    if p == 2:
+        return do("sqrt", do("sum", diff * diff, axis=-1))
+    return do("sum", diff ** p, axis=-1) ** (1.0 / p)
+
