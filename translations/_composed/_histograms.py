@@ -6,15 +6,12 @@ import math
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, infer_backend_multi, is_array
-from dispatch.translations._composed._common import (
-    _host,
-)
+from dispatch.translations._composed._common import _host
 from dispatch.translations._composed.reductions import _dt, default_float
 from dispatch.translations._composed.statistics import _bin_of
 
-# ---------------------------------------------------------------- the quantile family
+from dispatch.engine import composed, do, infer_backend_multi, is_array
+
 
 @composed("histogramdd")
 def histogramdd(

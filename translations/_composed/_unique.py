@@ -5,21 +5,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from dispatch.engine import composed, do
 from dispatch.translations._composed.reductions import _dt
 
-_PAD_MODES = {
-    "constant": "constant",
-    "zeros": "constant",
-    "boundary": "edge",
-    "edge": "edge",
-    "periodic": "wrap",
-    "wrap": "wrap",
-    "symmetric": "symmetric",
-    "reflect": "reflect",
-}
-
-# ---------------------------------------------------------------- unique_* (numpy 2)
+from dispatch.engine import composed, do
 
 
 class UniqueAllResult(NamedTuple):
