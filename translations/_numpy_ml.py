@@ -14,7 +14,6 @@ import math
 from typing import Any
 
 import numpy as np
-
 from dispatch.translations._adapters import basic_block, real_float_entries
 
 _FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.longdouble))

@@ -7,8 +7,6 @@ import functools
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 from dispatch.translations import _numpy_ml, _safety
 from dispatch.translations._adapters import (
     SCIPY_SPECIAL_NATIVE,
@@ -20,6 +18,8 @@ from dispatch.translations._adapters import (
 from dispatch.translations._composed._bound import backend_entries, no_autodiff_entries
 from dispatch.translations._composed._scatter import _check_mode
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+
+from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
 TYPES = ("numpy",)
 MODULES = {"scipy": "scipy"}

@@ -26,10 +26,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from dispatch.engine import unsupported
 from dispatch.translations._adapters import require_callable
 from dispatch.translations._composed import creation, devices, random
 from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+
+from dispatch.engine import unsupported
 
 BOUND: dict[str, Callable] = {
     "as_tensor": creation.as_tensor,

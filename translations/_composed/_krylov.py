@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array
 from dispatch.translations._composed._common import _cast, _dtype, _host, _kind
 from dispatch.translations._composed.control import settler
+
+from dispatch.engine import composed, do, get_lib_fn, infer_backend, is_array
 
 
 class SolveResult(NamedTuple):

@@ -18,9 +18,9 @@ import math
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import _axis_tuple
 
 from dispatch.engine import composed, do
-from dispatch.translations._composed.reductions import _axis_tuple
 
 
 def _ndim(name: str, x: Any, least: int) -> int:

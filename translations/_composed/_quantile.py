@@ -13,10 +13,10 @@ import warnings
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import do, is_array
 from dispatch.translations._composed._common import _host
 from dispatch.translations._composed.reductions import _axis_tuple, _dt, _readable, default_float
+
+from dispatch.engine import do, is_array
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 

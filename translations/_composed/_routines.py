@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, is_array
 from dispatch.translations._composed._common import _first_array, _host
 from dispatch.translations._composed.reductions import _dt, _readable, default_float
+
+from dispatch.engine import composed, do, is_array
 
 
 def _axis(axis: int, ndim: int) -> int:

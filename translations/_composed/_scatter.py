@@ -18,8 +18,9 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dispatch.engine import do, is_array
 from dispatch.translations._composed._common import _arange, _combined, _ravel
+
+from dispatch.engine import do, is_array
 
 _MODES = ("update", "add", "max", "min")
 

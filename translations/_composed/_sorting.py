@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import _dt
 
 from dispatch.engine import composed, do, is_array
-from dispatch.translations._composed.reductions import _dt
 
 
 def _check_kth(name: str, a: Any, kth: Any, axis: Any) -> tuple[Any, Any]:

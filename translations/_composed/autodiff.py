@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, is_array
 from dispatch.translations._adapters import no_autodiff
 from dispatch.translations._composed._common import _first_array, _host
 from dispatch.translations._composed.reductions import _axis_tuple, _dt
+
+from dispatch.engine import composed, do, is_array
 
 
 def _spacings(varargs: Sequence[Any], f_shape: tuple[int, ...], axes: tuple[int, ...]) -> list:

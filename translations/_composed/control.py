@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._adapters import branch_index, check_carry, require_callable
 
 from dispatch.engine import (
     composed,
@@ -31,7 +32,6 @@ from dispatch.engine import (
     tree_map,
     tree_unflatten,
 )
-from dispatch.translations._adapters import branch_index, check_carry, require_callable
 
 
 @composed("call")

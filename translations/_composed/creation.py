@@ -32,9 +32,9 @@ import operator
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.devices import np_dtype
 
 from dispatch.engine import backend_of_type, composed, do, get_precision, is_array, tree_map
-from dispatch.translations._composed.devices import np_dtype
 
 
 def _np(dtype: Any) -> np.dtype:

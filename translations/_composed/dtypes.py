@@ -25,9 +25,9 @@ import operator
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.devices import _weak_kind, np_dtype
 
 from dispatch.engine import composed, do, is_array
-from dispatch.translations._composed.devices import _weak_kind, np_dtype
 
 _KIND_NAMES = frozenset({
     "bool", "signed integer", "unsigned integer", "integral", "real floating",

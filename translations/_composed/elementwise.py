@@ -16,10 +16,10 @@ import math
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, is_array
 from dispatch.translations._composed.devices import _weak_kind
 from dispatch.translations._composed.reductions import _dt, default_float
+
+from dispatch.engine import composed, do, is_array
 
 
 def _float(x: Any) -> Any:

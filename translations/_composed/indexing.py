@@ -44,8 +44,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, is_array
 from dispatch.translations._composed._common import (
     _arange,
     _cast,
@@ -60,6 +58,8 @@ from dispatch.translations._composed._common import (
 )
 from dispatch.translations._composed._scatter import _check_mode, _scatter, unbatched_forms
 from dispatch.translations._composed.reductions import _dt, _readable
+
+from dispatch.engine import composed, do, is_array
 
 # ---------------------------------------------------------------- small helpers
 

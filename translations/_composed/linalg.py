@@ -33,11 +33,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import DispatchError, composed, do
 from dispatch.translations._composed._common import _cast, _dtype, _host, _kind
 from dispatch.translations._composed.reductions import _dt
 from dispatch.translations._composed.solvers import SolveResult
+
+from dispatch.engine import DispatchError, composed, do
 
 __all__ = ["SolveResult"]
 

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do
 from dispatch.translations._composed._common import _index64
 from dispatch.translations._composed.signal import _upsample
 from dispatch.translations._composed.statistics import _ml_float
+
+from dispatch.engine import composed, do
 
 EPSILON = 1e-7  # keras's backend.epsilon()
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.devices import np_dtype
 
 from dispatch.engine import backend_of_type, do, get_precision, is_array
-from dispatch.translations._composed.devices import np_dtype
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

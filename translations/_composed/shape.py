@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed.reductions import _dt
 
 from dispatch.engine import composed, do, is_array
-from dispatch.translations._composed.reductions import _dt
 
 _PAD_MODES = {
     "constant": "constant",

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, is_array
 from dispatch.translations._composed.reductions import (
     default_float,
     real_dtype_name,
     result_dtype_name,
 )
+
+from dispatch.engine import composed, do, is_array
 
 # ---------------------------------------------------------------- conv
 

@@ -36,8 +36,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do
 from dispatch.translations._composed._common import _dtype
 from dispatch.translations._composed._krylov import (
     SolveResult,
@@ -56,6 +54,8 @@ from dispatch.translations._composed._krylov import (
     _traced,
     _with_batch,
 )
+
+from dispatch.engine import composed, do
 
 __all__ = ["SolveResult"]
 

@@ -34,8 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dispatch.engine import composed, do
 from dispatch.translations._composed._common import _arange, _combined, _index64
+
+from dispatch.engine import composed, do
 
 
 @composed("csr_to_coo")

@@ -44,8 +44,6 @@ import math
 from typing import Any
 
 import numpy as np
-
-from dispatch.engine import composed, do, infer_backend_multi, is_array
 from dispatch.translations._composed._common import (
     _arange,
     _cast,
@@ -57,6 +55,8 @@ from dispatch.translations._composed._common import (
 )
 from dispatch.translations._composed._quantile import _quantile
 from dispatch.translations._composed.reductions import _dt, _readable, default_float
+
+from dispatch.engine import composed, do, infer_backend_multi, is_array
 
 # ---------------------------------------------------------------- the quantile family
 

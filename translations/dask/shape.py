@@ -14,11 +14,11 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
-
-from dispatch.engine import NATIVE, alias
 from dispatch.translations._adapters import ravel_order, split_slices
 from dispatch.translations._composed import _unique as composed_unique
 from dispatch.translations._composed import shape as composed_shape
+
+from dispatch.engine import NATIVE, alias
 
 
 def _known(x: Array) -> Array:
