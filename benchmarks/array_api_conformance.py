@@ -70,6 +70,8 @@ def run(label: str, suite: Path, args: argparse.Namespace, out: Path) -> dict[st
         cmd += ["-n", str(args.jobs)]
     if args.k:
         cmd += ["-k", args.k]
+    if args.timeout:
+        cmd += [f"--timeout={args.timeout}"]
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=suite, env=env, capture_output=True, text=True)
     seconds = time.monotonic() - start
@@ -96,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-examples", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=1, help="pytest-xdist workers per namespace")
     ap.add_argument("-k", help="pytest -k expression (a subset of the tests)")
+    ap.add_argument("--timeout", type=int, default=0,
+                    help="seconds one test may run before it counts as failed (pytest-timeout)")
     ap.add_argument("--out", type=Path, default=REPO / "build" / "array-api")
     ap.add_argument("--compare", action="store_true",
                     help="list the tests compat passes and dispatch fails")
