@@ -41,6 +41,7 @@ NAMESPACES = {
     "compat-numpy": "array_api_compat.numpy",
     "compat-torch": "array_api_compat.torch",
     "compat-dask": "array_api_compat.dask.array",
+    "native-jax": "jax.numpy",  # jax's own namespace is the standard's
     **{
         f"dispatch-{lib}": (
             f"exec('import dispatch; xp = dispatch.array_namespace(\"{lib}\")')"
@@ -48,10 +49,14 @@ NAMESPACES = {
         for lib in ("numpy", "torch", "jax", "tensorflow", "dask")
     },
 }
+# per-namespace environment: jax offers float64 (which the suite needs to start) only in
+# its 64-bit mode, as array-api-compat's and jax's own runs of the suite set it
+ENV = {label: {"JAX_ENABLE_X64": "1"} for label in ("dispatch-jax", "native-jax")}
 DEFAULT = ("strict", "compat-numpy", "dispatch-numpy", "compat-torch", "dispatch-torch",
            "dispatch-jax", "dispatch-tensorflow", "dispatch-dask")
 # (ours, theirs): the tests theirs passes and ours does not are listed
-COMPARE = (("dispatch-numpy", "compat-numpy"), ("dispatch-torch", "compat-torch"))
+COMPARE = (("dispatch-numpy", "compat-numpy"), ("dispatch-torch", "compat-torch"),
+           ("dispatch-dask", "compat-dask"), ("dispatch-jax", "native-jax"))
 
 
 def run(label: str, suite: Path, args: argparse.Namespace, out: Path) -> dict[str, str]:
@@ -59,7 +64,7 @@ def run(label: str, suite: Path, args: argparse.Namespace, out: Path) -> dict[st
     xml = out / f"{label}.xml"
     env = dict(os.environ, ARRAY_API_TESTS_MODULE=NAMESPACES[label],
                ARRAY_API_TESTS_VERSION=VERSION, PYTHONWARNINGS="ignore",
-               TF_CPP_MIN_LOG_LEVEL="3")
+               TF_CPP_MIN_LOG_LEVEL="3", **ENV.get(label, {}))
     cmd = [
         sys.executable, "-m", "pytest", "array_api_tests", "-q", "-rN", "--tb=no",
         "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:benchmark",
