@@ -25,6 +25,7 @@ path is untouched. No library is named or imported here: the marker is an attrib
 from __future__ import annotations
 
 import functools
+import itertools
 import sys
 import threading
 from collections.abc import Callable
@@ -35,6 +36,10 @@ from typing import Any
 # id(value) -> attribute name. Emptied with the caches (``clear_caches``).
 PARKED = SimpleNamespace()
 _PARKED_AS: dict[int, str] = {}
+# attribute names are never reused, not even after ``forget_parked``: a trace under way
+# keeps what it read of ``PARKED`` (a registry change inside a miss it runs empties the
+# caches), so a name given to a second value would read back the first one
+_NAMES = itertools.count()
 _LOCK = threading.Lock()
 _TRACE = threading.local()
 _MISSING = object()
@@ -46,7 +51,14 @@ def tracing() -> bool:
 
 
 def forget_parked() -> None:
-    """Drop the parked values (called by ``clear_caches``)."""
+    """Drop the parked values (called by ``clear_caches``).
+
+    Not while a miss runs for a tracer: the trace under way has read parked values and
+    guards its compiled code on them (a composed module loaded by that very miss
+    registers its functions, which empties the caches). They are dropped at the next
+    change of the registry outside a trace."""
+    if tracing():
+        return
     with _LOCK:
         vars(PARKED).clear()
         _PARKED_AS.clear()
@@ -73,7 +85,7 @@ def _park(value: Any) -> str:
     with _LOCK:
         name = _PARKED_AS.get(id(value))
         if name is None:
-            name = f"v{len(_PARKED_AS)}"
+            name = f"v{next(_NAMES)}"
             _PARKED_AS[id(value)] = name
             setattr(PARKED, name, value)
         return name

@@ -376,6 +376,39 @@ def test_torch_compile_in_a_fresh_process() -> None:
     assert run.stdout.split() == ["1", "0"], run.stdout
 
 
+@pytest.mark.parametrize("call", [
+    'do("max_pool", x, 3, strides=2, padding="same")',  # loads the composed nn module
+    'do("one_hot", do("argmax", x, axis=-1), 6)',  # a numpy dtype named inside the trace
+    'do("unwrap", x)',
+], ids=["max_pool_same", "one_hot", "unwrap"])
+def test_composed_ops_first_resolved_inside_torch_compile(call: str) -> None:
+    """Cold: in a fresh interpreter the first call of an op is compiled with
+    fullgraph=True. Its misses run inside dynamo's trace, load composed modules (whose
+    registrations empty the caches mid-trace) and convert dtypes; the trace must keep
+    the values it read and write nothing it cannot replay."""
+    pytest.importorskip("torch")
+    code = textwrap.dedent(
+        f"""
+        import torch
+        from dispatch import do
+
+        def f(x):
+            return {call}
+
+        x = torch.randn(2, 8, 6)
+        out = torch.compile(f, fullgraph=True, backend="eager")(x)
+        assert torch.equal(out, f(x)), (out, f(x))
+        print("same")
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.split() == ["same"], run.stdout
+
+
 def test_torch_compile_error_names_the_call() -> None:
     """A name that resolves nowhere fails the compilation with dispatch's message."""
     torch = pytest.importorskip("torch")

@@ -26,6 +26,12 @@ _DTYPES: dict[Any, torch.dtype] = {
 }
 
 
+# numpy's dtypes and scalar types of the same names
+_DTYPES.update({np.dtype(n): t for n, t in _DTYPES.items() if n != "bfloat16"})
+_DTYPES.update({np.dtype(n).type: t for n, t in _DTYPES.items() if isinstance(n, str)
+                and n != "bfloat16"})
+
+
 def _dtype(dtype: Any) -> torch.dtype | None:
     """A torch dtype from a torch dtype, a numpy-style name, a numpy dtype or a type."""
     if dtype is None or isinstance(dtype, torch.dtype):
@@ -38,8 +44,12 @@ def _dtype(dtype: Any) -> torch.dtype | None:
         found = _DTYPES[np.dtype(dtype).name]
     except (KeyError, TypeError) as err:
         raise TypeError(f"torch has no dtype matching {dtype!r}") from err
-    with contextlib.suppress(TypeError):  # unhashable spellings are converted each time
-        _DTYPES[dtype] = found
+    # remembered for the next call, except inside torch.compile's trace: the write would
+    # be a side effect of the compiled code, which dynamo cannot replay with a numpy
+    # dtype as the key (numpy's dtypes and scalar types are in the table already)
+    if not torch.compiler.is_compiling():
+        with contextlib.suppress(TypeError):  # unhashable spellings are converted each time
+            _DTYPES[dtype] = found
     return found
 
 
