@@ -392,7 +392,8 @@ def _floor_divide(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
     # (the floor of inf/x is computed from fmod, which is NaN there), unless x2 is 0
     r = cupy.floor_divide(x1, x2, **kwargs)
     if r.dtype.kind == "f":
-        r = cupy.where(cupy.isinf(x1) & (_lift(x2) != 0), cupy.asarray(np.nan, r.dtype), r)
+        inf = cupy.isinf(cupy.asarray(x1, dtype=r.dtype))  # cupy has no isinf for integers
+        r = cupy.where(inf & (_lift(x2) != 0), cupy.asarray(np.nan, r.dtype), r)
     return r
 
 
