@@ -43,7 +43,11 @@ from dispatch.translations._composed._bound import (
     no_autodiff_entries,
 )
 from dispatch.translations._composed._distributions import Distributions
-from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    device_ref,
+    list_devices_filtered,
+)
 from dispatch.translations._composed.elementwise import _ufunc_float
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
@@ -109,7 +113,7 @@ def _device_id(device: Any) -> int:
 
 
 def _to_device(x: Any, device: Any) -> Any:
-    dev = _device_id(device)
+    dev = _device_id(device_ref(device))
     if isinstance(x, cupy.ndarray) and x.device.id == dev:
         return x
     with cupy.cuda.Device(dev):
@@ -144,12 +148,14 @@ def _from_dlpack(x: Any, **kwargs: Any) -> Any:
     # capsule that cupy refuses as not CUDA's) is copied to the current device
     if hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == 1:  # kDLCPU
         return cupy.asarray(np.from_dlpack(x))
-    try:
+    if hasattr(x, "__dlpack__"):
         return cupy.from_dlpack(x, **kwargs)
-    except RuntimeError:
-        if hasattr(x, "__dlpack__"):
-            raise
+    # a bare capsule names no device: numpy takes it if it holds host memory, and
+    # refuses a device's without consuming it (cupy consumes a host capsule it refuses)
+    try:
         return cupy.asarray(np.from_dlpack(_Capsule(x)))
+    except (BufferError, RuntimeError):
+        return cupy.from_dlpack(x, **kwargs)
 
 
 # ---------------------------------------------------------------- reductions
@@ -311,6 +317,14 @@ def _lifted(fn: Callable, *keywords: str) -> Callable:
     return call
 
 
+def _choose(a: Any, choices: Any, out: Any = None, mode: str = "raise") -> Any:
+    # cupy's choose wants one array of choices; numpy takes a sequence of array-likes,
+    # broadcast together (cupy.asarray refuses a list that holds cupy arrays)
+    if isinstance(choices, (list, tuple)):
+        choices = cupy.stack(cupy.broadcast_arrays(*map(_lift, choices)))
+    return cupy.choose(_lift(a), _lift(choices), out=out, mode=mode)
+
+
 def _where(condition: Any, *xy: Any) -> Any:
     # cupy's where wants its condition as an array (x and y may be Python scalars)
     return cupy.where(_lift(condition), *xy)
@@ -350,7 +364,9 @@ def _logical(name: str) -> Callable:
     fn = getattr(cupy, name)
 
     def truth(x: Any) -> Any:
-        return x != 0 if isinstance(x, cupy.ndarray) and x.dtype.kind == "c" else x
+        if isinstance(x, cupy.ndarray):
+            return x != 0 if x.dtype.kind == "c" else x
+        return x != 0 if isinstance(x, (complex, np.complexfloating)) else x
 
     def logical(*args: Any, **kwargs: Any) -> Any:
         return fn(*map(truth, args), **kwargs)
@@ -395,6 +411,23 @@ def _floor_divide(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
         inf = cupy.isinf(cupy.asarray(x1, dtype=r.dtype))  # cupy has no isinf for integers
         r = cupy.where(inf & (_lift(x2) != 0), cupy.asarray(np.nan, r.dtype), r)
     return r
+
+
+def _remainder(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+    # cupy's float remainder is NaN for an infinite divisor and gives its zeros the
+    # dividend's sign; numpy's is x1 where x1 and x2 share a sign (x2 where they do
+    # not) for an infinite x2 and a finite x1, and its zeros take the divisor's sign
+    r = cupy.remainder(x1, x2, **kwargs)
+    if r.dtype.kind != "f":
+        return r
+    a, b = cupy.asarray(x1, dtype=r.dtype), cupy.asarray(x2, dtype=r.dtype)
+    same = (a == 0) | (cupy.signbit(a) == cupy.signbit(b))
+    r = cupy.where(cupy.isinf(b) & cupy.isfinite(a), cupy.where(same, a, b), r)
+    return cupy.where(r == 0, cupy.copysign(cupy.zeros_like(r), b), r)
+
+
+def _divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+    return _floor_divide(x1, x2), _remainder(x1, x2)
 
 
 # float type -> (mantissa bits, exponent bits, bias of a mantissa in [0.5, 1), the
@@ -470,9 +503,14 @@ def _householder_product(a: Any, tau: Any) -> Any:
     return q
 
 
+# numpy before 2.5 gives eig/eigvals of a real matrix real when every imaginary part is
+# 0; numpy 2.5 gives them complex always, as cupy does: the installed numpy decides
+_REAL_EIG = np.linalg.eigvals(np.eye(1)).dtype.kind == "f"
+
+
 def _all_real(a: Any, w: Any) -> bool:
-    # numpy's eig/eigvals of a real matrix are real when every imaginary part is 0
-    return cupy.asarray(a).dtype.kind != "c" and not bool((w.imag != 0).any())
+    return (_REAL_EIG and cupy.asarray(a).dtype.kind != "c"
+            and not bool((w.imag != 0).any()))
 
 
 def _eigvals(a: Any) -> Any:
@@ -684,7 +722,7 @@ TABLE = merge_tables(
         "take": _take,
         "meshgrid": _meshgrid,
         "where": _where,
-        "choose": _lifted(cupy.choose, "choices"),
+        "choose": _choose,
         "ediff1d": _lifted(cupy.ediff1d, "to_begin", "to_end"),
         "ascontiguousarray": _lifted(cupy.ascontiguousarray),
         "gradient": _gradient,
@@ -692,6 +730,9 @@ TABLE = merge_tables(
         "spacing": _spacing,
         "power": _power,
         "floor_divide": _floor_divide,
+        "remainder": _remainder,
+        "mod": _remainder,
+        "divmod": _divmod,
         "frexp": _frexp,
         # linalg
         "dot": _dot,

@@ -17,7 +17,11 @@ from dispatch.translations._adapters import (
 )
 from dispatch.translations._composed._bound import backend_entries, no_autodiff_entries
 from dispatch.translations._composed._scatter import _check_mode
-from dispatch.translations._composed.devices import ComputeDevice, list_devices_filtered
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    device_ref,
+    list_devices_filtered,
+)
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
@@ -149,6 +153,7 @@ def _to_device(x, device=None):
     >>> do("to_device", np.ones(2), "cpu")
     array([1., 1.])
     """
+    device = device_ref(device)
     if device not in (None, "cpu"):
         raise ValueError(f"numpy arrays live on the CPU; cannot move to {device!r}")
     return x

@@ -85,6 +85,14 @@ class ComputeDevice:
         return f"ComputeDevice({self.backend}: {self.name} [{self.device_type}{mem}])"
 
 
+def device_ref(device: Any) -> Any:
+    """The library's own device for ``device``: a :class:`ComputeDevice` (of
+    ``get_device`` or ``list_devices``) gives its ``ref``; anything else (a name such as
+    ``'cuda:1'``, the library's device object, None) is returned as it is. The tables'
+    ``to_device`` take either."""
+    return device.ref if isinstance(device, ComputeDevice) else device
+
+
 # the default device of each library; written only through set_default_device
 _DEFAULT: dict[str, ComputeDevice] = {}
 

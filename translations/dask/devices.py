@@ -17,6 +17,7 @@ import numpy as np
 from dask.array import Array
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
+from dispatch.translations._composed.devices import device_ref
 
 from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsupported
 
@@ -40,6 +41,7 @@ def _astype(x: Array, dtype: Any, copy: bool = True) -> Array:
 
 
 def _to_device(x: Array, device: Any = None) -> Array:
+    device = device_ref(device)
     if device not in (None, "cpu"):
         raise ValueError(f"dask arrays are host arrays; cannot move to {device!r}")
     return x

@@ -16,6 +16,7 @@ from dispatch.translations._adapters import view_by_bitcast
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
+    device_ref,
     list_devices_filtered,
     np_dtype,
     view,
@@ -42,6 +43,7 @@ def _astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) ->
 
 
 def _to_device(x: Any, device: Any) -> Any:
+    device = device_ref(device)
     if isinstance(device, str):
         # "cpu", "gpu", "cuda:1", "tpu:0": a platform and an optional index
         platform, _, index = device.partition(":")

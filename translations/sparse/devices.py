@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
+from dispatch.translations._composed.devices import device_ref
 from dispatch.translations.sparse._common import sp
 from sparse import COO, SparseArray
 
@@ -53,6 +54,7 @@ def _astype(x: Any, dtype: Any, copy: bool = True) -> SparseArray:
 
 
 def _to_device(x: SparseArray, device: Any = None) -> SparseArray:
+    device = device_ref(device)
     if device not in (None, "cpu"):
         raise ValueError(f"pydata sparse arrays live on the CPU; cannot move to {device!r}")
     return x

@@ -17,6 +17,7 @@ from dispatch.translations._adapters import view_by_bitcast
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
+    device_ref,
     list_devices_filtered,
     np_dtype,
     view,
@@ -65,6 +66,7 @@ def _device_name(device: Any) -> str:
 
 
 def _to_device(x: Any, device: Any = None) -> Any:
+    device = device_ref(device)
     if device is None:
         return x
     with tf.device(_device_name(device)):

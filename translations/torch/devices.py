@@ -20,6 +20,7 @@ import torch
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
+    device_ref,
     list_devices_filtered,
     np_dtype,
     saturate_cast,
@@ -123,7 +124,7 @@ def _to_numpy(x: Any) -> np.ndarray:
 
 
 def _to_device(x: Tensor, device: Any = None) -> Tensor:
-    return x if device is None else x.to(device)
+    return x if device is None else x.to(device_ref(device))
 
 
 def _astype(x: Tensor, dtype: Any, copy: bool = True) -> Tensor:
