@@ -53,6 +53,29 @@ def _dtype(dtype: Any) -> torch.dtype | None:
     return found
 
 
+#: the unsigned dtypes torch stores but hardly computes with: on the CPU it has no
+#: arange, eye, flip, tril/triu or sum kernels for them (torch 2.x). The adapters of
+#: those move the data as the signed dtype of the same width (:func:`_signed`) or
+#: compute in int64 and cast, which keeps numpy's modular arithmetic
+_UNSIGNED_WIDE: dict[torch.dtype, torch.dtype] = {
+    torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64,
+}
+
+
+def _signed(a: Tensor) -> Tensor:
+    """``a`` itself, or, for torch's scarcely supported unsigned dtypes, a view of its
+    bits as the signed dtype of the same width (for functions that only move
+    elements: view the result back with ``.view(a.dtype)``)."""
+    signed = _UNSIGNED_WIDE.get(a.dtype)
+    return a if signed is None else a.view(signed)
+
+
+def _int64_bits(a: Tensor) -> Tensor:
+    """``a`` as int64 for sums and products in a uint16/32/64 dtype: int64 arithmetic
+    wraps as the unsigned one does, and the result's cast back keeps its low bits."""
+    return a.view(torch.int64) if a.dtype == torch.uint64 else a.to(torch.int64)
+
+
 def _inexact(a: Tensor) -> Tensor:
     # torch refuses means, medians and norms of integers; numpy computes them in a
     # float, whose width is the library's default (docs/vocabulary.md, dtypes), as for

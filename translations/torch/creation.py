@@ -17,7 +17,15 @@ import numpy as np
 import torch
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import _window_length
-from dispatch.translations.torch._common import _dtype, _inexact, _promote, _shape, _tensor
+from dispatch.translations.torch._common import (
+    _UNSIGNED_WIDE,
+    _dtype,
+    _inexact,
+    _promote,
+    _shape,
+    _signed,
+    _tensor,
+)
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
 
@@ -67,12 +75,12 @@ def _full_like(a: Tensor, fill_value: Any, dtype: Any = None, order: str = "K",
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
          device: Any = None) -> Tensor:
-    # torch.eye has no diagonal offset
-    M = N if M is None else M
-    dtype = _dtype(dtype)
-    if k == 0:
-        return torch.eye(N, M, dtype=dtype, device=device)
-    return torch.ones(N, M, dtype=dtype, device=device).triu(k).tril(k)
+    # torch.eye has no diagonal offset and no kernel for uint16/32/64: ones written
+    # into the k-th diagonal of zeros serve every dtype (an offset past the corner
+    # has an empty diagonal)
+    out = torch.zeros(N, N if M is None else M, dtype=_dtype(dtype), device=device)
+    out.diagonal(k).fill_(1)
+    return out
 
 
 def _identity(n: int, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -81,17 +89,35 @@ def _identity(n: int, dtype: Any = None, *, device: Any = None) -> Tensor:
 
 def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
          device: Any = None) -> Tensor:
+    # the triangle as booleans (torch.tril has no uint16/32/64 kernel), then the dtype
     M = N if M is None else M
-    return torch.ones(N, M, dtype=_dtype(dtype), device=device).tril(k)
+    mask = torch.ones(N, M, dtype=torch.bool, device=device).tril(k)
+    return mask.to(_dtype(dtype) or torch.get_default_dtype())
+
+
+def _triangle(fn: Callable) -> Callable:
+    def triangle(m: Tensor, k: int = 0) -> Tensor:
+        # torch's k is ``diagonal``; uint16/32/64 go as their signed bits
+        return fn(_signed(m), k).view(m.dtype)
+
+    triangle.__name__ = triangle.__qualname__ = fn.__name__
+    return triangle
 
 
 def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
             device: Any = None) -> Tensor:
-    # torch.arange takes torch dtypes only
+    # torch.arange takes torch dtypes only, refuses a range that is empty by the sign
+    # of its step (numpy's is an empty array) and has no uint16/32/64 kernel
     if stop is None:
         start, stop = 0, start
-    return torch.arange(start, stop, 1 if step is None else step, dtype=_dtype(dtype),
-                        device=device)
+    step = 1 if step is None else step
+    if (step > 0 and stop < start) or (step < 0 and stop > start):
+        stop = start  # an empty range, of the dtype torch infers from the bounds
+    dtype = _dtype(dtype)
+    if dtype in _UNSIGNED_WIDE:  # numpy's exact uint64 arithmetic, then torch's dtype
+        bounds = [b.item() if isinstance(b, Tensor) else b for b in (start, stop, step)]
+        return torch.from_numpy(np.arange(*bounds, dtype=str(dtype)[6:])).to(device)
+    return torch.arange(start, stop, step, dtype=dtype, device=device)
 
 
 def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
@@ -115,12 +141,17 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
         out = torch.moveaxis(out, 0, axis)
         step = delta / div if div > 0 else torch.full_like(delta, math.nan)
     else:
-        start, stop = float(start) if isinstance(start, np.generic) else start, stop
+        start, stop = (v.item() if isinstance(v, np.generic) else v for v in (start, stop))
         step = (stop - start) / div if div > 0 else math.nan
+        # computed in the floating dtype asked for (a float64 result of float32 steps
+        # loses digits); without endpoint the first num points of num + 1, the
+        # standard's definition
+        work = dtype if dtype is not None and (dtype.is_floating_point or dtype.is_complex) \
+            else None
         if endpoint:
-            out = torch.linspace(start, stop, num, device=device)
+            out = torch.linspace(start, stop, num, dtype=work, device=device)
         else:
-            out = torch.linspace(start, start + step * (num - 1), num, device=device)
+            out = torch.linspace(start, stop, num + 1, dtype=work, device=device)[:-1]
     if dtype is not None:
         out = out.to(dtype)
     return (out, step) if retstep else out
@@ -216,8 +247,8 @@ TABLE = merge_tables(
         "meshgrid": _meshgrid,
         "indices": _indices,
         "diagflat": alias("diagflat", k="offset"),
-        "tril": alias("tril", k="diagonal"),
-        "triu": alias("triu", k="diagonal"),
+        "tril": _triangle(torch.tril),
+        "triu": _triangle(torch.triu),
         "diag": alias("diag", k="diagonal"),
     },
     # torch has no geomspace; its logspace computes in float32 whatever dtype is asked

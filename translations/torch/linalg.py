@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations.torch._common import _dtype, _inexact, _promote
+from dispatch.translations.torch._common import _inexact, _promote
+from dispatch.translations.torch.reductions import _sum
 from torch import Tensor
 
 from dispatch.engine import alias
@@ -83,8 +84,9 @@ def _outer(a: Any, b: Any) -> Tensor:
 
 
 def _trace(a: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
-    # torch.trace handles 2-D tensors without offset only
-    return torch.diagonal(a, offset, axis1, axis2).sum(-1, dtype=_dtype(dtype))
+    # torch.trace handles 2-D tensors without offset only: the diagonal's sum (numpy's
+    # dtypes, the unsigned ones included)
+    return _sum(torch.diagonal(a, offset, axis1, axis2), -1, dtype)
 
 
 # numpy's result types

@@ -15,7 +15,14 @@ from typing import Any
 
 import torch
 from dispatch.translations._composed.reductions import masked
-from dispatch.translations.torch._common import _axes, _dtype, _inexact, _tensor
+from dispatch.translations.torch._common import (
+    _UNSIGNED_WIDE,
+    _axes,
+    _dtype,
+    _inexact,
+    _int64_bits,
+    _tensor,
+)
 from torch import Tensor
 
 _torch_sum = torch.sum  # bound once: the common call skips a module attribute lookup
@@ -35,6 +42,8 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
         raise TypeError("sum(out=...) is not supported: dispatch never writes into arrays")
     if dtype is not None:
         dtype = _dtype(dtype)
+        if dtype in _UNSIGNED_WIDE:  # torch has no uint16/32/64 sum: int64, cast back
+            return _sum(_int64_bits(a), axis, torch.int64, None, keepdims).to(dtype)
     if axis is None:
         total = torch.sum(a, dtype=dtype)
         return total.reshape((1,) * a.ndim) if keepdims else total
@@ -49,6 +58,8 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
         return _prod(a, axis, dtype, out, keepdims) * initial
     # torch.prod reduces one axis at a time
     dtype = _dtype(dtype)
+    if dtype in _UNSIGNED_WIDE:  # torch has no uint16/32/64 product: int64, cast back
+        return _prod(_int64_bits(a), axis, torch.int64, None, keepdims).to(dtype)
     if axis is None:
         out = torch.prod(a, dtype=dtype)
         return out.reshape((1,) * a.ndim) if keepdims else out
@@ -137,7 +148,10 @@ def _cumulative(fn: Callable) -> Callable:
         # torch needs an axis; numpy flattens when there is none
         if axis is None:
             a, axis = a.reshape(-1), 0
-        return fn(a, axis, dtype=_dtype(dtype))
+        dtype = _dtype(dtype)
+        if dtype in _UNSIGNED_WIDE:  # no uint16/32/64 kernel: int64, cast back
+            return fn(_int64_bits(a), axis, dtype=torch.int64).to(dtype)
+        return fn(a, axis, dtype=dtype)
 
     cumulative.__name__ = cumulative.__qualname__ = "_" + fn.__name__
     return cumulative

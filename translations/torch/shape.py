@@ -17,7 +17,7 @@ import torch
 from dispatch.translations._adapters import basic_block
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._composed import shape as _composed_shape
-from dispatch.translations.torch._common import _axes, _dtype, _shape
+from dispatch.translations.torch._common import _axes, _dtype, _shape, _signed
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
 
@@ -138,16 +138,35 @@ def _tile(A: Tensor, reps: Any) -> Tensor:
     return torch.tile(A, _shape(reps))
 
 
+# counts torch.repeat_interleave refuses and numpy casts safely to its index type
+_SHORT_COUNTS = frozenset({torch.bool, torch.int8, torch.int16, torch.uint8, torch.uint16,
+                           torch.uint32, torch.uint64})
+
+
 def _repeat(a: Tensor, repeats: Any, axis: int | None = None) -> Tensor:
-    # torch.repeat_interleave takes an int or a tensor of repeats, not a list
+    # torch.repeat_interleave takes an int or a tensor of repeats, not a list, and
+    # counts of int32 or int64 only (numpy takes any integer dtype)
     if not isinstance(repeats, (int, np.integer, Tensor)):
         repeats = torch.as_tensor(repeats, device=a.device)
+    if isinstance(repeats, Tensor) and repeats.dtype in _SHORT_COUNTS:
+        repeats = repeats.to(torch.int64)
     return torch.repeat_interleave(a, repeats, dim=axis)
 
 
 def _flip(m: Tensor, axis: Any = None) -> Tensor:
-    # torch.flip needs the axes; numpy flips all of them by default
-    return torch.flip(m, tuple(range(m.ndim)) if axis is None else _axes(axis, m.ndim))
+    # torch.flip needs the axes (numpy flips all of them by default) and has no
+    # uint16/32/64 kernel: those go as their signed bits
+    axes = tuple(range(m.ndim)) if axis is None else _axes(axis, m.ndim)
+    return torch.flip(_signed(m), axes).view(m.dtype)
+
+
+def _bits(fn: Callable) -> Callable:
+    # a torch function that only moves elements, for uint16/32/64 too (their bits)
+    def moved(m: Tensor, *args: Any) -> Tensor:
+        return fn(_signed(m), *args).view(m.dtype)
+
+    moved.__name__ = moved.__qualname__ = fn.__name__
+    return moved
 
 
 def _plain(value: Any) -> Any:
@@ -324,8 +343,8 @@ TABLE = {
     "tile": _tile,
     "repeat": _repeat,
     "flip": _flip,
-    "fliplr": "fliplr",
-    "flipud": "flipud",
+    "fliplr": _bits(torch.fliplr),
+    "flipud": _bits(torch.flipud),
     "rot90": alias("rot90", axes="dims"),
     "roll": _roll,
     "pad": _pad,
