@@ -47,6 +47,8 @@ def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None,
     step = 1 if step is None else step
     if step == 0:
         raise ZeroDivisionError("step must not be zero")
+    if (step > 0 and stop < start) or (step < 0 and stop > start):
+        stop = start  # numpy's empty range; tf.range raises
     dt = _result_dtype(start, stop, step)
     r = tf.range(_to(start, dt), _to(stop, dt), _to(step, dt))
     out = _dt(dtype)
