@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -36,12 +37,86 @@ _BINARY = {
 
 def _unary(space: Space, name: str) -> Callable:
     f = space.fn(_UNARY[name])
+    special = _COMPLEX_CASES.get(name)
+    if special is not None:
+        return _with_complex_cases(space, name, f, special)
 
     def unary(x: Any, /) -> Any:
         return f(x)
 
     unary.__name__ = unary.__qualname__ = name
     unary.__doc__ = f"The array API's ``{name}``: ``do({_UNARY[name]!r}, x)``."
+    return unary
+
+
+# -- the standard's special cases of complex functions that numpy (and the libraries
+# following it) computes otherwise. Each takes the space, the input and the library's
+# result, both complex, and returns the standard's result; real input never comes here.
+
+
+def _expm1_cases(space: Space, x: Any, out: Any) -> Any:
+    """expm1(a + bj) = exp(a)·cis(b) - 1 where numpy's differs: at b = ±0 the result
+    is expm1(a) + bj (+0 for a = ±0, as 1 - 1 is +0; b's signed zero; no nan for
+    a = +inf or nan); at a = -inf it is exactly -1 with a zero imaginary part of
+    sin(b)'s sign; at a = +inf with b infinite or nan it is inf + nan j."""
+    real, imag, where, signbit, isnan, isfinite, conj = (
+        space.fn("real"), space.fn("imag"), space.fn("where"), space.fn("signbit"),
+        space.fn("isnan"), space.fn("isfinite"), space.fn("conj"))
+    a, b = real(x), imag(x)
+    zero_b = b == 0
+    # (a, ±0): the imaginary part is exp(a)·b, a zero of b's sign (some libraries
+    # lose it in their vectorized loops): conj flips that sign only
+    out = where(zero_b & (signbit(imag(out)) != signbit(b)), conj(out), out)
+    # (±0, ±0) -> (+0, ±0), written as constants (torch's complex arithmetic loses
+    # the signs of zeros)
+    zero = zero_b & (a == 0)
+    negative_b = signbit(b)
+    out = where(zero & negative_b, complex(0.0, -0.0), out)
+    out = where(zero & ~negative_b, complex(0.0, 0.0), out)
+    # (+inf, ±0) and (nan, ±0) are their own results
+    out = where(zero_b & ((a == math.inf) | isnan(a)), x, out)
+    # (-inf, b): -1 and a zero of the sign the library found for finite b (that of
+    # sin(b)), of b's sign for infinite b (conjugate symmetry; +0 for +inf as the
+    # suite checks, though the standard leaves it open)
+    negative_zero = signbit(where(isfinite(b), imag(out), b))
+    minus_inf = a == -math.inf
+    out = where(minus_inf & negative_zero, complex(-1.0, -0.0), out)
+    out = where(minus_inf & ~negative_zero, complex(-1.0, 0.0), out)
+    return where((a == math.inf) & ~isfinite(b), complex(math.inf, math.nan), out)
+
+
+def _tanh_cases(space: Space, x: Any, out: Any) -> Any:
+    """tanh(±inf + bj) for finite b is ±1 with a zero imaginary part of b's sign (the
+    standard's 1 + 0j for b > 0, by conjugate symmetry and oddness elsewhere); numpy's
+    zero follows sin(2b)."""
+    real, imag, where, signbit, isinf, isfinite, conj = (
+        space.fn("real"), space.fn("imag"), space.fn("where"), space.fn("signbit"),
+        space.fn("isinf"), space.fn("isfinite"), space.fn("conj"))
+    b = imag(x)
+    wrong = isinf(real(x)) & isfinite(b) & (signbit(imag(out)) != signbit(b))
+    return where(wrong, conj(out), out)
+
+
+_COMPLEX_CASES: dict[str, Callable[[Space, Any, Any], Any]] = {
+    "expm1": _expm1_cases, "tanh": _tanh_cases,
+}
+
+
+def _with_complex_cases(space: Space, name: str, f: Callable,
+                        special: Callable[[Space, Any, Any], Any]) -> Callable:
+    name_of = space.name_of
+    is_complex: dict[Any, bool] = {}  # dtype -> complex? (one lookup for real input)
+
+    def unary(x: Any, /) -> Any:
+        out = f(x)
+        c = is_complex.get(x.dtype)
+        if c is None:
+            c = is_complex[x.dtype] = _KIND[name_of(x)] == "c"
+        return special(space, x, out) if c else out
+
+    unary.__name__ = unary.__qualname__ = name
+    unary.__doc__ = (f"The array API's ``{name}``: ``do({_UNARY[name]!r}, x)``, with the "
+                     "standard's special cases of complex input.")
     return unary
 
 
