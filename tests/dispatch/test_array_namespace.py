@@ -10,6 +10,7 @@ here without the suite.
 from __future__ import annotations
 
 import inspect
+import math
 import itertools
 
 import numpy as np
@@ -351,3 +352,131 @@ def test_torch_default_float_is_read_at_each_call():
     finally:
         torch.set_default_dtype(before)
     assert xp.ones(2).dtype == before
+
+
+# -- where libraries differ from the standard (found by array-api-tests) -------------
+
+_UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]
+
+
+def test_unsigned_dtypes_in_creation_flip_sorting_and_trace(xp):
+    """torch stores uint16/32/64 but has no arange, eye, flip, tril/triu or sum
+    kernels for them: every namespace computes them as numpy does."""
+    for n in (u for u in _UNSIGNED if hasattr(xp, u)):
+        dt = getattr(xp, n)
+        assert to_np(xp.arange(2, 5, dtype=dt)).tolist() == [2, 3, 4]
+        eye = xp.eye(2, 3, k=1, dtype=dt)
+        assert eye.dtype == dt
+        np.testing.assert_array_equal(to_np(eye), np.eye(2, 3, k=1, dtype=n))
+        keys = np.array([[3, 1, 3], [0, 2, 200]], dtype=n)
+        x = xp.asarray(keys)
+        np.testing.assert_array_equal(to_np(xp.flip(x, axis=1)), np.flip(keys, axis=1))
+        np.testing.assert_array_equal(to_np(xp.tril(x)), np.tril(keys))
+        np.testing.assert_array_equal(to_np(xp.triu(x, k=1)), np.triu(keys, k=1))
+        np.testing.assert_array_equal(to_np(xp.argsort(x, descending=True)),
+                                      np.argsort(-keys.astype(np.int64), kind="stable"))
+        trace = xp.linalg.trace(x)
+        assert int(to_np(trace)) == 3 + 2
+        assert xp.sum(x, dtype=dt).dtype == dt
+        assert int(to_np(xp.sum(x, dtype=dt))) == int(keys.sum(dtype=n))
+
+
+def test_do_on_torch_computes_the_unsigned_dtypes_as_numpy():
+    """The same fixes are ``do``'s on torch (numpy's semantics), not the namespace's:
+    uint16/32/64 in arange, eye, tri, flip, tril/triu, sums, products and traces."""
+    torch = pytest.importorskip("torch")
+    do = dispatch.do
+    for n in ("uint16", "uint32", "uint64"):
+        keys = np.array([[3, 1], [2 ** 15, 7]], dtype=n)
+        t = torch.from_numpy(keys.astype(np.int64)).to(getattr(torch, n))
+        assert do("arange", 1, 4, dtype=n, like="torch").tolist() == [1, 2, 3]
+        assert do("eye", 2, k=-1, dtype=n, like="torch").tolist() == [[0, 0], [1, 0]]
+        assert do("tri", 2, dtype=n, like="torch").tolist() == np.tri(2, dtype=n).tolist()
+        assert do("flip", t).tolist() == np.flip(keys).tolist()
+        assert do("fliplr", t).tolist() == np.fliplr(keys).tolist()
+        assert do("tril", t, k=-1).tolist() == np.tril(keys, k=-1).tolist()
+        for name in ("sum", "prod", "cumsum", "cumprod"):
+            got = do(name, t, dtype=n)
+            assert got.dtype == t.dtype
+            assert got.tolist() == getattr(np, name)(keys, dtype=n).tolist(), name
+        assert int(do("trace", t, dtype=n)) == int(np.trace(keys, dtype=n))
+    big = do("arange", 2 ** 64 - 3, 2 ** 64 - 1, dtype="uint64", like="torch")
+    assert big.tolist() == [2 ** 64 - 3, 2 ** 64 - 2]
+
+
+def test_arange_of_an_empty_range_is_empty(xp):
+    """A range empty by its step's sign is an empty array (torch raises), in both
+    directions and with a dtype."""
+    for args in [(1, 0), (0, 5, -1), (2.5, 1.0), (3, 3)]:
+        out = xp.arange(*args)
+        assert out.shape == (0,), args
+    assert xp.arange(1, 0, 1, dtype=xp.uint8).dtype == xp.uint8
+    assert to_np(xp.arange(5, 0, -2)).tolist() == [5, 3, 1]
+    if "torch" in xp.__name__:
+        assert dispatch.do("arange", 4, 1, like="torch").shape == (0,)
+
+
+def test_repeat_takes_counts_of_any_integer_dtype(xp):
+    x = xp.asarray([1.0, 2.0, 3.0])
+    for n in ("int8", "int16", "uint8", "int32", "int64"):
+        counts = xp.asarray([2, 0, 1], dtype=getattr(xp, n))
+        assert to_np(xp.repeat(x, counts)).tolist() == [1.0, 1.0, 3.0], n
+
+
+def test_linspace_without_endpoint_and_in_the_dtype_asked_for(xp):
+    """``endpoint=False`` gives the first ``num`` points of ``num + 1`` with the
+    endpoint, exactly (the standard's definition), and a float64 linspace is
+    computed in float64 whatever the default float."""
+    for start, stop, num in [(0.0, 1.0, 3), (-2.0, 7.5, 6), (1.0, 0.0, 4)]:
+        want = xp.linspace(start, stop, num + 1)[:-1]
+        np.testing.assert_array_equal(to_np(xp.linspace(start, stop, num, endpoint=False)),
+                                      to_np(want))
+    if hasattr(xp, "float64"):
+        start = 4.5860098989617354e-11
+        out = xp.linspace(start, 0.0, 1, endpoint=False, dtype=xp.float64)
+        assert float(to_np(out)[0]) == start
+
+
+def _parts(z) -> list[tuple[float, bool, float, bool]]:
+    z = np.asarray(z)
+    return [(float(v.real), bool(np.signbit(v.real)), float(v.imag), bool(np.signbit(v.imag)))
+            for v in z.ravel()]
+
+
+def test_expm1_and_tanh_take_the_standards_complex_special_cases(xp):
+    """The standard's special cases of complex ``expm1`` and ``tanh`` (with signed
+    zeros), conjugate symmetry and oddness included; numpy computes several of them
+    otherwise. Real input is numpy's."""
+    inf, nan = math.inf, math.nan
+    cases = {  # input -> (real, imag) of the standard's result; None: sign left open
+        "expm1": [
+            (complex(-0.0, 0.0), (0.0, 0.0)), (complex(-0.0, -0.0), (0.0, -0.0)),
+            (complex(0.0, -0.0), (0.0, -0.0)), (complex(inf, 0.0), (inf, 0.0)),
+            (complex(inf, -0.0), (inf, -0.0)), (complex(nan, 0.0), (nan, 0.0)),
+            (complex(-inf, 2.0), (-1.0, 0.0)), (complex(-inf, -2.0), (-1.0, -0.0)),
+            (complex(-inf, 4.0), (-1.0, -0.0)), (complex(-inf, inf), (-1.0, 0.0)),
+            (complex(-inf, -inf), (-1.0, -0.0)), (complex(inf, inf), (inf, nan)),
+            (complex(inf, nan), (inf, nan)), (complex(1.5, inf), (nan, nan)),
+            (complex(nan, 1.0), (nan, nan)), (complex(1.0, 0.0), (math.expm1(1.0), 0.0)),
+        ],
+        "tanh": [
+            (complex(inf, 3.0), (1.0, 0.0)), (complex(inf, -3.0), (1.0, -0.0)),
+            (complex(-inf, 3.0), (-1.0, 0.0)), (complex(-inf, -3.0), (-1.0, -0.0)),
+            (complex(inf, 1.0), (1.0, 0.0)), (complex(inf, -0.0), (1.0, -0.0)),
+            (complex(0.0, 0.0), (0.0, 0.0)), (complex(nan, 0.0), (nan, 0.0)),
+        ],
+    }
+    for name, rows in cases.items():
+        x = xp.asarray([z for z, _ in rows], dtype=xp.complex64)
+        got = _parts(to_np(getattr(xp, name)(x)))
+        for (z, (re, im)), (gr, gr_neg, gi, gi_neg) in zip(rows, got, strict=True):
+            for want, value, negative in ((re, gr, gr_neg), (im, gi, gi_neg)):
+                if math.isnan(want):
+                    assert math.isnan(value), (name, z, got)
+                else:
+                    assert value == want or abs(value - want) < 1e-6 * abs(want), (name, z)
+                    assert negative == (math.copysign(1.0, want) < 0), (name, z, value)
+    real = np.array([-0.0, 0.0, -inf, 1.0], dtype=np.float32)
+    for name in cases:
+        got = to_np(getattr(xp, name)(xp.asarray(real)))
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(getattr(np, name)(real)))
