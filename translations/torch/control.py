@@ -62,17 +62,26 @@ _VALUE_READS = frozenset({
 })
 
 
-_WATCHING = threading.local()  # the _ValueReads of a first call in progress
+class _Watching(threading.local):
+    """The ``_ValueReads`` of a first call in progress, per thread (None: none; a class
+    attribute, so reading it where no call set it costs no AttributeError)."""
+
+    mode: Any = None
+
+
+_WATCHING = _Watching()
+# torch.jit.is_tracing less its is_scripting test (always False in Python): one C call
+_is_tracing = torch._C._is_tracing
 
 
 def _jit_in_progress() -> bool:
     """Inside jit_compile's first (watched) call of a signature or its trace."""
-    return torch.jit.is_tracing() or getattr(_WATCHING, "mode", None) is not None
+    return _is_tracing() or _WATCHING.mode is not None
 
 
 def _note_value_read() -> None:
     """Keep the signature being watched eager (for errors caught around torch calls)."""
-    watch = getattr(_WATCHING, "mode", None)
+    watch = _WATCHING.mode
     if watch is not None:
         watch.seen = True
 
@@ -189,7 +198,7 @@ class _JitFunction:
         entry = self.traces.get(k)
         if entry is None:
             watch = _ValueReads()
-            outer, _WATCHING.mode = getattr(_WATCHING, "mode", None), watch
+            outer, _WATCHING.mode = _WATCHING.mode, watch
             try:
                 with watch:
                     out = self.f(*args, **kwargs)
