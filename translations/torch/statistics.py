@@ -185,46 +185,48 @@ def _segment(name: str) -> Any:
     # first (torch raises on them); empty segments hold segment_max's lowest value,
     # segment_min's highest, segment_prod's 1
     fallback = getattr(_statistics, name)
+    reduce = {"segment_max": "amax", "segment_min": "amin", "segment_prod": "prod"}.get(name)
+
+    def fill_of(dtype: torch.dtype) -> Any:
+        floats = dtype.is_floating_point
+        return {  # empty segments: the lowest value, the highest, 1
+            "segment_max": -math.inf if floats else torch.iinfo(dtype).min,
+            "segment_min": math.inf if floats else torch.iinfo(dtype).max,
+            "segment_prod": 1,
+        }[name]
 
     def segment(data: Any, segment_ids: Any, num_segments: Any = None,
                 sorted: bool = False) -> Tensor:
         if not (isinstance(data, Tensor) and isinstance(segment_ids, Tensor)
-                and segment_ids.dtype in _INT_IDS and data.ndim and segment_ids.ndim == 1
-                and data.shape[0] == segment_ids.shape[0] and data.dtype != torch.bool
-                and not data.is_complex()):
+                and segment_ids.dtype in _INT_IDS and data.dtype in _SEGMENT_DATA
+                and data.ndim and segment_ids.ndim == 1
+                and data.shape[0] == segment_ids.shape[0]):
             return fallback(data, segment_ids, num_segments, sorted)
         if num_segments is None:
             num_segments = int(segment_ids.max()) + 1 if segment_ids.numel() else 0
         n = int(num_segments)
         shape = (n,) if data.ndim == 1 else (n, *data.shape[1:])
-        if name == "segment_sum" and data.is_cpu:
-            # on the CPU index_add_ checks every id (IndexError, RuntimeError): the
-            # common case, all in range, needs no pass over the ids of its own
-            try:
-                return data.new_zeros(shape).index_add_(0, segment_ids, data)
-            except (IndexError, RuntimeError):
-                pass
         if name == "segment_sum":
+            if data.is_cpu:
+                # on the CPU index_add_ checks every id (IndexError, RuntimeError): the
+                # common case, all in range, needs no pass over the ids of its own
+                try:
+                    return data.new_zeros(shape).index_add_(0, segment_ids, data)
+                except (IndexError, RuntimeError):
+                    pass
             valid = (segment_ids >= 0) & (segment_ids < n)
             if not bool(valid.all()):
                 data, segment_ids = data[valid], segment_ids[valid]
             return torch.zeros(shape, dtype=data.dtype, device=data.device).index_add_(
                 0, segment_ids, data)
-        floats = data.is_floating_point()
-        reduce, fill = {  # empty segments: the lowest value, the highest, 1
-            "segment_max": ("amax", -math.inf if floats else torch.iinfo(data.dtype).min),
-            "segment_min": ("amin", math.inf if floats else torch.iinfo(data.dtype).max),
-            "segment_prod": ("prod", 1),
-        }[name]
+        fill = fill_of(data.dtype)
         index = segment_ids if data.ndim == 1 else \
             segment_ids.reshape(-1, *(1,) * (data.ndim - 1)).expand_as(data)
-        compiling = torch.compiler.is_compiling() or _jit_in_progress()
-        if data.is_cpu and not compiling:
+        if data.is_cpu and not (_is_compiling() or _jit_in_progress()):
             # on the CPU scatter_reduce_ checks every id (RuntimeError): the common case,
             # all in range, needs no pass over the ids of its own
             try:
-                out = torch.full(shape, fill, dtype=data.dtype, device=data.device)
-                return out.scatter_reduce_(0, index, data, reduce)
+                return data.new_full(shape, fill).scatter_reduce_(0, index, data, reduce)
             except (IndexError, RuntimeError):
                 pass
         # ids out of range go to one extra row, cut off after (no branch on the values:
@@ -239,6 +241,10 @@ def _segment(name: str) -> Any:
 
 
 _INT_IDS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
+# the data the kernels take: every dtype but the booleans and the complex ones
+_SEGMENT_DATA = frozenset(d for d in vars(torch).values() if isinstance(d, torch.dtype)
+                          and not d.is_complex and d is not torch.bool)
+_is_compiling = torch.compiler.is_compiling
 
 
 TABLE = {
