@@ -20,6 +20,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from dispatch.translations._adapters import real_float_entries
+from dispatch.translations._composed.elementwise import glu as _composed_glu
 from dispatch.translations.torch._common import _inexact, _promote, _tensor
 from torch import Tensor
 
@@ -227,23 +228,36 @@ def _gelu(x: Tensor, approximate: bool = False) -> Tensor:
     return F.gelu(x, approximate="tanh" if approximate else "none")
 
 
+_FLOAT_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+# torch's C kernels behind torch.nn.functional's Python wrappers (those add a
+# __torch_function__ test and an ``inplace`` branch: a third of a small call's time)
+_nn = torch._C._nn
+
+
 def _softmax_like(fn: Callable, name: str) -> Callable:
-    def along(x: Tensor, axis: Any = -1) -> Tensor:
-        if isinstance(axis, int):
+    # the whole entry (no wrapper of real_float_entries around it): a float tensor and
+    # an int axis take torch's kernel, anything else the composed op
+    from dispatch.translations._composed import elementwise
+
+    composed_op = getattr(elementwise, name)
+
+    def along(x: Any, axis: Any = -1) -> Any:
+        if isinstance(x, Tensor) and x.dtype in _FLOAT_DTYPES and type(axis) is int:
             return fn(x, axis)
-        from dispatch.translations._composed import elementwise  # a tuple of axes
+        return composed_op(x, axis)
 
-        return getattr(elementwise, name)(x, axis)
-
+    along.__name__ = along.__qualname__ = name
+    along.__doc__ = composed_op.__doc__
     return along
 
 
-def _glu(x: Tensor, axis: int = -1) -> Tensor:
-    if x.shape[axis] % 2:  # torch's RuntimeError; the composed one raises ValueError
-        from dispatch.translations._composed.elementwise import glu
-
-        return glu(x, axis)
-    return F.glu(x, axis)
+def _glu(x: Any, axis: Any = -1) -> Any:
+    # the whole entry: torch's kernel on a float tensor split along an axis of even
+    # length; the composed one otherwise (its ValueError for an odd length)
+    if isinstance(x, Tensor) and x.dtype in _FLOAT_DTYPES and type(axis) is int \
+            and x.ndim and -x.ndim <= axis < x.ndim and not x.shape[axis] % 2:
+        return _nn.glu(x, axis)
+    return _composed_glu(x, axis)
 
 
 # the ML ops of keras.ops (docs/vocabulary.md, "ML ops"): torch's kernels on float
@@ -251,24 +265,29 @@ def _glu(x: Tensor, axis: int = -1) -> Tensor:
 _ML_OPS = real_float_entries(
     {
         "relu": torch.relu,  # torch's builtins, not their Python wrappers in F
-        "relu6": F.relu6,
+        "relu6": _nn.relu6,
         "gelu": _gelu,
-        "silu": F.silu,
-        "elu": lambda x, alpha=1.0: F.elu(x, alpha),
+        "silu": _nn.silu,
+        "elu": lambda x, alpha=1.0: _nn.elu(x, alpha),
         "selu": torch.selu,
-        "leaky_relu": lambda x, negative_slope=0.2: F.leaky_relu(x, negative_slope),
+        "leaky_relu": lambda x, negative_slope=0.2: _nn.leaky_relu(x, negative_slope),
         "log_sigmoid": F.logsigmoid,
-        "hard_sigmoid": F.hardsigmoid,
-        "hard_silu": F.hardswish,
+        "hard_sigmoid": _nn.hardsigmoid,
+        "hard_silu": _nn.hardswish,
         "softsign": F.softsign,
-        "softmax": _softmax_like(torch.softmax, "softmax"),
-        "log_softmax": _softmax_like(torch.log_softmax, "log_softmax"),
-        "glu": _glu,
         "rsqrt": torch.rsqrt,
     },
     Tensor,
-    frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64}),
+    _FLOAT_DTYPES,
 )
+_ML_OPS.update({
+    "softmax": _softmax_like(torch.softmax, "softmax"),
+    "log_softmax": _softmax_like(torch.log_softmax, "log_softmax"),
+    "glu": _glu,
+})
+_glu.__name__ = _glu.__qualname__ = "glu"
+_glu.__doc__ = _composed_glu.__doc__
+
 
 def _soft_shrink(x: Tensor, threshold: float = 0.5) -> Tensor:
     if threshold >= 0:
