@@ -534,6 +534,12 @@ def basic_block(shape: tuple, starts: Any, sizes: Any) -> tuple | None:
     """
     if not (type(starts) in (tuple, list) and len(starts) == len(sizes) == len(shape)):
         return None
+    if len(shape) == 2:  # the common case, unrolled (a third of the loop's time)
+        s0, s1 = starts
+        n0, n1 = sizes
+        if type(s0) is int and type(s1) is int and 0 <= s0 <= shape[0] - n0 \
+                and 0 <= s1 <= shape[1] - n1:
+            return slice(s0, s0 + n0), slice(s1, s1 + n1)
     block = []
     for s, n, d in zip(starts, sizes, shape, strict=True):
         if (type(s) is not int and not isinstance(s, np.integer)) or not 0 <= s <= d - n:

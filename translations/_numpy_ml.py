@@ -136,8 +136,17 @@ def _saturate_cast(x: Any, dtype: Any) -> Any:
 
 def _view(x: Any, dtype: Any) -> Any:
     if type(x) is np.ndarray:
-        return x.view(_composed_op("devices", "np_dtype")(dtype))
+        try:
+            dt = _VIEW_DTYPES[dtype]  # a name or a dtype seen before: no parsing
+        except (KeyError, TypeError):  # TypeError: an unhashable dtype argument
+            dt = _composed_op("devices", "np_dtype")(dtype)
+            if type(dtype) is str and len(_VIEW_DTYPES) < 64:
+                _VIEW_DTYPES[dtype] = dt
+        return x.view(dt)
     return _composed_op("devices", "view")(x, dtype)
+
+
+_VIEW_DTYPES: dict[Any, np.dtype] = {}  # view's dtypes by name, as np_dtype reads them
 
 
 CASTS = {"saturate_cast": _saturate_cast, "view": _view}

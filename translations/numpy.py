@@ -629,9 +629,22 @@ def _top_k(x: Any, k: int, sorted: bool = True) -> tuple[np.ndarray, np.ndarray]
 def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> np.ndarray:
     if type(x) is np.ndarray and x.dtype.kind in "iu":
         dt = _composed_op("devices", "float_type")() if dtype is None else dtype
-        out = (x[..., None] == np.arange(int(num_classes))).astype(dt)
+        out = (x[..., None] == _classes(int(num_classes))).astype(dt)
         return out if axis == -1 else np.moveaxis(out, -1, axis)
     return _composed_op("indexing", "one_hot")(x, num_classes, axis, dtype)
+
+
+_CLASSES: dict[int, np.ndarray] = {}  # one_hot's arange(n) by n, read-only
+
+
+def _classes(n: int) -> np.ndarray:
+    classes = _CLASSES.get(n)
+    if classes is None:
+        classes = np.arange(n)
+        classes.flags.writeable = False
+        if len(_CLASSES) < 256:
+            _CLASSES[n] = classes
+    return classes
 
 
 def _moments(x: Any, axes: Any, keepdims: bool = False) -> tuple[np.ndarray, np.ndarray]:

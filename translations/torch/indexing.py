@@ -267,11 +267,26 @@ def _one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> Ten
 
         return one_hot(x, num_classes, axis, dtype)
     dt = _dtype(float_type() if dtype is None else dtype)
-    out = (x.unsqueeze(-1) == torch.arange(int(num_classes), device=x.device)).to(dt)
+    out = (x.unsqueeze(-1) == _classes(int(num_classes), x.device)).to(dt)
     return out if axis == -1 else out.movedim(-1, axis)
 
 
 _INT_INDICES = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
+_CLASSES: dict[tuple, Tensor] = {}  # arange(n) by (n, device), for one_hot and multi_hot
+
+
+def _classes(n: int, device: Any) -> Tensor:
+    """``torch.arange(n, device=device)``, kept from an earlier call outside a compiler's
+    trace (a small arange costs as much as a one_hot of a hundred indices)."""
+    key = (n, device)
+    classes = _CLASSES.get(key)
+    if classes is None:
+        classes = torch.arange(n, device=device)
+        if torch.compiler.is_compiling() or _jit_in_progress():
+            return classes  # a traced value, not one to keep
+        if len(_CLASSES) < 256:
+            _CLASSES[key] = classes
+    return classes
 
 
 
@@ -296,7 +311,7 @@ def _multi_hot(inputs: Any, num_classes: int, axis: int = -1, dtype: Any = None)
         from dispatch.translations._composed.indexing import multi_hot
 
         return multi_hot(inputs, num_classes, axis, dtype)
-    hot = (inputs.unsqueeze(-1) == torch.arange(int(num_classes), device=inputs.device))
+    hot = inputs.unsqueeze(-1) == _classes(int(num_classes), inputs.device)
     out = hot.any(1 if inputs.ndim > 1 else 0).to(_dtype(float_type() if dtype is None
                                                          else dtype))
     return out if axis == -1 else out.movedim(-1, axis)
