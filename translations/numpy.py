@@ -615,6 +615,7 @@ def _composed_op(module: str, name: str) -> Any:
 
 
 _REAL = frozenset(np.dtype(c) for c in "efdgbhilqBHILQ")  # real floats and integers
+_UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}  # by item size
 _FLOATS = frozenset(np.dtype(c) for c in "efdg")
 
 
@@ -677,6 +678,19 @@ def _logdet(x: Any) -> Any:
 
 
 def _segment(name: str) -> Any:
+    # segment_max/min/prod: ufunc.at into the empty segments' value (the lowest value,
+    # the highest, 1); segment_sum: bincount in 1-D
+    ufunc = {"segment_max": np.maximum, "segment_min": np.minimum,
+             "segment_prod": np.multiply}.get(name)
+
+    def fill_of(dtype: np.dtype) -> Any:
+        ints = dtype.kind != "f"
+        return {
+            "segment_max": np.iinfo(dtype).min if ints else -np.inf,
+            "segment_min": np.iinfo(dtype).max if ints else np.inf,
+            "segment_prod": 1,
+        }[name]
+
     def segment(data: Any, segment_ids: Any, num_segments: Any = None,
                 sorted: bool = False) -> np.ndarray:
         if not (type(data) is np.ndarray and type(segment_ids) is np.ndarray
@@ -694,25 +708,19 @@ def _segment(name: str) -> Any:
                 return out.astype(data.dtype, copy=False)
             except ValueError:
                 pass
-        # one comparison of the ids read as unsigned (negative ones become huge) tells
-        # whether every id is in range: cheaper than the two-sided mask
-        unsigned = segment_ids.view(f"u{segment_ids.dtype.itemsize}")
-        if not (unsigned < n).all():
+        # the largest id read as unsigned (negative ones become huge) tells whether
+        # every id is in range: one reduction, no mask (a fifth of ufunc.at's time)
+        if segment_ids.view(_UNSIGNED[segment_ids.dtype.itemsize]).max(initial=0) >= n:
             valid = (segment_ids >= 0) & (segment_ids < n)
             data, segment_ids = data[valid], segment_ids[valid]
-        if name == "segment_sum":
+        if ufunc is None:  # segment_sum
             if data.ndim == 1 and data.dtype.kind == "f":
                 return np.bincount(segment_ids, data, minlength=n).astype(data.dtype)
             out = np.zeros((n, *data.shape[1:]), data.dtype)
             np.add.at(out, segment_ids, data)
             return out
-        ints = data.dtype.kind != "f"
-        ufunc, fill = {  # empty segments: the lowest value, the highest, 1
-            "segment_max": (np.maximum, np.iinfo(data.dtype).min if ints else -np.inf),
-            "segment_min": (np.minimum, np.iinfo(data.dtype).max if ints else np.inf),
-            "segment_prod": (np.multiply, 1),
-        }[name]
-        out = np.full((n, *data.shape[1:]), fill, data.dtype)
+        out = np.full((n, *data.shape[1:]) if data.ndim > 1 else n, fill_of(data.dtype),
+                      data.dtype)
         ufunc.at(out, segment_ids, data)
         return out
 
