@@ -302,15 +302,23 @@ def _slice_update(inputs: Any, start_indices: Any, updates: Any) -> Any:
     return _composed_shape.slice_update(inputs, start_indices, updates)
 
 
+# scatter_update's integer index dtypes
+_INDEX_DTYPES = frozenset(d for d in vars(torch).values() if isinstance(d, torch.dtype)
+                          and not (d.is_floating_point or d.is_complex or d is torch.bool))
+
+
 def _scatter_update(inputs: Any, indices: Any, updates: Any, reduction: Any = None) -> Any:
     if isinstance(inputs, Tensor) and isinstance(indices, Tensor) \
             and isinstance(updates, Tensor) and reduction in (None, "add") \
-            and not indices.is_floating_point() and not indices.is_complex() \
-            and indices.dtype != torch.bool and indices.ndim == 2 \
+            and indices.dtype in _INDEX_DTYPES and indices.ndim == 2 \
             and indices.shape[1] <= inputs.ndim:
+        # no conversion call where the dtypes already fit (each costs a tenth of the op)
+        if indices.dtype is not torch.int64:
+            indices = indices.long()
+        if updates.dtype is not inputs.dtype:
+            updates = updates.to(inputs.dtype)
         try:
-            return inputs.index_put(tuple(indices.long().T), updates.to(inputs.dtype),
-                                    accumulate=reduction == "add")
+            return inputs.index_put(tuple(indices.T), updates, accumulate=reduction == "add")
         except (IndexError, RuntimeError):
             pass  # the composed one raises its own IndexError
     return _composed_shape.scatter_update(inputs, indices, updates, reduction)
