@@ -185,7 +185,7 @@ def _segment(name: str) -> Any:
     # first (torch raises on them); empty segments hold segment_max's lowest value,
     # segment_min's highest, segment_prod's 1
     fallback = getattr(_statistics, name)
-    reduce = {"segment_max": "amax", "segment_min": "amin", "segment_prod": "prod"}.get(name)
+    reduce = {"segment_max": "amax", "segment_min": "amin"}.get(name, "prod")  # sum: unused
 
     def fill_of(dtype: torch.dtype) -> Any:
         floats = dtype.is_floating_point
