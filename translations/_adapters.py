@@ -106,6 +106,12 @@ def random_integers(holder: list, low: Any, high: Any = None, size: Any = None,
 
 # scipy.special functions whose implementation in scipy (and in cupyx.scipy, which
 # mirrors it) beats the composed fallback
+
+# numpy before 2.5 gives eig/eigvals of a real matrix as real arrays when every
+# eigenvalue is real; numpy 2.5 gives complex arrays always. The tables of libraries
+# whose eig is always complex follow the installed numpy (read once, here).
+NUMPY_REAL_EIG = np.linalg.eigvals(np.eye(1)).dtype.kind == "f"
+
 SCIPY_SPECIAL_NATIVE = "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py"
 
 

@@ -28,6 +28,7 @@ import cupy
 import numpy as np
 from dispatch.translations import _safety
 from dispatch.translations._adapters import (
+    NUMPY_REAL_EIG,
     SCIPY_SPECIAL_NATIVE,
     _Capsule,
     native_entries,
@@ -503,13 +504,9 @@ def _householder_product(a: Any, tau: Any) -> Any:
     return q
 
 
-# numpy before 2.5 gives eig/eigvals of a real matrix real when every imaginary part is
-# 0; numpy 2.5 gives them complex always, as cupy does: the installed numpy decides
-_REAL_EIG = np.linalg.eigvals(np.eye(1)).dtype.kind == "f"
-
-
 def _all_real(a: Any, w: Any) -> bool:
-    return (_REAL_EIG and cupy.asarray(a).dtype.kind != "c"
+    # cupy's eig is complex always; numpy's real where it can be, before numpy 2.5
+    return (NUMPY_REAL_EIG and cupy.asarray(a).dtype.kind != "c"
             and not bool((w.imag != 0).any()))
 
 

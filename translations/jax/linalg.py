@@ -10,6 +10,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from dispatch.translations._adapters import NUMPY_REAL_EIG
 
 from dispatch.engine import NATIVE, alias
 
@@ -39,10 +40,12 @@ def _eigvalsh(a: Any, UPLO: str = "L") -> Any:
 
 
 def _real_if_real(w: Any, a: Any) -> bool:
-    # numpy's eig returns real arrays when every eigenvalue of a real matrix is real;
-    # jax's is always complex (read from the values, so eager only: traced stays complex)
+    # numpy's eig returns real arrays when every eigenvalue of a real matrix is real
+    # (before numpy 2.5); jax's is always complex (read from the values, so eager only:
+    # traced stays complex)
     return (
-        not jnp.iscomplexobj(a)
+        NUMPY_REAL_EIG
+        and not jnp.iscomplexobj(a)
         and not isinstance(w, jax.core.Tracer)
         and not bool(jnp.any(jnp.imag(w) != 0))
     )
