@@ -290,6 +290,14 @@ def test_conversions():
         jax.jit(lambda v: do("to_numpy", v))(x)
 
 
+def test_tri_default_dtype_is_the_default_float():
+    # jnp.tri gives float32 even with x64 enabled; numpy's tri gives its default float
+    assert do("tri", 3, 4, -1, like="jax").dtype == jnp.float64
+    assert do("tri", 3, dtype="int32", like="jax").dtype == jnp.int32
+    with jax.enable_x64(False):
+        assert do("tri", 3, like="jax").dtype == jnp.float32
+
+
 # ---------------------------------------------------------------- without x64
 
 

@@ -39,6 +39,14 @@ def _logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
 
 
 
+@_with_device
+def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+    # jnp.tri makes float32 even with x64 enabled; numpy's default is the default float
+    if dtype is None:
+        dtype = jax.dtypes.canonicalize_dtype(jnp.float64)
+    return jnp.tri(N, M, k, dtype)
+
+
 def _window(fn: Callable) -> Callable:
     # jnp's window functions fail below 0 points, where numpy's give an empty window
     @functools.wraps(fn)
@@ -52,7 +60,7 @@ TABLE = {
     "identity": _with_device(jnp.identity),
     "logspace": _with_device(_logspace),
     "geomspace": _with_device(jnp.geomspace),
-    "tri": _with_device(jnp.tri),
+    "tri": _tri,
     # numpy's memory-order conversions: jax has one order only (ascontiguousarray is
     # the composed asarray, at least 1-d)
     "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
