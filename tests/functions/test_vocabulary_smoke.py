@@ -33,6 +33,7 @@ import scipy.linalg
 import scipy.special as sc
 from conftest import (
     assert_close,
+    array_leaves,
     assert_default_float_width,
     floats_from_ints,
     known_gap,
@@ -258,7 +259,8 @@ add("histogram_bin_edges", c(V, bins=4))
 add("histogram2d", c(V, V[::-1], bins=3))
 add("histogramdd", c(X.T[:, :2], bins=2))
 add("unique", c(I))
-add("unique_values", c(I.ravel()))
+add("unique_values", checked(lambda out, b: np.testing.assert_array_equal(
+    np.sort(to_np(out)), np.unique(I)), I.ravel()))  # numpy's order is unspecified
 add("unique_counts unique_inverse unique_all", lambda n: c(I.ravel()))
 add("intersect1d union1d setdiff1d setxor1d", c(I[0], I[1]))
 add("isin", c(I, np.array([1, 3])))
@@ -268,11 +270,11 @@ add("unravel_index", c(np.array([5, 11, 0]), (3, 4)))
 add("packbits", c(np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8)))
 add("unpackbits", c(np.array([[3, 200]], dtype=np.uint8)))
 add("piecewise", c(V, [V < 0, V >= 0], [lambda v: -v, lambda v: v * v]))
-add("apply_along_axis", c(lambda r: r.max() - r.min(), 1, X))
-add("apply_over_axes", c(np.sum, IMG[..., 0], [0, 2]))
+add("apply_along_axis", c(lambda r: do("max", r) - do("min", r), 1, X))
+add("apply_over_axes", c(lambda a, ax: do("sum", a, axis=ax, keepdims=True), IMG[..., 0], [0, 2]))
 add("fromfunction", like(lambda i, j: i * 2 + j, (2, 3), dtype=float))
-add("fromiter", like(iter([1.5, -2.0, 3.0]), dtype=float, _ref=lambda it, dtype: np.array(
-    [1.5, -2.0, 3.0])))
+add("fromiter", like([1.5, -2.0, 3.0], dtype=float, _call=lambda a, k, b: do(
+    "fromiter", iter(a[0]), like=b, **k), _ref=lambda it, dtype: np.fromiter(iter(it), dtype)))
 
 # linear algebra
 add("dot matmul inner vdot linalg.matmul", c(SQ, SPD))
@@ -291,7 +293,7 @@ add("linalg.det linalg.inv linalg.slogdet linalg.eigvals linalg.matrix_rank lina
 add("linalg.cholesky linalg.eigvalsh", c(SPD))
 add("linalg.matrix_power", c(SQ, 3))
 add("linalg.solve", c(SQ, RHS))
-add("linalg.lstsq", c(X.T, V[:4], rcond=None))
+add("linalg.lstsq", c(X.T, V[:4], rcond=None, _dtype="kind"))  # rank: numpy's C int
 add("linalg.norm linalg.vector_norm", c(X))
 add("linalg.matrix_norm", c(SQ, ord="fro"))
 add("linalg.tensorinv", c(SQ.reshape(4, 2, 2), ind=1))
@@ -334,7 +336,8 @@ add("linalg.svd", checked(lambda out, b: _svd_check(out, b), X, full_matrices=Fa
 add("svd", checked(lambda out, b: _svd_check(out, b), X, full_matrices=False))
 add("linalg.eigh", checked(_eigh_check, SPD))
 add("linalg.eig eig", checked(_eig_check, SQ))
-add("eigvals", c(SPD, _ref=lambda m: np.linalg.eigvals(m)))
+add("eigvals", checked(lambda out, b: np.testing.assert_allclose(
+    np.sort(to_np(out).real), np.linalg.eigvalsh(SPD), rtol=1e-10), SPD))
 add("linalg.qr", checked(_qr_check, X.T))
 add("linalg.lu scipy.linalg.lu", checked(_lu_check, SQ))
 add("scipy.linalg.lu_factor", c(SQ))
@@ -446,7 +449,10 @@ add("isdtype", c("float32", "real floating", _ref=lambda d, k: np.isdtype(np.dty
                  _own=False))
 add("issubdtype", c(np.dtype("float32"), np.floating))
 add("iscomplexobj isrealobj isscalar iterable isfortran shape size ndim ndims staticshape "
-    "sizeof dtype_of get_dtype_name is_sparse get_sparse_format is_tensor", lambda n: c(X))
+    "sizeof dtype_of get_dtype_name is_tensor", lambda n: c(X))
+# pydata sparse holds every array as COO
+add("is_sparse", checked(lambda out, b: _is(bool(out), b == "sparse"), X))
+add("get_sparse_format", checked(lambda out, b: _is(out, "coo" if b == "sparse" else "dense"), X))
 add("shares_memory may_share_memory", c(X, Y))
 add("require", c(X, None, "C"))
 add("combine_types", c(np.dtype("float32"), np.dtype("int64"), _ref=lambda *d: np.dtype(
@@ -469,7 +475,8 @@ add("get_device", checked(lambda out, b: _is_device(out), X))
 add("to_device allocate_on_device", lambda n: c(X, "cpu", _ref=lambda x, d: x))
 add("get_default_device", checked(lambda out, b: _is_device(out), _like=True))
 add("list_devices", checked(lambda out, b: _devices(out), _like=True))
-add("get_device_by_ref", checked(lambda out, b: _is_device(out), "cpu", _like=True))
+add("get_device_by_ref", c(_call=lambda a, k, b: _by_ref(b), _how="check",
+                            _check=lambda out, b: _is_device(out)))
 add("set_default_device", checked(lambda out, b: _truthy(out), "CPU", _like=True))
 add("get_peak_memory", like(_ref=lambda: 0))
 add("reset_peak_memory", checked(lambda out, b: _none(out), _like=True))
@@ -478,9 +485,9 @@ add("prefers_channels_last", checked(lambda out, b: _bool(out), _like=True))
 add("requires_fixed_shapes_when_tracing", checked(lambda out, b: _bool(out), _like=True))
 add("block_until_ready", c(X))
 add("to_dlpack", checked(lambda out, b: _dlpack(out, b), X))
-add("from_dlpack", c(X, _ref=lambda x: x))
+add("from_dlpack", like(X, _ref=lambda x: x))
 add("from_external_array_dlpack", like(X, _ref=lambda x: x))
-add("variable", like(I, _ref=lambda x: x))
+add("variable", like(X, _ref=lambda x: x))
 add("module", checked(lambda out, b: _module(out, b), {"w": X},
                       lambda x: x * 2.0, _like=True))
 add("is_module", like(X, _ref=lambda x: False))
@@ -497,6 +504,17 @@ def _devices(out):
 
 def _truthy(out):
     assert out, f"{out!r}"
+
+
+def _is(out, expected):
+    assert out == expected, f"{out!r}, expected {expected!r}"
+
+
+def _by_ref(backend):
+    first = do("list_devices", like=backend)[0]
+    out = do("get_device_by_ref", first.ref, like=backend)
+    assert out == first, f"{out!r}, expected {first!r}"
+    return out
 
 
 def _none(out):
@@ -547,7 +565,7 @@ add("scatter", c(X, np.array([[0, 1], [2, 3]]), np.array([10.0, -20.0]), "update
                  _ref=lambda x, i, v, m: _set(x, (i[:, 0], i[:, 1]), v)))
 add("scatter_nd", c(X[..., None], np.array([[0, 1], [2, 3]]), np.array([[10.0], [-20.0]]), "add",
                     _ref=lambda x, i, v, m: _set(x, (i[:, 0], i[:, 1]), x[i[:, 0], i[:, 1]] + v)))
-add("scatter_1d_scalar", c(V, np.array([1, 4]), 2.5, "update",
+add("scatter_1d_scalar", c(V, np.array([1, 4]), np.array([2.5, -1.0]), "update",
                            _ref=lambda x, i, v, m: _set(x, i, v)))
 add("scatter_nd_scalar", c(X, np.array([[0, 1], [2, 3]]), np.array([2.5, -1.0]), mode="add",
                            _ref=lambda x, i, v, mode: _set(x, (i[:, 0], i[:, 1]),
@@ -585,7 +603,8 @@ add("tile_to", c(X[:1], 0, 3, _ref=lambda x, a, n: np.tile(x, (3, 1))))
 add("flip_axes", c(IMG, (0, 2), _ref=lambda v, ax: np.flip(v, ax)))
 add("get_diagonal", c(SQ[None, ..., None], 1,
                       _ref=lambda m, k: np.moveaxis(np.diagonal(m, k, 1, 2), -1, 1)))
-add("top_k", c(X, 2, _ref=lambda x, k: (-np.sort(-x, -1)[:, :k], np.argsort(-x, -1)[:, :k])))
+add("top_k", c(X, 2, _ref=lambda x, k: (-np.sort(-x, -1)[:, :k], np.argsort(-x, -1)[:, :k]),
+                _dtype="kind"))  # indices: int32 where keras gives int32
 add("in_top_k", c(LABELS, X, 2, _ref=lambda t, p, k: np.array(
     [t[i] in np.argsort(-p[i])[:k] for i in range(3)])))
 add("one_hot", c(LABELS, 4, dtype="float64", _ref=lambda t, n, dtype: np.eye(n)[t]))
@@ -809,7 +828,7 @@ add("grad", c(X, _call=lambda a, k, b: do("grad", f_scalar, like=b)(a[0]), _ref=
 add("value_and_grad", c(X, _call=lambda a, k, b: do("value_and_grad", f_scalar, like=b)(a[0]),
                         _ref=lambda x: (np.sum(np.sin(x) * x), df_scalar(x))))
 add("vjp", c(X, Y, _call=lambda a, k, b: _vjp(a, b),
-             _ref=lambda x, y: (np.sin(x) * y, np.cos(x) * y * 0.5)))
+             _ref=lambda x, y: (np.sin(x) * y, np.cos(x) * y * y * 0.5)))
 add("jvp", c(X, Y, _call=lambda a, k, b: do("jvp", lambda u: do("sin", u), (a[0],), (a[1],)),
              _ref=lambda x, y: (np.sin(x), np.cos(x) * y)))
 add("checkpoint", c(X, _call=lambda a, k, b: do("checkpoint", f_scalar, like=b)(a[0]),
@@ -817,13 +836,13 @@ add("checkpoint", c(X, _call=lambda a, k, b: do("checkpoint", f_scalar, like=b)(
 add("custom_gradient", c(X, _call=lambda a, k, b: _custom(a[0], b), _ref=lambda x: x * 3.0))
 add("jacobian", c(V, _call=lambda a, k, b: do("jacobian", lambda u: do("sin", u) * 2.0, wrt=0,
                                                get_output=False, like=b)(a[0]),
-                  _ref=lambda v: (np.diag(2.0 * np.cos(v)),)))
+                  _ref=lambda v: np.diag(2.0 * np.cos(v))))
 add("jit_compile_grad", c(V, _call=lambda a, k, b: do(
     "jit_compile_grad", lambda u: do("sum", do("sin", u)), wrt=0, get_output=False,
-    like=b)(a[0]), _ref=lambda v: (np.cos(v),)))
+    like=b)(a[0]), _ref=lambda v: np.cos(v)))
 add("hessian jit_compile_hessian", lambda n: c(V[:3], _call=lambda a, k, b, _n=n: do(
     _n, lambda u: do("sum", u * u * u), wrt=0, get_output=False, get_gradient=False,
-    like=b)(a[0]), _ref=lambda v: (np.diag(6.0 * v),)))
+    like=b)(a[0]), _ref=lambda v: (6.0 * v,)))  # the first axis is a batch
 
 
 def _fori(v):
@@ -854,6 +873,20 @@ def _custom(x, backend):
 
 # names with no smoke case, each with its reason (keep this short)
 EXEMPT: dict[str, str] = {}
+
+# (name, backend) pairs where the backend disagrees with numpy: strict xfails, each a
+# bug to fix in its table (an entry that starts working must go)
+XFAIL: dict[tuple[str, str], str] = {
+    ("solve_triangular", "sparse"): (
+        "pydata sparse takes every matrix as sparse and applies the sparse-matrix convention "
+        "(right-hand sides as rows, b of shape (k, n)), where the dense convention of every "
+        "other backend (and numpy's scipy.linalg.solve_triangular) takes b as (n, k)"
+    ),
+    ("to_dlpack", "sparse"): (
+        "a pydata sparse COO array has no __dlpack__: to_dlpack raises AttributeError, not "
+        "an UnsupportedError from an unsupported(...) entry"
+    ),
+}
 
 
 def _load_tables() -> list[str]:
@@ -944,6 +977,10 @@ def compare(actual: Any, expected: Any, s: Smoke, name: str, backend: str) -> No
         assert_close(np.asarray(actual), expected, dtype=s.dtype, rtol=s.rtol, atol=s.atol,
                      name=name, backend=backend)
         return
+    if isinstance(expected, np.dtype) or (isinstance(expected, type) and
+                                          issubclass(expected, np.generic)):
+        assert _dtype_name(actual) == _dtype_name(expected), f"{actual!r}, expected {expected!r}"
+        return
     if isinstance(expected, bool):
         assert actual is expected or (np.ndim(actual) == 0 and bool(actual) is expected and
                                       np.asarray(actual).dtype == bool), f"{actual!r}"
@@ -959,11 +996,31 @@ def _check_value(name: str, s: Smoke, out: Any, args: tuple, backend: str) -> No
     expected = _plain(_expected(name, s))
     actual = _plain(out)
     dtype = s.dtype
-    if dtype == "exact" and "dtype" not in s.kwargs and floats_from_ints(
-            expected, s.args, s.kwargs) and name != "float_power":
+    # floats made from integers, or by creation with no dtype asked, have the width
+    # of the library's default float (docs/vocabulary.md, dtypes)
+    if dtype == "exact" and "dtype" not in s.kwargs and name != "float_power" and (
+            floats_from_ints(expected, s.args, s.kwargs)
+            or (s.like and not array_leaves(s.args) and _has_float64(expected))):
         assert_default_float_width(actual, backend)
         s = Smoke(**{**s.__dict__, "dtype": "kind"})
     compare(actual, expected, s, name, backend)
+
+
+def _has_float64(x: Any) -> bool:
+    if isinstance(x, dict):
+        return any(_has_float64(v) for v in x.values())
+    if isinstance(x, (list, tuple)):
+        return any(_has_float64(v) for v in x)
+    return isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float64
+
+
+def _dtype_name(d: Any) -> str:
+    """The numpy name of a dtype given as numpy's, torch's, tensorflow's or a type."""
+    d = getattr(d, "as_numpy_dtype", d)  # tensorflow's DType
+    try:
+        return np.dtype(d).name
+    except TypeError:
+        return str(d).rsplit(".", 1)[-1]
 
 
 def _check_random(name: str, s: Smoke, out: Any, backend: str) -> None:
@@ -984,8 +1041,7 @@ def _check_random(name: str, s: Smoke, out: Any, backend: str) -> None:
         draws = []
         for _ in range(2):
             do("random.seed", 11, like=backend)
-            draws.append(_plain(_run(name, s, to_backend(s.args, backend),
-                                     to_backend(s.kwargs, backend), backend)))
+            draws.append(_plain(_run(name, s, s.args, s.kwargs, backend)))
         compare(draws[1], draws[0], Smoke((), {}), name, backend)
 
 
@@ -996,14 +1052,19 @@ def _params() -> list:
         if s is None:
             continue
         for backend in BACKENDS:
-            out.append(pytest.param(name, backend, id=f"{name}-{backend}", marks=s.marks))
+            marks = s.marks
+            if (name, backend) in XFAIL:
+                marks = (*marks, pytest.mark.xfail(strict=True, reason=XFAIL[name, backend]))
+            out.append(pytest.param(name, backend, id=f"{name}-{backend}", marks=marks))
     return out
 
 
 @pytest.mark.parametrize(("name", "backend"), _params())
 def test_smoke(name: str, backend: str) -> None:
     s = CASES[name]
-    args, kwargs = to_backend(s.args, backend), to_backend(s.kwargs, backend)
+    args, kwargs = s.args, s.kwargs
+    if not s.like:  # like= calls take numpy arrays as the source to import
+        args, kwargs = to_backend(args, backend), to_backend(kwargs, backend)
     reason = known_gap(backend, name)
     if reason is not None:
         with pytest.raises(UnsupportedError):
