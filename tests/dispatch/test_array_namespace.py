@@ -10,8 +10,8 @@ here without the suite.
 from __future__ import annotations
 
 import inspect
-import math
 import itertools
+import math
 
 import numpy as np
 import pytest

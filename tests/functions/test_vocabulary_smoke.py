@@ -883,10 +883,6 @@ XFAIL: dict[tuple[str, str], str] = {
         "(right-hand sides as rows, b of shape (k, n)), where the dense convention of every "
         "other backend (and numpy's scipy.linalg.solve_triangular) takes b as (n, k)"
     ),
-    ("to_dlpack", "sparse"): (
-        "a pydata sparse COO array has no __dlpack__: to_dlpack raises AttributeError, not "
-        "an UnsupportedError from an unsupported(...) entry"
-    ),
 }
 
 

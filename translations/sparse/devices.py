@@ -18,7 +18,7 @@ from dispatch.translations._composed.devices import device_ref
 from dispatch.translations.sparse._common import sp
 from sparse import COO, SparseArray
 
-from dispatch.engine import merge_tables
+from dispatch.engine import merge_tables, unsupported
 
 
 def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
@@ -71,6 +71,10 @@ TABLE = merge_tables(
         "cast": _astype,
         "to_backend_dtype": np.dtype,
         "to_device": _to_device,
+        "to_dlpack": unsupported(
+            "DLPack describes dense strided memory, and a pydata sparse array is coordinates "
+            "and values; export its dense form (do('to_numpy', x) or x.todense()) instead"
+        ),
         "stop_gradient": lambda x: x,
     },
     # pydata sparse computes on the host: the device, jit and autodiff answers of a
