@@ -21,6 +21,7 @@ versions and fall back to ``unsupported`` otherwise.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -324,6 +325,17 @@ def _choose(a: Any, choices: Any, out: Any = None, mode: str = "raise") -> Any:
     if isinstance(choices, (list, tuple)):
         choices = cupy.stack(cupy.broadcast_arrays(*map(_lift, choices)))
     return cupy.choose(_lift(a), _lift(choices), out=out, mode=mode)
+
+
+def _multi_dot(arrays: Any, *, out: Any = None) -> Any:
+    # cupy has no multi_dot: the products left to right (numpy orders them by cost;
+    # the result is the same product); a 1-D first or last array is a row or a column
+    if out is not None:
+        raise TypeError("multi_dot(out=...) is not supported: dispatch never writes into arrays")
+    arrays = [_lift(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    return functools.reduce(cupy.dot, arrays)
 
 
 def _where(condition: Any, *xy: Any) -> Any:
@@ -750,6 +762,17 @@ TABLE = merge_tables(
         # random: numpy's module-level draws come from _RNG[0] (stateful_random below)
         "random.default_rng": _default_rng(_Generator),
         "random.seed": _seed,
+        "linalg.multi_dot": _multi_dot,
+        # the method list: no autodiff, and no sparse constructors yet
+        **dict.fromkeys(
+            ("jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian"),
+            unsupported("cupy has no automatic differentiation"),
+        ),
+        **dict.fromkeys(
+            ("sparse_coo_tensor", "csr_matrix", "csc_matrix"),
+            unsupported("the method list's sparse constructors are not written for "
+                        "cupyx.scipy.sparse; build the matrix with cupyx.scipy.sparse"),
+        ),
         # devices (the backend method list)
         "list_devices": _list_devices,
         "get_device": _get_device,
@@ -770,7 +793,9 @@ TABLE = merge_tables(
     # composed one, over the zeta above; cupyx's takes no Python int n)
     native_entries(" ".join(n for n in SCIPY_SPECIAL_NATIVE.split() if n != "polygamma"),
                    "scipy.special."),
-    fill_entries("cupy", "geomspace", "logspace"),  # cupy: no geomspace, no array base
+    # cupy: no geomspace, no array base of logspace; its windows are computed in float32
+    fill_entries("cupy", "geomspace", "logspace",
+                 "bartlett", "blackman", "hamming", "hanning", "kaiser"),
     backend_entries("cupy"),  # the list's methods written once, bound to cupy
     stateful_random(_RNG),
     no_autodiff_entries("cupy"),  # jax's transforms: none without autodiff

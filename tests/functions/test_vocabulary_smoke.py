@@ -470,14 +470,33 @@ def _is_dtype_of(out, backend, name):
     assert str(out).split(".")[-1].replace("'>", "").endswith(name), f"{out!r} is not {name}"
 
 
+def _kind(backend):
+    """The kind of device the backend's arrays are on here: cupy's are on a GPU."""
+    return "GPU" if backend == "cupy" else "CPU"
+
+
+def _is_device(out, backend):
+    assert out is not None, "no device"
+    assert _kind(backend) in str(out), f"not a {_kind(backend)} device: {out!r}"
+
+
+def _devices(out, backend):
+    assert isinstance(out, (list, tuple)), f"not a list of devices: {out!r}"
+    assert len(out) >= 1, "no device listed"
+    _is_device(out[0], backend)
+
+
 # devices and library identity
-add("get_device", checked(lambda out, b: _is_device(out), X))
-add("to_device allocate_on_device", lambda n: c(X, "cpu", _ref=lambda x, d: x))
-add("get_default_device", checked(lambda out, b: _is_device(out), _like=True))
-add("list_devices", checked(lambda out, b: _devices(out), _like=True))
+add("get_device", checked(_is_device, X))
+# onto the device the array is on (the host, or cupy's GPU)
+add("to_device allocate_on_device", lambda n: c(
+    X, _call=lambda a, k, b, _n=n: do(_n, a[0], do("get_device", a[0])), _ref=lambda x: x))
+add("get_default_device", checked(_is_device, _like=True))
+add("list_devices", checked(lambda out, b: _devices(out, b), _like=True))
 add("get_device_by_ref", c(_call=lambda a, k, b: _by_ref(b), _how="check",
-                            _check=lambda out, b: _is_device(out)))
-add("set_default_device", checked(lambda out, b: _truthy(out), "CPU", _like=True))
+                            _check=_is_device))
+add("set_default_device", c(_call=lambda a, k, b: do("set_default_device", _kind(b), like=b),
+                            _how="check", _check=lambda out, b: _truthy(out)))
 add("get_peak_memory", like(_ref=lambda: 0))
 add("reset_peak_memory", checked(lambda out, b: _none(out), _like=True))
 add("is_available", c(X, _ref=lambda x: True))
@@ -491,17 +510,6 @@ add("variable", like(X, _ref=lambda x: x))
 add("module", checked(lambda out, b: _module(out, b), {"w": X},
                       lambda x: x * 2.0, _like=True))
 add("is_module", like(X, _ref=lambda x: False))
-
-
-def _is_device(out):
-    assert out is not None, "no device"
-    assert "cpu" in str(out).lower(), f"not a CPU device: {out!r}"
-
-
-def _devices(out):
-    assert isinstance(out, (list, tuple)), f"not a list of devices: {out!r}"
-    assert len(out) >= 1, "no device listed"
-    _is_device(out[0])
 
 
 def _truthy(out):

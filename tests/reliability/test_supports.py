@@ -12,6 +12,7 @@ tests hold for it (their ``Case`` lists).
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,11 @@ def first_cases() -> dict[str, Case]:
         assert spec is not None
         assert spec.loader is not None
         mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        sys.modules[spec.name] = mod  # dataclasses look their module up there
+        try:
+            spec.loader.exec_module(mod)
+        finally:
+            del sys.modules[spec.name]
         for name, value in vars(mod).items():
             if not name.startswith("_"):
                 for c in _cases_in(value):
