@@ -769,7 +769,8 @@ TABLE = merge_tables(
             unsupported("cupy has no automatic differentiation"),
         ),
         **dict.fromkeys(
-            ("sparse_coo_tensor", "csr_matrix", "csc_matrix"),
+            ("sparse_coo_tensor", "csr_matrix", "csc_matrix", "sparse_coo_tensor_batched",
+             "csr_matrix_batched", "csc_matrix_batched"),
             unsupported("the method list's sparse constructors are not written for "
                         "cupyx.scipy.sparse; build the matrix with cupyx.scipy.sparse"),
         ),
