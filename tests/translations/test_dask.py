@@ -179,3 +179,30 @@ def test_copy_is_a_distinct_array():
 def test_unsupported_names_say_why(name):
     with pytest.raises(Exception, match="dask has no"):
         do(name, chunked(SPD))
+
+
+@pytest.mark.parametrize(("start", "stop", "num"), [
+    (0.0, 6.4913965932284536e16, 25), (0.1, 0.7, 7), (-3.3, 1e-300, 11), (2.5, -7.25, 4),
+])
+def test_linspace_ends_at_stop(start, stop, num):
+    """numpy's last point is ``stop`` itself; dask's ``start + i * step`` may miss it."""
+    out = do("linspace", start, stop, num, like="dask")
+    expected = np.linspace(start, stop, num)
+    got = out.compute()
+    assert got[-1] == expected[-1] == stop
+    np.testing.assert_allclose(got, expected, rtol=1e-15, atol=0)
+    points, step = do("linspace", start, stop, num, retstep=True, like="dask")
+    assert points.compute()[-1] == stop
+    assert step == np.linspace(start, stop, num, retstep=True)[1]
+
+
+@pytest.mark.parametrize(("shape", "repeats", "axis"), [
+    ((0,), 2, None), ((2, 0), 3, 0), ((0, 3), 2, None), ((0, 3), np.array([1, 2, 0]), 1),
+])
+def test_repeat_of_an_empty_array(shape, repeats, axis):
+    """dask's repeat concatenates no blocks of an empty array; numpy gives its shape."""
+    x = np.zeros(shape, dtype=bool)
+    out = do("repeat", da.from_array(x), repeats, axis=axis)
+    expected = np.repeat(x, repeats, axis=axis)
+    assert out.shape == expected.shape and out.dtype == expected.dtype
+    np.testing.assert_array_equal(out.compute(), expected)

@@ -35,6 +35,19 @@ def _identity(n: int, dtype: Any = None, **kwargs: Any) -> Array:
     return da.eye(n, dtype=dtype or float, **kwargs)
 
 
+def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              retstep: bool = False, dtype: Any = None, **kwargs: Any) -> Any:
+    # dask's points are start + i * step, so the last one may miss stop by a rounding;
+    # numpy's last point is stop itself
+    out = da.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=dtype,
+                      **kwargs)
+    points = out[0] if retstep else out
+    if endpoint and num > 1 and points.dtype.kind in "fc":
+        last = da.arange(num, chunks=points.chunks) == num - 1
+        points = da.where(last, da.asarray(stop, dtype=points.dtype), points)
+    return (points, out[1]) if retstep else points
+
+
 def _diagflat(v: Any, k: int = 0) -> Array:
     return da.diag(da.ravel(v), k)
 
@@ -53,6 +66,7 @@ TABLE = merge_tables(
         "empty": da.empty,
         "eye": _eye,
         "identity": _identity,
+        "linspace": _linspace,
         "diagflat": _diagflat,
     },
     # dask.array has none of these: composed of its lazy arange and arithmetic

@@ -89,6 +89,10 @@ def _repeat(a: Array, repeats: Any, axis: int | None = None) -> Array:
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
+    if 0 in _shape(a):  # dask concatenates no blocks for an empty array: numpy's shape
+        if isinstance(repeats, Array):
+            repeats = repeats.compute()
+        return da.from_array(np.repeat(np.empty(_shape(a), a.dtype), repeats, axis=axis))
     if isinstance(repeats, (int, np.integer)):
         return da.repeat(a, int(repeats), axis=axis)
     if isinstance(repeats, Array):
