@@ -204,5 +204,6 @@ def test_repeat_of_an_empty_array(shape, repeats, axis):
     x = np.zeros(shape, dtype=bool)
     out = do("repeat", da.from_array(x), repeats, axis=axis)
     expected = np.repeat(x, repeats, axis=axis)
-    assert out.shape == expected.shape and out.dtype == expected.dtype
+    assert out.shape == expected.shape
+    assert out.dtype == expected.dtype
     np.testing.assert_array_equal(out.compute(), expected)
