@@ -763,23 +763,19 @@ TABLE = merge_tables(
         "random.default_rng": _default_rng(_Generator),
         "random.seed": _seed,
         "linalg.multi_dot": _multi_dot,
-        # the method list: no autodiff, and no sparse constructors yet
-        **dict.fromkeys(
-            ("jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian"),
-            unsupported("cupy has no automatic differentiation"),
-        ),
-        **dict.fromkeys(
-            ("sparse_coo_tensor", "csr_matrix", "csc_matrix", "sparse_coo_tensor_batched",
-             "csr_matrix_batched", "csc_matrix_batched"),
-            unsupported("the method list's sparse constructors are not written for "
-                        "cupyx.scipy.sparse; build the matrix with cupyx.scipy.sparse"),
-        ),
         # devices (the backend method list)
         "list_devices": _list_devices,
         "get_device": _get_device,
         "allocate_on_device": _allocate_on_device,
     },
     {name: _reduction(name) for name in _REDUCTIONS.split()},
+    # the method list: no autodiff, and no sparse constructors yet
+    dict.fromkeys(("jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian"),
+                  unsupported("cupy has no automatic differentiation")),
+    dict.fromkeys(("sparse_coo_tensor", "csr_matrix", "csc_matrix", "sparse_coo_tensor_batched",
+                   "csr_matrix_batched", "csc_matrix_batched"),
+                  unsupported("the method list's sparse constructors are not written for "
+                              "cupyx.scipy.sparse; build the matrix with cupyx.scipy.sparse")),
     {name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
     {f"scipy.special.{n}": _at_inf(n, *v) for n, v in _BESSEL_AT_INF.items()},
     # cupy's own (numpy semantics) beat the composed fallbacks of translations/_composed/;
@@ -800,7 +796,7 @@ TABLE = merge_tables(
     backend_entries("cupy"),  # the list's methods written once, bound to cupy
     stateful_random(_RNG),
     no_autodiff_entries("cupy"),  # jax's transforms: none without autodiff
-    names=("cupy", "reductions", "logical", "Bessel at inf", "native beats composed",
-           "scipy.special", "fills", "bound",
+    names=("cupy", "reductions", "no autodiff", "no sparse constructors", "logical",
+           "Bessel at inf", "native beats composed", "scipy.special", "fills", "bound",
            "stateful random", "autodiff"),
 )

@@ -497,7 +497,8 @@ add("get_device_by_ref", c(_call=lambda a, k, b: _by_ref(b), _how="check",
                             _check=_is_device))
 add("set_default_device", c(_call=lambda a, k, b: do("set_default_device", _kind(b), like=b),
                             _how="check", _check=lambda out, b: _truthy(out)))
-add("get_peak_memory", like(_ref=lambda: 0))
+# bytes; a host's allocator may count some (tensorflow's does once it has run ops)
+add("get_peak_memory", checked(lambda out, b: _byte_count(out), _like=True))
 add("reset_peak_memory", checked(lambda out, b: _none(out), _like=True))
 add("is_available", c(X, _ref=lambda x: True))
 add("prefers_channels_last", checked(lambda out, b: _bool(out), _like=True))
@@ -510,6 +511,11 @@ add("variable", like(X, _ref=lambda x: x))
 add("module", checked(lambda out, b: _module(out, b), {"w": X},
                       lambda x: x * 2.0, _like=True))
 add("is_module", like(X, _ref=lambda x: False))
+
+
+def _byte_count(out):
+    assert isinstance(out, int), f"{out!r} is not an int"
+    assert out >= 0, f"{out!r} bytes"
 
 
 def _truthy(out):

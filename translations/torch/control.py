@@ -70,13 +70,14 @@ class _Watching(threading.local):
 
 
 _WATCHING = _Watching()
-# torch.jit.is_tracing less its is_scripting test (always False in Python): one C call
-_is_tracing = torch._C._is_tracing
 
 
 def _jit_in_progress() -> bool:
-    """Inside jit_compile's first (watched) call of a signature or its trace."""
-    return _is_tracing() or _WATCHING.mode is not None
+    """Inside jit_compile's first (watched) call of a signature or its trace.
+
+    ``torch.jit.is_tracing`` rather than the C function it calls: torch.compile's
+    tracer knows the former and refuses the latter (a torch call returning a bool)."""
+    return torch.jit.is_tracing() or _WATCHING.mode is not None
 
 
 def _note_value_read() -> None:

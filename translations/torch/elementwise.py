@@ -252,8 +252,17 @@ def _softmax_like(fn: Callable, name: str) -> Callable:
 
 
 def _glu(x: Any, axis: Any = -1) -> Any:
-    # the whole entry: torch's kernel on a float tensor split along an axis of even
-    # length; the composed one otherwise (its ValueError for an odd length)
+    """Gated linear unit ``a * sigmoid(b)`` of the two halves of ``x`` along ``axis``:
+    torch's kernel on a float tensor whose axis has an even length, the composed
+    ``glu`` otherwise (integers, Python scalars, and its ValueError for an odd length).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> do("glu", torch.tensor([1.0, 2.0, 0.0, 100.0]))
+    tensor([0.5000, 2.0000])
+    """
     if isinstance(x, Tensor) and x.dtype in _FLOAT_DTYPES and type(axis) is int \
             and x.ndim and -x.ndim <= axis < x.ndim and not x.shape[axis] % 2:
         return _nn.glu(x, axis)
@@ -286,7 +295,6 @@ _ML_OPS.update({
     "glu": _glu,
 })
 _glu.__name__ = _glu.__qualname__ = "glu"
-_glu.__doc__ = _composed_glu.__doc__
 
 
 def _soft_shrink(x: Tensor, threshold: float = 0.5) -> Tensor:
