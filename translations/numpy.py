@@ -4,6 +4,7 @@ constants in calls that another library decides (PRIORITY -1)."""
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
@@ -736,6 +737,8 @@ TABLE = merge_tables(
         "scatter_1d_scalar": _scatter_1d_scalar_numpy,
         "bincount_fixed": _bincount_fixed_numpy,
         "to_numpy": "asarray",
+        "row_stack": "vstack",  # numpy 2.x's row_stack warns (deprecated alias)
+        "get_item": operator.getitem,
         "from_numpy": "asarray",
         "astype": _astype,
         "cast": _astype,
@@ -758,7 +761,7 @@ TABLE = merge_tables(
         "column_stack convolve correlate interp linalg.tensorinv linalg.tensorsolve "
         "nanmax nanmin nanargmax nanargmin nancumsum nanprod nanvar nanstd average "
         "nancumprod cumulative_sum cumulative_prod vecdot matvec vecmat fabs "
-        "intersect1d union1d setdiff1d setxor1d append insert delete "
+        "intersect1d union1d setdiff1d setxor1d append insert delete trapezoid dsplit "
         "tril_indices_from triu_indices_from "
         "isfortran shares_memory may_share_memory iscomplex isreal real_if_close array_equiv "
         "iscomplexobj isrealobj isscalar iterable asanyarray ascontiguousarray "

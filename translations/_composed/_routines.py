@@ -1,6 +1,7 @@
 """numpy's array routines ``trim_zeros``, ``unwrap``, ``resize``, ``rollaxis``,
-``block``, ``extract``, ``ix_``, ``ravel_multi_index``, ``unravel_index``,
-``bitwise_count``, ``packbits`` and ``unpackbits``, written once with ``do``.
+``row_stack``, ``dsplit``, ``block``, ``extract``, ``ix_``, ``ravel_multi_index``,
+``unravel_index``, ``bitwise_count``, ``packbits`` and ``unpackbits``, and keras's
+``get_item`` (numpy's indexing ``x[key]``), written once with ``do``.
 
 A private module of the ``shape`` and ``indexing`` topics (both modules are
 near the size limit): the libraries' entries of these names are in their
@@ -133,6 +134,38 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     axes = [i for i in range(n) if i != axis]
     axes.insert(start, axis)
     return do("transpose", a, tuple(axes))
+
+
+@composed("row_stack")
+def row_stack(tup: Any, **kwargs: Any) -> Any:
+    """The arrays of ``tup`` stacked as rows, numpy's ``row_stack``: ``vstack``
+    (numpy 2.x's alias of it, deprecated there; this one does not warn).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("row_stack", [np.array([1.0, -2.0]), np.array([[3.0, 4.0], [5.0, 6.0]])])
+    array([[ 1., -2.],
+           [ 3.,  4.],
+           [ 5.,  6.]])
+    """
+    return do("vstack", tup, **kwargs)
+
+
+@composed("dsplit")
+def dsplit(ary: Any, indices_or_sections: Any) -> list:
+    """``ary`` split along its third axis (depth), numpy's ``dsplit``: ``split``
+    with ``axis=2``, for arrays of 3 or more dimensions only (``ValueError``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [p.shape for p in do("dsplit", np.zeros((2, 3, 6)), [1, 4])]
+    [(2, 3, 1), (2, 3, 3), (2, 3, 2)]
+    """
+    if len(_shape(ary)) < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return do("split", ary, indices_or_sections, axis=2)
 
 
 def _depth(x: Any, path: str = "arrays") -> int:
@@ -498,3 +531,181 @@ def unpackbits(a: Any, /, axis: Any = None, count: Any = None, bitorder: str = "
         else:
             bits = bits[..., :keep]
     return do("moveaxis", do("astype", bits, "uint8"), -1, axis)
+
+
+# ---------------------------------------------------------------- get_item (numpy's indexing)
+
+_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+          "integer or boolean arrays are valid indices")
+
+
+def _entry(k: Any) -> Any:
+    """One entry of an index: ints as ints, lists and scalars of numpy as arrays."""
+    if k is None or k is Ellipsis or isinstance(k, slice | bool):
+        return k
+    if isinstance(k, numbers.Integral):
+        return int(k)
+    if isinstance(k, np.bool_):
+        return bool(k)
+    if isinstance(k, list | tuple):
+        k = np.asarray(k)
+        if k.size == 0:  # an empty list holds no values: numpy reads it as integers
+            k = k.astype(np.int64)
+    if isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iub":
+        return k.item()
+    if is_array(k) and _dt(k).kind in "iub":
+        if _dt(k).kind == "b" and not _shape(k):  # a 0-d mask: a new axis, as a bool
+            return bool(_host(k))
+        return k
+    raise IndexError(_VALID)
+
+
+def _width(k: Any) -> int:
+    """How many axes of the indexed array the entry ``k`` takes."""
+    if k is None or k is Ellipsis or isinstance(k, bool):
+        return 0
+    if isinstance(k, int | slice):
+        return 1
+    return len(_shape(k)) if _dt(k).kind == "b" else 1
+
+
+def _forward(s: slice, n: int) -> tuple[slice, bool]:
+    """A slice of positive step that takes the elements of ``s`` (on an axis of
+    length ``n``), and whether they are then reversed (torch takes no negative step)."""
+    start, stop, step = s.indices(n)
+    if step > 0:
+        return s, False
+    count = len(range(start, stop, step))
+    if count == 0:
+        return slice(0, 0), False
+    return slice(start + (count - 1) * step, start + 1, -step), True
+
+
+def _int_in(k: int, n: int, axis: int) -> int:
+    if not -n <= k < n:
+        raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
+    return k % n
+
+
+@composed("get_item")
+def get_item(x: Any, key: Any) -> Any:
+    """``x[key]`` with numpy's indexing on every library (keras's ``get_item``):
+    integers, slices (negative steps included), ``None``, ``Ellipsis``, integer
+    and boolean arrays (lists too) in any mix, the advanced indices broadcast
+    together and placed as numpy places them. Indices out of bounds raise
+    ``IndexError`` where they can be read (not while tracing); boolean masks are
+    read on the host (eager only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.arange(24.0).reshape(2, 3, 4)
+    >>> do("get_item", x, (1, slice(None, None, -2), [0, 3]))
+    array([[20., 23.],
+           [12., 15.]])
+    >>> do("get_item", x, (0, ..., None, 2)).shape
+    (3, 1)
+    """
+    entries = [_entry(k) for k in (key if isinstance(key, tuple) else (key,))]
+    shape = _shape(x)
+    if sum(k is Ellipsis for k in entries) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(_width(k) for k in entries)
+    if used > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {used} were indexed")
+    fill = [slice(None)] * (len(shape) - used)
+    if any(k is Ellipsis for k in entries):
+        at = next(i for i, k in enumerate(entries) if k is Ellipsis)
+        entries[at:at + 1] = fill
+    else:
+        entries += fill
+    advanced = any(isinstance(k, bool) or (not isinstance(k, int | slice) and k is not None)
+                   for k in entries)
+    basic: list = []  # the key of the first step, one output axis per entry (but ints)
+    flips: list[int] = []  # output axes reversed after it
+    arrays: list[tuple[int, Any]] = []  # (output axis of the first step, int indices)
+    dim = 0
+    for k in entries:
+        out_axis = len(basic) - (0 if advanced else sum(isinstance(b, int) for b in basic))
+        if k is None or isinstance(k, bool):
+            basic.append(None)
+            if isinstance(k, bool):  # a new axis of length 1, indexed by [0] or []
+                arrays.append((out_axis, np.arange(int(k))))
+        elif isinstance(k, slice):
+            forward, flip = _forward(k, shape[dim])
+            basic.append(forward)
+            if flip:
+                flips.append(out_axis)
+            dim += 1
+        elif isinstance(k, int):
+            n = shape[dim]
+            if advanced:
+                basic.append(slice(None))
+                arrays.append((out_axis, np.asarray(_int_in(k, n, dim))))
+            else:
+                basic.append(_int_in(k, n, dim))
+            dim += 1
+        elif _dt(k).kind == "b":
+            mask = _host(k)
+            width = mask.ndim
+            if mask.shape != shape[dim:dim + width]:
+                raise IndexError(f"boolean index did not match indexed array along axis "
+                                 f"{dim}; size of axis is {shape[dim:dim + width]} but size "
+                                 f"of corresponding boolean axis is {mask.shape}")
+            for j, found in enumerate(np.nonzero(mask)):
+                arrays.append((out_axis + j, found))
+                basic.append(slice(None))
+            dim += width
+        else:
+            basic.append(slice(None))
+            arrays.append((out_axis, k))
+            dim += 1
+    y = x[tuple(basic)] if any(b != slice(None) for b in basic) else x
+    if flips:
+        y = do("flip", y, axis=tuple(flips))
+    if not arrays:
+        return y
+    return _advanced(y, arrays)
+
+
+def _advanced(y: Any, arrays: list[tuple[int, Any]]) -> Any:
+    """``y`` indexed on the axes of ``arrays`` by their integer indices (full
+    slices elsewhere), numpy's advanced indexing: one ``take`` of flat indices."""
+    yshape = _shape(y)
+    axes = [a for a, _ in arrays]
+    sizes = [yshape[a] for a in axes]
+    try:
+        common = np.broadcast_shapes(*(_shape(i) for _, i in arrays))
+    except ValueError:
+        shapes = " ".join(str(_shape(i)) for _, i in arrays)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         f"with shapes {shapes}") from None
+    flat: Any = None
+    for (axis, index), n in zip(arrays, sizes, strict=True):
+        if not isinstance(index, np.ndarray) and _readable(index):
+            index = _host(index)
+        if isinstance(index, np.ndarray):
+            if index.size and (index.min() < -n or index.max() >= n):
+                bad = index[(index < -n) | (index >= n)].flat[0]
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+            index = np.where(index < 0, index + n, index).astype(np.int64)
+        else:
+            index = do("astype", index, "int64")
+            index = do("where", do("less", index, 0), do("add", index, n), index)
+        flat = index if flat is None else do("add", do("multiply", flat, n), index)
+    if isinstance(flat, np.ndarray):
+        flat = do("asarray", np.broadcast_to(flat, common), like=y)
+    else:
+        flat = do("broadcast_to", flat, common)
+    rest = [n for a, n in enumerate(yshape) if a not in axes]
+    moved = do("moveaxis", y, axes, list(range(len(axes))))
+    taken = do("take", do("reshape", moved, (math.prod(sizes), *rest)),
+               do("reshape", flat, (-1,)), axis=0)
+    out = do("reshape", taken, (*common, *rest))
+    first = axes[0]
+    if axes == list(range(first, first + len(axes))) and first > 0 and common:
+        # adjacent advanced indices: their axes stand where the first of them was
+        out = do("moveaxis", out, list(range(len(common))),
+                 list(range(first, first + len(common))))
+    return out

@@ -1,4 +1,5 @@
-"""NaN-skipping reductions and ``average``, numpy's, written once with ``do``.
+"""NaN-skipping reductions, ``average`` and ``trapezoid``, numpy's, written once
+with ``do``.
 
 Each follows numpy's own recipe: NaN entries are replaced by the identity of
 the reduction (0 for sums, 1 for products, -inf/+inf for maxima/minima), the
@@ -708,3 +709,45 @@ def psnr(x1: Any, x2: Any, max_val: Any) -> Any:
     top = 20.0 * (math.log10(max_val) if isinstance(max_val, int | float)
                   else do("log10", do("astype", max_val, dt)))
     return top - 10.0 * do("log10", mse)
+
+
+# ---------------------------------------------------------------- trapezoid
+
+
+@composed("trapezoid")
+def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule, numpy's
+    ``trapezoid``: the sample points are ``x`` (1-d along ``axis``, or of ``y``'s
+    shape) or spaced ``dx`` apart; numpy's recipe ``sum(d * (y[1:] + y[:-1]) / 2.0)``,
+    so integers give float64 and float32 stays float32 (with ``dx`` a Python float).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("trapezoid", np.array([1.0, 2.0, 4.0]), x=np.array([0.0, 1.0, 3.0]))
+    np.float64(7.5)
+    >>> do("trapezoid", np.array([[0, 2, 4], [1, 1, 1]]), axis=1)
+    array([4., 2.])
+    """
+    shape = tuple(int(n) for n in do("shape", y))
+    nd = len(shape)
+    if not -nd <= axis < nd:
+        raise np.exceptions.AxisError(axis, nd)
+    axis %= nd
+    if x is None:
+        d = dx
+    else:
+        x = x if is_array(x) else do("asarray", np.asarray(x), like=y)
+        xshape = tuple(int(n) for n in do("shape", x))
+        if len(xshape) == 1:
+            if xshape[0] != shape[axis]:
+                raise ValueError(f"trapezoid: x has {xshape[0]} sample points, y has "
+                                 f"{shape[axis]} along axis {axis}")
+            d = do("reshape", do("diff", x), tuple(
+                xshape[0] - 1 if k == axis else 1 for k in range(nd)))
+        else:
+            d = do("diff", x, axis=axis)
+    upper = tuple(slice(1, None) if k == axis else slice(None) for k in range(nd))
+    lower = tuple(slice(None, -1) if k == axis else slice(None) for k in range(nd))
+    pairs = do("add", y[upper], y[lower])
+    return do("sum", do("divide", do("multiply", d, pairs), 2.0), axis=axis)

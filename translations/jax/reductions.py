@@ -82,6 +82,7 @@ TABLE = merge_tables(
         "nanvar": NATIVE,
         "nanstd": NATIVE,
         "average": NATIVE,
+        "trapezoid": NATIVE,
     },
     # numpy accumulates small integers in the default integer
     {

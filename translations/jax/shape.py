@@ -38,6 +38,12 @@ def _splitter(fn: Callable, axis_of: Callable | None = None) -> Callable:
     return split
 
 
+def _dsplit(ary: Any, indices_or_sections: Any) -> list:
+    if jnp.ndim(ary) < 3:  # jax's raises IndexError
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return _splitter(jnp.dsplit, lambda a: 2)(ary, indices_or_sections)
+
+
 def _ravel(a: Any, order: Any = "C") -> Any:
     # jax implements 'C' and 'F' only; its arrays expose no memory layout, so 'A' and
     # 'K' read them as the C-contiguous arrays they stand for
@@ -87,6 +93,7 @@ TABLE = {
     "array_split": _splitter(jnp.array_split),
     "hsplit": _splitter(jnp.hsplit, lambda a: 1 if a.ndim > 1 else 0),
     "vsplit": _splitter(jnp.vsplit, lambda a: 0),
+    "dsplit": _dsplit,
     "ravel": _ravel,
     "atleast_1d": _atleast(jnp.atleast_1d),
     "atleast_2d": _atleast(jnp.atleast_2d),
@@ -98,7 +105,7 @@ TABLE = {
     "setdiff1d": NATIVE,
     "setxor1d": NATIVE,
     "append": NATIVE,
-    # (not unravel_index and ravel_multi_index: jax's clip an index out of bounds, where
+    # (not get_item, unravel_index and ravel_multi_index: jax's clip an index out of bounds, where
     # numpy raises; not ix_, which takes no booleans, nor histogram_bin_edges, which
     # takes no rule names such as 'auto', nor unwrap, whose integer period differs)
     "unique_values": NATIVE,

@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 from dispatch.translations._composed.reductions import masked
+from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations.torch._common import (
     _UNSIGNED_WIDE,
     _axes,
@@ -206,8 +207,21 @@ def _psnr(x1: Any, x2: Any, max_val: Any) -> Any:
 
     return psnr(x1, x2, max_val)
 
+def _trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
+    # torch.trapezoid names the axis dim; it computes integers in the default float and
+    # promotes mixed dtypes its own way: those (and bad shapes) take the composed recipe
+    if isinstance(y, Tensor) and y.is_floating_point() and -y.ndim <= axis < y.ndim:
+        if x is None and isinstance(dx, float):
+            return torch.trapezoid(y, dx=dx, dim=axis)
+        if isinstance(x, Tensor) and x.dtype == y.dtype and (
+                x.shape == y.shape or (x.ndim == 1 and x.shape[0] == y.shape[axis])):
+            return torch.trapezoid(y, x, dim=axis)
+    return _composed_trapezoid(y, x, dx, axis)
+
+
 TABLE = {
     "psnr": _psnr,
+    "trapezoid": _trapezoid,
     # reductions: torch.sum, amax, argmax... take numpy's axis/keepdims keywords natively
     "sum": _sum,
     "prod": _prod,

@@ -341,6 +341,7 @@ TABLE = {
     "stack": "stack",
     "hstack": "hstack",
     "vstack": "vstack",
+    "row_stack": "vstack",
     "dstack": "dstack",
     "column_stack": "column_stack",
     "atleast_1d": _atleast(torch.atleast_1d),
@@ -360,4 +361,7 @@ TABLE = {
     "broadcast_arrays": "broadcast_tensors",
     "hsplit": _splitter(torch.hsplit),
     "vsplit": _splitter(torch.vsplit),
+    # (not dsplit: torch's raises RuntimeError where numpy's raises ValueError, the
+    # composed one splits with split above; not get_item: torch's indexing takes no
+    # negative step and places split advanced indices after the slices)
 }
