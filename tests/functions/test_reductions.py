@@ -243,6 +243,21 @@ CASES += [
     case("nanmedian", AN.astype("float32"), axis=1),
     case("nanmedian", A),
 ]
+# trapezoid: numpy's rule (x 1-d along axis or of y's shape, dx, integers give float64)
+X_POINTS = np.cumsum(rng.uniform(0.1, 1.0, 4))  # uneven, increasing
+CASES += [
+    case("trapezoid", V),
+    case("trapezoid", A, axis=0),
+    case("trapezoid", A, x=X_POINTS),
+    case("trapezoid", A32, dx=0.25),
+    case("trapezoid", A32, x=X_POINTS.astype("float32"), axis=-1),
+    case("trapezoid", A3, x=np.cumsum(rng.uniform(0.1, 1.0, 3)), axis=1),
+    case("trapezoid", A3, x=np.cumsum(rng.uniform(0.1, 1.0, (2, 3, 4)), axis=0), axis=0),
+    case("trapezoid", AI, axis=1),
+    case("trapezoid", AI, x=np.array([0, 2, 3, 7]), axis=1),
+    case("trapezoid", AI_SMALL, dx=1.5, axis=0),
+    case("trapezoid", np.zeros((2, 1)) + 3.0, axis=1),
+]
 
 @pytest.mark.parametrize(("name", "c"), params(CASES))
 def test_reduction(name, c, backend):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 from conftest import assert_close, case, params, to_backend, to_np
@@ -62,8 +64,23 @@ def _same_unique_values(actual, x):
     assert_close(np.sort(actual), np.sort(np.unique_values(x)))
 
 
+GET_ITEM_KEYS = [
+    (1,), (slice(None), 2), (Ellipsis, -1), (None, 0, slice(None, None, -2)),
+    (0, slice(None), [1, 3]), ([1, 0], slice(1, 3), np.array([[1], [-4]])),
+    (slice(None), [0, 2], [3, 1]), (Ellipsis, None, slice(3, 0, -1)), (-1, -2, 3),
+    (np.array([True, False]), 1), (slice(1, None), [[0, -1]]), (1, None, [0, 2], 3),
+    (A3[..., 0] > 0,), ([],), (slice(None, None, -1), Ellipsis, [-1, 0]),
+]
+
 CASES = [
     case("reshape", A, (4, 3)),
+    # get_item (keras.ops.get_item): numpy's indexing, the keys' arrays moved to the backend
+    *[case("get_item", x, key, _ref=operator.getitem, _id=f"{x.dtype},{i}") for x in (A3, A3.astype(
+        "float32"), rng.integers(-9, 9, (2, 3, 4))) for i, key in enumerate(GET_ITEM_KEYS)],
+    case("get_item", A, 1, _ref=operator.getitem),
+    case("get_item", V, slice(None, None, -2), _ref=operator.getitem),
+    case("get_item", A, A > 0, _ref=operator.getitem),
+    case("get_item", AI, (np.array([[0, 2], [1, 1]]), np.array([3, -4])), _ref=operator.getitem),
     case("reshape", A, (2, -1)),
     case("reshape", A, -1),
     case("reshape", A3, (6, 4)),
@@ -129,6 +146,14 @@ CASES = [
     case("split", V, [1, 4]),
     case("split", A, [1], axis=1),
     case("split", A3, 2, axis=-1),
+    case("dsplit", A3, 2),
+    case("dsplit", A3, [1, 3]),
+    case("dsplit", A3.astype("float32"), [3, 1, 9]),
+    case("dsplit", rng.integers(-5, 6, (2, 2, 6, 2)), 3),
+    case("row_stack", [A, B], _ref=np.vstack),
+    case("row_stack", [V, W], _ref=np.vstack),
+    case("row_stack", [A.astype("float32"), C.astype("float32"), AI[:1] * 1.0], _ref=np.vstack),
+    case("row_stack", [AI, AI[::-1]], _ref=np.vstack),
     case("tile", V, 2),
     case("tile", A, (2, 1)),
     case("tile", A, (2, 1, 2)),

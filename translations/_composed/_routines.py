@@ -665,7 +665,8 @@ def get_item(x: Any, key: Any) -> Any:
     if flips:
         y = do("flip", y, axis=tuple(flips))
     if not arrays:
-        return y
+        # one element: numpy's scalar is a copy (a library's 0-d result may be a view)
+        return do("copy", y) if all(isinstance(b, int) for b in basic) else y
     return _advanced(y, arrays)
 
 
