@@ -159,3 +159,21 @@ for _name in ("nanargmax", "nanargmin"):
     )
 PROPS["nancumsum"] = Prop(_no_inf(cumulative(FLOAT, **NAN)))
 PROPS["nancumprod"] = Prop(_no_inf(cumulative(FLOAT, lo=-2, hi=2, exact=True, special=True)))
+
+
+def _trapezoid(d: Drawer) -> Call:
+    """``y`` with sample points ``x`` (1-d along ``axis`` or of ``y``'s shape) or ``dx``."""
+    y = d.array(d.dtype(NUMERIC), d.shape(min_dims=1), lo=-4, hi=4)
+    axis = d.integer(-y.ndim, y.ndim - 1)
+    kw: dict[str, Any] = {"axis": axis} if axis != -1 or d.boolean() else {}
+    pick = d.integer(0, 2)
+    if pick == 1:
+        kw["dx"] = d.choice([0.5, 1.0, 2.5])
+    elif pick == 2:
+        shape = (y.shape[axis],) if d.boolean() else y.shape
+        kw["x"] = d.array(y.dtype if y.dtype.kind == "f" else np.dtype("float64"), shape,
+                          lo=-4, hi=4)
+    return (y,), kw
+
+
+PROPS["trapezoid"] = Prop(_trapezoid)

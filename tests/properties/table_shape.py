@@ -945,3 +945,36 @@ def _unpackbits(d: Drawer) -> Call:
 
 PROPS["packbits"] = Prop(_packbits)
 PROPS["unpackbits"] = Prop(_unpackbits)
+
+
+PROPS["row_stack"] = Prop(lambda d: ((_join_axis(d, 0),), {}), ref=np.vstack)
+PROPS["dsplit"] = Prop(lambda d: _split(d, fixed_axis=2))
+
+
+def _get_item(d: Drawer) -> Call:
+    """``x[key]``: per axis an int in range, a slice (any sign of step), ``None``,
+    integer indices (negative ones included) or a mask, an ``Ellipsis`` at most once."""
+    x = _x(d, min_dims=1)
+    key: list = []
+    for n in x.shape:
+        if d.boolean() and d.boolean():  # the remaining axes: an Ellipsis
+            key.append(Ellipsis)
+            break
+        if d.boolean():
+            key.append(None)
+        choice = d.integer(0, 3)
+        if choice == 0 and n:
+            key.append(d.integer(-n, n - 1))
+        elif choice == 1:
+            step = d.choice([1, 2, -1, -3])
+            key.append(slice(d.integer(-n - 1, n + 1), d.integer(-n - 1, n + 1), step))
+        elif choice == 2 and n:
+            key.append(d.indices(n, d.shape(max_dims=2)))
+        elif choice == 3:
+            key.append(d.array(np.dtype(bool), (n,)))
+        else:
+            key.append(slice(None))
+    return (x, tuple(key)), {}
+
+
+PROPS["get_item"] = Prop(_get_item, ref=lambda x, key: x[key])

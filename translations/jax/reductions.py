@@ -14,6 +14,16 @@ import jax.numpy as jnp
 import numpy as np
 
 from dispatch.engine import NATIVE, merge_tables
+from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
+
+
+def _trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
+    # jax's reads y[0] of an empty axis (IndexError), where numpy's sum of nothing is 0;
+    # those (and bad axes) take the composed recipe
+    shape = jnp.shape(y)
+    if -len(shape) <= axis < len(shape) and shape[axis]:
+        return jnp.trapezoid(y, x, dx, axis)
+    return _composed_trapezoid(y, x, dx, axis)
 
 
 def _truth(fn: Any) -> Any:
@@ -82,7 +92,7 @@ TABLE = merge_tables(
         "nanvar": NATIVE,
         "nanstd": NATIVE,
         "average": NATIVE,
-        "trapezoid": NATIVE,
+        "trapezoid": _trapezoid,
     },
     # numpy accumulates small integers in the default integer
     {
