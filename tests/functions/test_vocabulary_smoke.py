@@ -22,6 +22,7 @@ file is the breadth guard, kept under two minutes on two cores.
 from __future__ import annotations
 
 import importlib
+import operator
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -219,6 +220,10 @@ add("split", c(X, 2, axis=1))
 add("array_split", c(V, 4))
 add("hsplit", c(X, 2))
 add("vsplit", c(X, 3))
+add("dsplit", c(IMG, [1, 4]))
+add("row_stack", c([X, Y[:2], V[:4]], _ref=lambda tup: np.vstack(tup)))
+add("trapezoid", c(X, x=np.array([0.0, 0.5, 2.0, 2.25]), axis=1))
+add("get_item", c(IMG, (1, slice(None, None, -2), [0, 3], None), _ref=operator.getitem))
 add("unstack", c(X, axis=1))
 add("tile", c(X, (2, 1)))
 add("repeat", c(X, 2, axis=0))

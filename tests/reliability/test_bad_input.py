@@ -356,6 +356,25 @@ row("delete an index out of bounds", lambda b, t: do("delete", arr(b), 7), LIBRA
     ("delete", "out of bounds"), name="delete")
 row("insert at an index out of bounds", lambda b, t: do("insert", arr(b), -9, 1.0), LIBRARY,
     ("insert", "out of bounds"), name="insert")
+row("trapezoid with x of another length", lambda b, t: do("trapezoid", arr(b, M23), x=X),
+    LIBRARY, name="trapezoid")
+row("trapezoid along an axis out of range", lambda b, t: do("trapezoid", arr(b, M23), axis=2),
+    LIBRARY, name="trapezoid")
+row("dsplit of a matrix", lambda b, t: do("dsplit", arr(b, M23), 3), LIBRARY,
+    ("dsplit only works on arrays of 3 or more dimensions",), name="dsplit")
+# numpy's and torch's tables alias vstack; elsewhere the composed row_stack calls vstack,
+# whose note names it
+row("row_stack of mismatched widths", lambda b, t: do("row_stack", [arr(b, M23), arr(b)]),
+    LIBRARY, name="row_stack", only=lambda b: b in ("numpy", "torch"))
+row("row_stack of mismatched widths (composed)",
+    lambda b, t: do("row_stack", [arr(b, M23), arr(b)]), LIBRARY, name="vstack",
+    only=lambda b: b not in ("numpy", "torch"))
+row("get_item out of bounds", lambda b, t: do("get_item", arr(b, M23), (1, [0, 3])), LIBRARY,
+    ("out of bounds",), name="get_item")
+row("get_item with a float", lambda b, t: do("get_item", arr(b), 1.5), LIBRARY,
+    ("only integers, slices",), name="get_item")
+row("get_item with too many indices", lambda b, t: do("get_item", arr(b), (0, 1)), LIBRARY,
+    ("too many indices",), name="get_item")
 for _name in ("tril_indices_from", "triu_indices_from"):
     row(f"{_name} of a vector", lambda b, t, n=_name: do(n, arr(b)), LIBRARY,
         (_name, "2-d"), name=_name)
