@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,6 +50,7 @@ def function_test_cases() -> list[Case]:
         assert spec is not None
         assert spec.loader is not None
         mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # dataclasses look their module up while it loads
         spec.loader.exec_module(mod)
         for name, value in vars(mod).items():
             if not name.startswith("_"):

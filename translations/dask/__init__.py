@@ -123,6 +123,11 @@ GATHERS: dict[str, str] = {
         "only with obj given as a dask array: the positions are worked out on the client, "
         "so obj is computed (the array itself stays lazy)"
     ),
+    "get_item": (
+        "only with a boolean mask or integer indices given as dask arrays in the key: the "
+        "mask's positions and the indices' bounds are read on the client, so the key is "
+        "computed (the array itself stays lazy)"
+    ),
     "setdiff1d": "the unique values' chunk sizes are computed (the result stays lazy)",
     "real_if_close": (
         "whether every imaginary part is within tol decides the result's dtype: that one "
