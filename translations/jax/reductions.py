@@ -12,9 +12,9 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 
 from dispatch.engine import NATIVE, merge_tables
-from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 
 
 def _trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
