@@ -389,11 +389,13 @@ def host_from_dlpack(x: Any, device: Any = None, copy: Any = None) -> np.ndarray
     """``numpy.from_dlpack`` for host libraries without one (dask, pydata sparse):
     an object with ``__dlpack__`` (any library's array) or a bare capsule (the
     ``to_dlpack`` of the method list, taken as host memory)."""
+    from dispatch.translations._composed.devices import device_ref
+
     if not hasattr(x, "__dlpack__"):
         if type(x).__name__ != "PyCapsule":
             raise TypeError(f"from_dlpack needs a DLPack capsule or array, got {type(x).__name__}")
         x = _Capsule(x)
-    return np.from_dlpack(x, device=device, copy=copy)
+    return np.from_dlpack(x, device=device_ref(device), copy=copy)
 
 
 def real_float_entries(

@@ -11,6 +11,7 @@ import numpy as np
 from dispatch.translations import _numpy_ml, _safety
 from dispatch.translations._adapters import (
     SCIPY_SPECIAL_NATIVE,
+    host_from_dlpack,
     native_entries,
     no_autodiff,
     real_float_entries,
@@ -743,6 +744,7 @@ TABLE = merge_tables(
         "astype": _astype,
         "cast": _astype,
         "to_device": _to_device,
+        "from_dlpack": host_from_dlpack,  # also a bare capsule, and a ComputeDevice
         "to_backend_dtype": "dtype",
         "random.seed": _seed,
         "random.default_rng": NATIVE,

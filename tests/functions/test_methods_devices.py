@@ -128,10 +128,15 @@ def test_from_dlpack(name, backend):
     out = do(name, src, like=backend)
     assert infer_backend(out) == backend
     assert_close(to_np(out), src)
-    if backend != "numpy":  # numpy.from_dlpack takes objects with __dlpack__ only
-        out = do(name, src.__dlpack__(), like=backend)
-        assert infer_backend(out) == backend
-        assert_close(to_np(out), src)
+    out = do(name, src.__dlpack__(), like=backend)  # a bare capsule (numpy's own refuses it)
+    assert infer_backend(out) == backend
+    assert_close(to_np(out), src)
+    # numpy's device= and copy=: the device as get_device gives it, or the library's own
+    device = do("get_device", out)
+    for where in (device, device.ref):
+        moved = do(name, src, like=backend, device=where, copy=True)
+        assert infer_backend(moved) == backend
+        assert_close(to_np(moved), src)
 
 
 # ---------------------------------------------------------------- sparse identity

@@ -168,12 +168,14 @@ def _get_peak_memory(device: Any = None) -> int:
     return int(_memory_stats(d).get("peak_bytes_in_use", 0))
 
 
-def _from_dlpack(x: Any) -> Any:
-    # jnp.from_dlpack takes objects with __dlpack__ only; a bare capsule (the list's
-    # to_dlpack result) carries no readable device, so it is taken as host memory, which
-    # is right only where jax itself runs on the CPU
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
+    # numpy's signature (device=, copy=); jnp.from_dlpack takes objects with __dlpack__
+    # only; a bare capsule (the list's to_dlpack result) carries no readable device, so
+    # it is taken as host memory, which is right only where jax itself runs on the CPU
+    if device is not None:
+        return _to_device(_from_dlpack(x, copy=copy), device)
     if hasattr(x, "__dlpack__"):
-        return jnp.from_dlpack(x)
+        return jnp.from_dlpack(x) if copy is None else jnp.from_dlpack(x, copy=copy)
     if type(x).__name__ != "PyCapsule":
         raise TypeError(f"from_dlpack needs a DLPack capsule or array, got {type(x).__name__}")
     if jax.default_backend() != "cpu":

@@ -50,9 +50,14 @@ def _from_numpy(x: Any) -> Any:
     return tf.convert_to_tensor(x)
 
 
-def _from_dlpack(x: Any) -> Any:
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
+    # numpy's signature: tensorflow imports the capsule where it lies, then moves it to
+    # ``device``; copy=True copies (tf.identity), copy=False is what it does anyway
     capsule = x.__dlpack__() if hasattr(x, "__dlpack__") else x
-    return tf.experimental.dlpack.from_dlpack(capsule)
+    out = tf.experimental.dlpack.from_dlpack(capsule)
+    if device is not None:
+        return _to_device(out, device)
+    return tf.identity(out) if copy else out
 
 
 def _device_name(device: Any) -> str:

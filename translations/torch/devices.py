@@ -123,6 +123,11 @@ def _to_numpy(x: Any) -> np.ndarray:
     return x.resolve_conj().resolve_neg().numpy()
 
 
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Tensor:
+    # torch.from_dlpack takes torch's devices: a ComputeDevice gives its own
+    return torch.from_dlpack(x, device=device_ref(device), copy=copy)
+
+
 def _to_device(x: Tensor, device: Any = None) -> Tensor:
     return x if device is None else x.to(device_ref(device))
 
@@ -305,7 +310,7 @@ TABLE = merge_tables(
         "from_numpy": _from_numpy,
         "to_numpy": _to_numpy,
         "to_device": _to_device,
-        "from_dlpack": "from_dlpack",
+        "from_dlpack": _from_dlpack,
         "astype": _astype,
         "cast": _astype,
         "to_backend_dtype": _to_backend_dtype,
