@@ -340,3 +340,13 @@ def test_int64_requests_take_the_dtype_jax_holds_without_x64():
         assert weighted.shape == (3, 2)
         assert do("random_uniform", (2,), 0, 5, dtype="int64", like="jax").dtype == jnp.int32
         assert do("random.normal", size=2, dtype="float64", like="jax").dtype == jnp.float32
+
+
+def test_sign_of_complex_zeros_is_positive_zero():
+    """numpy's sign of a complex zero is +0+0j whatever the zeros' signs; jax's kept them."""
+    z = np.array([complex(-0.0, 0.0), complex(0.0, -0.0), complex(-0.0, -0.0), 0j, 3 + 4j])
+    out = np.asarray(do("sign", jnp.asarray(z)))
+    expected = np.sign(z)
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(np.signbit(out.real), np.signbit(expected.real))
+    np.testing.assert_array_equal(np.signbit(out.imag), np.signbit(expected.imag))

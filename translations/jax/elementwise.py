@@ -232,9 +232,18 @@ def _frexp(x: Any, /) -> tuple[Any, Any]:
     return m, e.astype(jnp.int32)
 
 
+def _sign(x: Any) -> Any:
+    # numpy's sign of a complex zero is +0+0j; jax's keeps the zeros' signs
+    out = jnp.sign(x)
+    if jnp.iscomplexobj(out):
+        return jnp.where(x == 0, jnp.zeros((), out.dtype), out)
+    return out
+
+
 TABLE = merge_tables(
     {
         "complex": _complex,
+        "sign": _sign,
         # numpy's semantics (imaginary part non-zero or zero, element-wise)
         "iscomplex": "iscomplex",
         "isreal": "isreal",
