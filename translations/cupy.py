@@ -145,19 +145,28 @@ def _allocate_on_device(x: Any, device: Any) -> Any:
     return _to_device(x, getattr(device, "ref", device))
 
 
-def _from_dlpack(x: Any, **kwargs: Any) -> Any:
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
+    # numpy's device= and copy= (cupy's own takes no device); the array is made where
+    # it can be, then copied if asked and moved to ``device``
+    out = _imported(x)
+    if copy:
+        out = out.copy()
+    return out if device is None else _to_device(out, device)
+
+
+def _imported(x: Any) -> Any:
     # cupy.from_dlpack takes GPU memory only; host memory (a numpy array, or a bare
     # capsule that cupy refuses as not CUDA's) is copied to the current device
     if hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == 1:  # kDLCPU
         return cupy.asarray(np.from_dlpack(x))
     if hasattr(x, "__dlpack__"):
-        return cupy.from_dlpack(x, **kwargs)
+        return cupy.from_dlpack(x)
     # a bare capsule names no device: numpy takes it if it holds host memory, and
     # refuses a device's without consuming it (cupy consumes a host capsule it refuses)
     try:
         return cupy.asarray(np.from_dlpack(_Capsule(x)))
     except (BufferError, RuntimeError):
-        return cupy.from_dlpack(x, **kwargs)
+        return cupy.from_dlpack(x)
 
 
 # ---------------------------------------------------------------- reductions
