@@ -600,9 +600,9 @@ def get_item(x: Any, key: Any) -> Any:
     --------
     >>> import numpy as np
     >>> x = np.arange(24.0).reshape(2, 3, 4)
-    >>> do("get_item", x, (1, slice(None, None, -2), [0, 3]))
-    array([[20., 23.],
-           [12., 15.]])
+    >>> do("get_item", x, (1, slice(None, None, -2), [0, 3]))  # advanced axes first
+    array([[20., 12.],
+           [23., 15.]])
     >>> do("get_item", x, (0, ..., None, 2)).shape
     (3, 1)
     """
