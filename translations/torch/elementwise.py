@@ -21,6 +21,8 @@ import torch
 import torch.nn.functional as F
 from dispatch.translations._adapters import real_float_entries
 from dispatch.translations._composed.elementwise import glu as _composed_glu
+from dispatch.translations._composed.elementwise import hard_shrink as _composed_hard_shrink
+from dispatch.translations._composed.elementwise import soft_shrink as _composed_soft_shrink
 from dispatch.translations.torch._common import _inexact, _promote, _tensor
 from torch import Tensor
 
@@ -297,12 +299,38 @@ _ML_OPS.update({
 _glu.__name__ = _glu.__qualname__ = "glu"
 
 
-def _soft_shrink(x: Tensor, threshold: float = 0.5) -> Tensor:
-    if threshold >= 0:
-        return F.softshrink(x, threshold)
-    from dispatch.translations._composed.elementwise import soft_shrink  # torch refuses < 0
+def _hard_shrink(x: Any, threshold: float = 0.5) -> Any:
+    """``x`` where ``|x| > threshold``, 0 elsewhere: torch's kernel on a float tensor,
+    the composed ``hard_shrink`` otherwise (a whole entry: no wrapper around a wrapper).
 
-    return soft_shrink(x, threshold)
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> do("hard_shrink", torch.tensor([-1.0, 0.25, 2.0]))
+    tensor([-1.,  0.,  2.])
+    """
+    if isinstance(x, Tensor) and x.dtype in _FLOAT_DTYPES:
+        # the default is torch's too: not passed, torch parses no Scalar
+        return torch.hardshrink(x) if threshold == 0.5 else torch.hardshrink(x, threshold)
+    return _composed_hard_shrink(x, threshold)
+
+
+def _soft_shrink(x: Any, threshold: float = 0.5) -> Any:
+    """``x`` moved towards 0 by ``threshold``, 0 within it: torch's kernel on a float
+    tensor (for a threshold of at least 0, which torch refuses below), the composed
+    ``soft_shrink`` otherwise.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from dispatch import do
+    >>> do("soft_shrink", torch.tensor([-1.0, 0.25, 2.0]))
+    tensor([-0.5000,  0.0000,  1.5000])
+    """
+    if isinstance(x, Tensor) and x.dtype in _FLOAT_DTYPES and threshold >= 0:
+        return _nn.softshrink(x) if threshold == 0.5 else _nn.softshrink(x, threshold)
+    return _composed_soft_shrink(x, threshold)
 
 
 def _sparsemax(x: Tensor, axis: int = -1) -> Tensor:
@@ -324,8 +352,6 @@ def _sparsemax(x: Tensor, axis: int = -1) -> Tensor:
 _MORE_ML_OPS = real_float_entries(
     {
         "hard_tanh": F.hardtanh,
-        "hard_shrink": lambda x, threshold=0.5: F.hardshrink(x, threshold),
-        "soft_shrink": _soft_shrink,
         "tanh_shrink": F.tanhshrink,
         "sparse_plus": lambda x: torch.where(x >= 1.0, x, 0.25 * (x.clamp(-1.0, 1.0) + 1.0)
                                              .square()),
@@ -338,6 +364,9 @@ _MORE_ML_OPS = real_float_entries(
 )
 
 TABLE = merge_tables(_ML_OPS, {
+    # whole entries (their own dtype test): hard_shrink, soft_shrink
+    "hard_shrink": _hard_shrink,
+    "soft_shrink": _soft_shrink,
     "complex": _complex,
     # unary: torch's function of the same or a close name where it matches
     "abs": "abs",
