@@ -710,9 +710,18 @@ def register_composed(name: str, fn: Callable) -> Callable:
     check_function_name(where, name)
     if not callable(fn):
         raise TypeError(f"{where}: the fallback must be callable, got {type(fn).__name__}")
+    global generation
     with lock:
+        stale = name in COMPOSED or name in RESOLVED_NAMES
         COMPOSED[name] = fn
-        clear_caches()
+        if stale:
+            clear_caches()
+        else:
+            # a name nothing resolved yet: no cached entry can depend on it, so the
+            # caches stay (a table module imported by a miss that a compiler traces
+            # registers its composed functions, and that trace has read the caches);
+            # a miss under way for the name stores nothing
+            generation += 1
     return fn
 
 

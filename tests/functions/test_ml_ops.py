@@ -400,3 +400,17 @@ def test_traces_under_torch_compile_in_one_graph(name: str) -> None:
     got, want = torch.compile(fn, fullgraph=True)(torch.tensor(x)), fn(x)
     for g, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, want)), strict=True):
         np.testing.assert_allclose(to_np(g), w, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(_TRACED))
+def test_every_op_traces_under_torch_compile(name: str) -> None:
+    """Each op of the file in one graph of torch.compile(fullgraph=True) (dynamo's
+    trace, run as captured), the same values as eager."""
+    torch = pytest.importorskip("torch")
+    fn = _TRACED[name]
+    x = torch.tensor(np.abs(VALUES[:, :4]) / 10 + 0.5)
+    torch._dynamo.reset()
+    got = torch.compile(fn, fullgraph=True, backend="eager")(x)
+    want = fn(x)
+    for g, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, want)), strict=True):
+        np.testing.assert_allclose(to_np(g), to_np(w), rtol=1e-12, atol=1e-14)

@@ -714,9 +714,7 @@ def test_traces_under_torch_compile_in_one_graph(name: str) -> None:
     torch = pytest.importorskip("torch")
     fn = _COMPILED[name]
     x = torch.tensor(X4[:1])
-    # one eager call first: compiling a composed op whose inner do() names are resolved
-    # for the first time while dynamo traces can bind the wrong function (an engine
-    # matter, seen after another compile); this test is about the nn ops themselves
+    torch._dynamo.reset()
+    got = torch.compile(fn, fullgraph=True)(x)  # compiled first: its misses run in the trace
     want = fn(x)
-    got = torch.compile(fn, fullgraph=True)(x)
     np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-12, atol=1e-13)
