@@ -234,3 +234,28 @@ def test_numpy_keyword_names_on_dask_clip(warm):
         np.testing.assert_array_equal(
             do("clip", x, min=1.0, max=3.0).compute(), np.clip(np.arange(5.0), 1.0, 3.0)
         )
+
+
+def test_a_new_composed_name_keeps_the_caches_a_resolved_one_clears_them():
+    """Registering a fallback for a name nothing resolved leaves every cache as it is
+    (no entry can depend on it; a table module that a traced miss imports registers
+    such names); one for a name already resolved empties them, so that the next call
+    uses the new function."""
+    x = np.arange(3.0)
+    do("sum", x)
+    do("sum", x)
+    assert reg.cached_call("sum", np.ndarray) is not None
+    name = "test_cache_fresh_composed_name"
+    gen = reg.generation
+    try:
+        reg.register_composed(name, lambda a: do("sum", a) + 1.0)
+        assert reg.cached_call("sum", np.ndarray) is not None  # kept
+        assert reg.generation == gen + 1  # a miss under way stores nothing
+        assert do(name, x) == 4.0
+        assert do(name, x) == 4.0
+        reg.register_composed(name, lambda a: do("sum", a) + 2.0)  # now resolved: cleared
+        assert reg.cached_call("sum", np.ndarray) is None
+        assert do(name, x) == 5.0
+    finally:
+        reg.COMPOSED.pop(name, None)
+        reg.clear_caches()
