@@ -777,3 +777,15 @@ def params(cases: list[Case]) -> list:
             ident += f"#{n}"
         out.append(pytest.param(c.name, c, id=ident, marks=c.marks))
     return out
+
+
+def compiled_like_eager(fn: Any, x: Any) -> None:
+    """``fn(x)`` compiled by ``torch.compile(fullgraph=True)`` in a reset dynamo (one
+    graph, run as captured) gives eager's values."""
+    import torch
+
+    torch._dynamo.reset()
+    got = torch.compile(fn, fullgraph=True, backend="eager")(x)
+    want = fn(x)
+    for g, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, want)), strict=True):
+        np.testing.assert_allclose(to_np(g), to_np(w), rtol=1e-12, atol=1e-14)
