@@ -240,3 +240,19 @@ def test_get_lib_fn_inside_tf_function():
     sort = get_lib_fn("tensorflow", "sort")
     f = tf.function(lambda a: norm(sort(a, axis=0), ord=1, axis=1))
     close(f(tf.constant(M)), np.linalg.norm(np.sort(M, axis=0), ord=1, axis=1))
+
+
+@pytest.mark.parametrize("dtype", [None, "float32", "float64"])
+def test_negative_zero_keeps_its_sign_after_a_positive_zero(dtype):
+    """tensorflow's cache of scalar constants answers -0.0 with a 0.0 made before
+    (equal values, equal hashes); asarray and the scalars of binary functions don't."""
+    tf.constant(0.0, tf.float32)
+    tf.constant(0.0, tf.float64)
+    do("asarray", 0.0, dtype=dtype, like="tensorflow")
+    neg = do("asarray", -0.0, dtype=dtype, like="tensorflow")
+    assert np.signbit(neg.numpy())
+    z = do("asarray", complex(-0.0, -0.0), like="tensorflow").numpy()
+    assert np.signbit(z.real)
+    assert np.signbit(z.imag)
+    x = tf.constant([1.0, 2.0], tf.float64 if dtype is None else dtype)
+    np.testing.assert_array_equal(np.signbit(do("multiply", x, -0.0).numpy()), [True, True])

@@ -44,12 +44,15 @@ def _t(x: Any, dtype: Any = None) -> Any:
 
 
 def _to(x: Any, dt: tf.DType) -> Any:
-    """``x`` as a tensor of dtype ``dt``; Python scalars are converted exactly."""
+    """``x`` as a tensor of dtype ``dt``; Python scalars are converted exactly.
+
+    A float zero goes through numpy: tensorflow's cache of scalar constants takes -0.0
+    for a 0.0 made before (they are equal and hash alike) and gives back +0.0."""
     if isinstance(x, _TENSOR):
         if dt == tf.bool and x.dtype.is_complex:  # tf's cast reads the real part only
             return _truth(x)
         return x if x.dtype == dt else tf.cast(x, dt)
-    if type(x) in (int, float) and dt != tf.bool:
+    if type(x) in (int, float) and dt != tf.bool and not (x == 0 and type(x) is float):
         try:
             return tf.constant(x, dt)
         except (TypeError, ValueError, OverflowError):

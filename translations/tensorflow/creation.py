@@ -33,6 +33,11 @@ def _asarray(a: Any, dtype: Any = None, copy: bool | None = None, **kw: Any) -> 
         return tf.identity(a) if copy else a
     if isinstance(a, np.ndarray) and dtype is None:
         return tf.convert_to_tensor(a)
+    if type(a) in (float, complex) and a == 0:
+        # through numpy: tensorflow's cache of scalar constants gives a -0.0 (or a
+        # complex zero of other signs) the tensor of a 0.0 made before
+        out = _dt(dtype)
+        return tf.convert_to_tensor(np.asarray(a, None if out is None else out.as_numpy_dtype))
     return tnp.asarray(a, dtype=_dt(dtype))
 
 
