@@ -104,14 +104,13 @@ def random_integers(holder: list, low: Any, high: Any = None, size: Any = None,
     return holder[0].integers(low, high, size, endpoint=endpoint, **kwargs)
 
 
-# scipy.special functions whose implementation in scipy (and in cupyx.scipy, which
-# mirrors it) beats the composed fallback
-
 # numpy before 2.5 gives eig/eigvals of a real matrix as real arrays when every
 # eigenvalue is real; numpy 2.5 gives complex arrays always. The tables of libraries
 # whose eig is always complex follow the installed numpy (read once, here).
 NUMPY_REAL_EIG = np.linalg.eigvals(np.eye(1)).dtype.kind == "f"
 
+# scipy.special functions whose implementation in scipy (and in cupyx.scipy, which
+# mirrors it) beats the composed fallback
 SCIPY_SPECIAL_NATIVE = "entr erfcx log_ndtr multigammaln ndtr polygamma psi xlog1py"
 
 
@@ -172,6 +171,54 @@ DOCUMENTED_DRAWS: dict[str, Callable] = {
     "permuted": random_permuted,
     "multivariate_hypergeometric": random_multivariate_hypergeometric,
 }
+
+
+# float type -> (mantissa bits, exponent bits, the bias that puts a mantissa in [0.5, 1),
+# the exponent of the smallest subnormal, the integer type of the same width)
+_FLOAT_BITS = {
+    np.dtype("float32"): (23, 8, 126, -149, np.int32),
+    np.dtype("float64"): (52, 11, 1022, -1074, np.int64),
+}
+
+
+def frexp_from_bits(x: Any, xp: ModuleType, bitcast: Callable) -> tuple[Any, Any]:
+    """numpy's ``frexp`` of the float array ``x`` (float16, float32 or float64) read
+    from its bits, for libraries whose float arithmetic loses subnormal numbers (XLA's
+    CPU kernels flush them to zero; cupy's arithmetic loses them too). ``xp`` is the
+    library's numpy-like namespace (``where``), ``bitcast(v, dtype)`` reinterprets the
+    bits of ``v`` as ``dtype``.
+
+    Examples
+    --------
+    >>> m, e = frexp_from_bits(np.array([8.0, -0.375, 5e-324]), np, lambda v, t: v.view(t))
+    >>> m.tolist(), e.tolist()
+    ([0.5, -0.75, 0.5], [4, -1, -1073])
+    """
+    if np.dtype(x.dtype) not in _FLOAT_BITS:  # float16 values and mantissas are float32
+        m, e = frexp_from_bits(x.astype(np.float32), xp, bitcast)
+        return m.astype(x.dtype), e
+    nbits, ebits, bias, tiny, itype = _FLOAT_BITS[np.dtype(x.dtype)]
+    full = (1 << ebits) - 1
+    # numpy scalars of the integer type: 1 << 63 overflows a Python int's conversion
+    sign_bit = itype(1) << itype(nbits + ebits)
+    frac_mask = itype((1 << nbits) - 1)
+    biased = itype(bias) << itype(nbits)
+
+    def parts(v: Any) -> tuple[Any, Any, Any]:
+        bits = bitcast(v, itype)
+        return bits & sign_bit, (bits >> nbits) & full, bits & frac_mask
+
+    def mantissa(sign: Any, frac: Any) -> Any:
+        return bitcast(sign | frac | biased, x.dtype)
+
+    sign, field, frac = parts(x)
+    normal = (field > 0) & (field < full)
+    subnormal = (field == 0) & (frac > 0)
+    # a subnormal is frac * 2**tiny, and frac as a float is a normal number
+    _, f_field, f_frac = parts(frac.astype(x.dtype))
+    m = xp.where(normal, mantissa(sign, frac), xp.where(subnormal, mantissa(sign, f_frac), x))
+    e = xp.where(normal, field - bias, xp.where(subnormal, f_field - bias + tiny, 0))
+    return m, e.astype(np.int32)
 
 
 def default_rng(cls: type) -> Callable:

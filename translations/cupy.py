@@ -32,6 +32,7 @@ from dispatch.translations._adapters import (
     NUMPY_REAL_EIG,
     SCIPY_SPECIAL_NATIVE,
     _Capsule,
+    frexp_from_bits,
     native_entries,
     no_autodiff,
     stateful_random,
@@ -139,10 +140,6 @@ def _list_devices(device_type: str | None = None) -> list[ComputeDevice]:
 def _get_device(x: Any) -> ComputeDevice:
     ref = f"cuda:{cupy.asarray(x).device.id}"
     return next(d for d in _list_devices() if d.ref == ref)
-
-
-def _allocate_on_device(x: Any, device: Any) -> Any:
-    return _to_device(x, getattr(device, "ref", device))
 
 
 def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
@@ -452,41 +449,10 @@ def _divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     return _floor_divide(x1, x2), _remainder(x1, x2)
 
 
-# float type -> (mantissa bits, exponent bits, bias of a mantissa in [0.5, 1), the
-# exponent of the smallest subnormal, the integer type of the same width)
-_FLOAT_BITS = {
-    np.dtype("float32"): (23, 8, 126, -149, np.int32),
-    np.dtype("float64"): (52, 11, 1022, -1074, np.int64),
-}
-
-
 def _frexp(x: Any, /) -> tuple[Any, Any]:
     """numpy's ``frexp`` from the bits: cupy's float arithmetic on subnormal numbers
     (and so the composed ``frexp``) loses them."""
-    x = _ufunc_float(_lift(x), "frexp")
-    if x.dtype not in _FLOAT_BITS:  # float16 values and mantissas are float32 numbers
-        m, e = _frexp(x.astype(np.float32))
-        return m.astype(x.dtype), e
-    nbits, ebits, bias, tiny, itype = _FLOAT_BITS[x.dtype]
-    full = (1 << ebits) - 1
-    sign_bit = itype(1) << itype(nbits + ebits)
-
-    def parts(v: Any) -> tuple[Any, Any, Any]:
-        bits = v.view(itype)
-        return bits & sign_bit, (bits >> nbits) & full, bits & ((1 << nbits) - 1)
-
-    def mantissa(sign: Any, frac: Any) -> Any:
-        return (sign | frac | (itype(bias) << itype(nbits))).view(x.dtype)
-
-    sign, field, frac = parts(x)
-    normal = (field > 0) & (field < full)
-    subnormal = (field == 0) & (frac > 0)
-    # a subnormal is frac * 2**tiny, and frac as a float is a normal number
-    _, f_field, f_frac = parts(frac.astype(x.dtype))
-    m = cupy.where(normal, mantissa(sign, frac),
-                   cupy.where(subnormal, mantissa(sign, f_frac), x))
-    e = cupy.where(normal, field - bias, cupy.where(subnormal, f_field - bias + tiny, 0))
-    return m, e.astype(np.int32)
+    return frexp_from_bits(_ufunc_float(_lift(x), "frexp"), cupy, lambda v, t: v.view(t))
 
 
 # ---------------------------------------------------------------- linalg
@@ -775,7 +741,7 @@ TABLE = merge_tables(
         # devices (the backend method list)
         "list_devices": _list_devices,
         "get_device": _get_device,
-        "allocate_on_device": _allocate_on_device,
+        "allocate_on_device": _to_device,
     },
     {name: _reduction(name) for name in _REDUCTIONS.split()},
     # the method list: no autodiff, and no sparse constructors yet

@@ -12,7 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from dispatch.translations._adapters import real_float_entries
+from dispatch.translations._adapters import frexp_from_bits, real_float_entries
 
 from dispatch.engine import merge_tables
 
@@ -186,14 +186,6 @@ _MORE_ML_OPS = real_float_entries(
     jax.Array,
     frozenset(np.dtype(t) for t in (jnp.float16, jnp.bfloat16, jnp.float32, jnp.float64)),
 )
-# float type -> (mantissa bits, exponent bits, the bias that puts a mantissa in [0.5, 1),
-# the exponent of the smallest subnormal, the integer type of the same width)
-_FLOAT_BITS = {
-    np.dtype("float32"): (23, 8, 126, -149, jnp.int32),
-    np.dtype("float64"): (52, 11, 1022, -1074, jnp.int64),
-}
-
-
 def _frexp(x: Any, /) -> tuple[Any, Any]:
     """numpy's ``frexp`` from the bits: XLA's CPU kernels flush subnormal numbers to
     zero, so arithmetic (``jnp.frexp``, ``log2``, ``x > 0``) cannot see them.
@@ -206,30 +198,7 @@ def _frexp(x: Any, /) -> tuple[Any, Any]:
     from dispatch.translations._composed.elementwise import _ufunc_float
 
     x = jnp.asarray(_ufunc_float(jnp.asarray(x), "frexp"))
-    if x.dtype not in _FLOAT_BITS:  # float16 values and mantissas are float32 numbers
-        m, e = _frexp(x.astype(jnp.float32))
-        return m.astype(x.dtype), e
-    nbits, ebits, bias, tiny, itype = _FLOAT_BITS[x.dtype]
-    frac_mask = (1 << nbits) - 1
-    full = (1 << ebits) - 1
-    sign_bit = jnp.left_shift(jnp.asarray(1, itype), nbits + ebits)
-
-    def parts(v: Any) -> tuple[Any, Any, Any]:
-        bits = jax.lax.bitcast_convert_type(v, itype)
-        return bits & sign_bit, (bits >> nbits) & full, bits & frac_mask
-
-    def mantissa(sign: Any, frac: Any) -> Any:
-        biased = jnp.asarray(bias, itype) << nbits
-        return jax.lax.bitcast_convert_type(sign | frac | biased, x.dtype)
-
-    sign, field, frac = parts(x)
-    normal = (field > 0) & (field < full)
-    subnormal = (field == 0) & (frac > 0)
-    # a subnormal is frac * 2**tiny, and frac as a float is a normal number
-    _, f_field, f_frac = parts(frac.astype(x.dtype))
-    m = jnp.where(normal, mantissa(sign, frac), jnp.where(subnormal, mantissa(sign, f_frac), x))
-    e = jnp.where(normal, field - bias, jnp.where(subnormal, f_field - bias + tiny, 0))
-    return m, e.astype(jnp.int32)
+    return frexp_from_bits(x, jnp, jax.lax.bitcast_convert_type)
 
 
 def _sign(x: Any) -> Any:
