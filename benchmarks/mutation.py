@@ -55,7 +55,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-MODULES = ("_do", "_infer", "_resolve", "_registry", "_compose", "_errors", "engine")
+MODULES = ("_do", "_infer", "_resolve", "_registry", "_register", "_compose", "_errors", "engine")
 TESTS = ("tests/dispatch", "tests/reliability")
 # what the scratch copy holds (tests read docs/ and translations/ by path)
 COPIED = ("dispatch", "translations", "tests", "docs", "pyproject.toml", "README.md", "mkdocs.yml")
