@@ -10,7 +10,7 @@
   ``merge_topics`` (``merge_tables``), which refuses a name defined in two topics.
 * The modules of composed fallbacks are named by the library packages' topics
   (private helper modules start with ``_``).
-* No module is much over 800 lines.
+* No module is over 800 lines.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ LONG_MODULES: dict[str, str] = {
 # Tables still patched after they are written (empty once every library is a package).
 PATCHED_TABLES: dict[str, str] = {
 }
-MAX_LINES = 850
+MAX_LINES = 800
 
 
 def _sources(top: pathlib.Path) -> list[pathlib.Path]:
@@ -208,7 +208,7 @@ def test_composed_modules_are_named_by_the_packages_topics() -> None:
     assert not odd, f"_composed/ modules not named by a library package's topic: {odd}"
 
 
-def test_no_module_is_much_over_800_lines() -> None:
+def test_no_module_is_over_800_lines() -> None:
     files = [p for p in (*ENGINE.rglob("*.py"), *TRANSLATIONS.rglob("*.py"))
              if "translations" not in p.relative_to(ROOT).parts[1:2]]
     long = {_rel(p): n for p in files if (n := len(p.read_text().splitlines())) > MAX_LINES}
