@@ -153,12 +153,15 @@ def _q_array(fn: Callable) -> Callable:
     return quantile
 
 
-def _nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def _median_of(fn: Callable) -> Callable:
+    def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
                keepdims: bool = False) -> Any:
-    r = jnp.nanmedian(a, axis=axis, out=out, overwrite_input=overwrite_input,
-                      keepdims=keepdims)
-    # jnp keeps a 0-d input's dimensions as (1,); numpy as ()
-    return r.reshape(()) if keepdims and jnp.ndim(a) == 0 else r
+        r = fn(a, axis=axis, out=out, overwrite_input=overwrite_input, keepdims=keepdims)
+        # jnp keeps a 0-d input's dimensions as (1,); numpy as ()
+        return r.reshape(()) if keepdims and jnp.ndim(a) == 0 else r
+
+    median.__name__ = median.__qualname__ = f"_{fn.__name__}"
+    return median
 
 
 def _digitize(x: Any, bins: Any, right: bool = False) -> Any:
@@ -225,7 +228,8 @@ TABLE = {
     "histogram": _histogram,
     "histogram2d": _histogram2d,
     "digitize": _digitize,
-    "nanmedian": _nanmedian,
+    "median": _median_of(jnp.median),
+    "nanmedian": _median_of(jnp.nanmedian),
     "quantile": _q_array(jnp.quantile),
     "percentile": _q_array(jnp.percentile),
     "nanquantile": _q_array(jnp.nanquantile),
