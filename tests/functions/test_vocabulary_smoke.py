@@ -152,6 +152,7 @@ add("abs absolute negative positive sign sin cos tan sinh cosh tanh arctan arcsi
     "as_tensor from_numpy cumsum cumprod nancumsum nancumprod ediff1d trim_zeros "
     "sort_complex unwrap", lambda n: c(X))
 add("round", c(X, 2))
+add("cov corrcoef", c(X))
 add("nan_to_num", c(XN, nan=-1.5))
 add("log log10 log2 log1p sqrt rsqrt reciprocal scipy.special.gammaln scipy.special.digamma "
     "scipy.special.psi scipy.special.k0 scipy.special.k0e scipy.special.k1 scipy.special.k1e "

@@ -589,7 +589,9 @@ def one_layout_asfortranarray(backend: str) -> Any:
     none can be observed in it."""
 
     def asfortranarray(a: Any, dtype: Any = None) -> Any:
-        return ascontiguousarray(a, dtype, backend=backend)
+        out = ascontiguousarray(a, dtype, backend=backend)
+        # numpy lays a C-ordered matrix out anew: a copy, never the input itself
+        return do("copy", out) if out is a else out
 
     return asfortranarray
 

@@ -164,6 +164,17 @@ def _median_of(fn: Callable) -> Callable:
     return median
 
 
+def _widened(fn: Callable) -> Callable:
+    def covariance(m: Any, y: Any = None, *args: Any, dtype: Any = None, **kwargs: Any) -> Any:
+        # jnp keeps float32 data in float32; numpy computes in float64 at least
+        if dtype is None:
+            dtype = jnp.result_type(m, *(() if y is None else (y,)), jnp.float64)
+        return fn(m, y, *args, dtype=dtype, **kwargs)
+
+    covariance.__name__ = covariance.__qualname__ = f"_{fn.__name__}"
+    return covariance
+
+
 def _digitize(x: Any, bins: Any, right: bool = False) -> Any:
     return jnp.digitize(x, bins, right).astype(int)
 
@@ -228,6 +239,8 @@ TABLE = {
     "histogram": _histogram,
     "histogram2d": _histogram2d,
     "digitize": _digitize,
+    "cov": _widened(jnp.cov),
+    "corrcoef": _widened(jnp.corrcoef),
     "median": _median_of(jnp.median),
     "nanmedian": _median_of(jnp.nanmedian),
     "quantile": _q_array(jnp.quantile),

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._adapters import empty_axes
+from dispatch.translations._adapters import corrcoef, cov, empty_axes
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
@@ -256,6 +256,10 @@ TABLE = {
     "segment_prod": _segment("segment_prod"),
     "normalize": _normalize,
     # axis=() is no axis (numpy), which _collapse cannot move to the end of a 0-d array
+    # torch.cov and torch.corrcoef take neither y, rowvar, bias nor ddof, and keep
+    # float32 data in float32: numpy's, written with do
+    "cov": cov,
+    "corrcoef": corrcoef,
     "median": empty_axes(_median),
     "quantile": empty_axes(_quantile),
     "nanquantile": empty_axes(functools.partial(_quantile, _nan=True)),
