@@ -716,7 +716,8 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
 
     def rows(a: Any) -> Any:
         a = do("atleast_2d", a)
-        return do("transpose", a) if not rowvar and tuple(do("shape", a))[0] != 1 else a
+        observations_first = not rowvar and do("shape", a)[0] != 1
+        return do("transpose", a) if observations_first else a
 
     x = rows(m)
     if y is not None:
