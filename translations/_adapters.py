@@ -790,3 +790,35 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
     re, im = (do("astype", do("clip", part, -1, 1), name) for part in (do("real", c),
                                                                      do("imag", c)))
     return re + im * do("asarray", 1j, dtype=name, like=c)
+
+
+def numpy_result_type(name: str) -> type:
+    """The class of numpy's result of ``name`` (a named tuple of numpy 2: ``SlogdetResult``,
+    ``UniqueAllResult``...), read from numpy itself, so that it follows numpy's version."""
+    probe = {
+        "linalg.slogdet": lambda: np.linalg.slogdet(np.eye(1)),
+        "unique_all": lambda: np.unique_all(np.zeros(1)),
+        "unique_counts": lambda: np.unique_counts(np.zeros(1)),
+        "unique_inverse": lambda: np.unique_inverse(np.zeros(1)),
+    }[name]
+    return type(probe())
+
+
+def numpy_container(fn: Callable, kind: type) -> Callable:
+    """``fn`` with its sequence of results in numpy's container ``kind``: ``tuple``
+    (``meshgrid``, ``broadcast_arrays``), ``list`` (``split``) or one of numpy's named
+    tuples (:func:`numpy_result_type`).
+
+    Examples
+    --------
+    >>> pair = numpy_container(lambda x: [x, x + 1], tuple)
+    >>> pair(1)
+    (1, 2)
+    """
+    make = getattr(kind, "_make", kind)
+
+    @functools.wraps(fn)
+    def in_numpy_container(*args: Any, **kwargs: Any) -> Any:
+        return make(fn(*args, **kwargs))
+
+    return in_numpy_container

@@ -16,7 +16,15 @@ from typing import Any
 
 import dispatch.translations
 import numpy as np
-from conftest import _record, assert_close, reference_function, run_forms, to_np, tolerance
+from conftest import (
+    _record,
+    assert_close,
+    assert_same_container,
+    reference_function,
+    run_forms,
+    to_np,
+    tolerance,
+)
 from hypothesis import reject
 
 from dispatch._errors import UnsupportedError
@@ -128,6 +136,7 @@ def run_example(
             if prop.check is not None:
                 prop.check(actual, args, kwargs, backend)
             else:
+                assert_same_container(out, expected)
                 dtype = prop.dtype
                 if dtype == "auto":
                     dtype = "kind" if _width_from_ints(expected, args, kwargs) else "exact"

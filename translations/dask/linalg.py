@@ -17,6 +17,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
+from dispatch.translations._adapters import numpy_container, numpy_result_type
 from dispatch.translations.dask.creation import _eye
 
 from dispatch.engine import unsupported
@@ -512,7 +513,7 @@ TABLE = {
     "linalg.solve": _solve,
     "linalg.inv": _inv,
     "linalg.det": _det,
-    "linalg.slogdet": _slogdet,
+    "linalg.slogdet": numpy_container(_slogdet, numpy_result_type("linalg.slogdet")),
     "linalg.pinv": _pinv,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.lstsq": _lstsq,

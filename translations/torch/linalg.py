@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import numpy_container, numpy_result_type
 from dispatch.translations.torch._common import _inexact, _promote
 from dispatch.translations.torch.reductions import _sum
 from torch import Tensor
@@ -288,10 +289,11 @@ TABLE = {
     "linalg.inv": _float_args(torch.linalg.inv),
     "linalg.pinv": _float_args(_pinv),
     "linalg.det": _det,
-    "linalg.slogdet": _float_args(torch.linalg.slogdet),
+    "linalg.slogdet": numpy_container(_float_args(torch.linalg.slogdet),
+                                      numpy_result_type("linalg.slogdet")),
     "linalg.norm": _norm,
     "linalg.cholesky": _float_args(torch.linalg.cholesky),
-    "linalg.lstsq": _lstsq,
+    "linalg.lstsq": numpy_container(_lstsq, tuple),  # numpy's is a plain tuple
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": "linalg.matrix_power",
     "linalg.multi_dot": "linalg.multi_dot",
