@@ -797,6 +797,9 @@ def numpy_result_type(name: str) -> type:
     ``UniqueAllResult``...), read from numpy itself, so that it follows numpy's version."""
     probe = {
         "linalg.slogdet": lambda: np.linalg.slogdet(np.eye(1)),
+        "linalg.qr": lambda: np.linalg.qr(np.eye(1)),
+        "linalg.svd": lambda: np.linalg.svd(np.eye(1)),
+        "linalg.eigh": lambda: np.linalg.eigh(np.eye(1)),
         "unique_all": lambda: np.unique_all(np.zeros(1)),
         "unique_counts": lambda: np.unique_counts(np.zeros(1)),
         "unique_inverse": lambda: np.unique_inverse(np.zeros(1)),
@@ -804,10 +807,12 @@ def numpy_result_type(name: str) -> type:
     return type(probe())
 
 
-def numpy_container(fn: Callable, kind: type) -> Callable:
+def numpy_container(fn: Callable, kind: type, only: Callable | None = None) -> Callable:
     """``fn`` with its sequence of results in numpy's container ``kind``: ``tuple``
     (``meshgrid``, ``broadcast_arrays``), ``list`` (``split``) or one of numpy's named
-    tuples (:func:`numpy_result_type`).
+    tuples (:func:`numpy_result_type`). A single result (``svd`` without ``u`` and
+    ``vh``) is left as it is, and so is any result of a call for which
+    ``only(args, kwargs)`` is False (``qr``'s ``mode='raw'``, a plain tuple in numpy).
 
     Examples
     --------
@@ -819,6 +824,16 @@ def numpy_container(fn: Callable, kind: type) -> Callable:
 
     @functools.wraps(fn)
     def in_numpy_container(*args: Any, **kwargs: Any) -> Any:
-        return make(fn(*args, **kwargs))
+        out = fn(*args, **kwargs)
+        if not isinstance(out, (list, tuple)) or (only is not None and not only(args, kwargs)):
+            return out
+        return make(out)
 
     return in_numpy_container
+
+
+def qr_factors(args: tuple, kwargs: dict) -> bool:
+    """Whether a ``linalg.qr`` call returns numpy's ``QRResult`` (modes 'reduced' and
+    'complete'; 'raw' is a plain tuple)."""
+    mode = args[1] if len(args) > 1 else kwargs.get("mode", "reduced")
+    return mode in ("reduced", "complete")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._adapters import numpy_container, numpy_result_type
+from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
 from dispatch.translations.torch._common import _inexact, _promote
 from dispatch.translations.torch.reductions import _sum
 from torch import Tensor
@@ -278,10 +278,12 @@ TABLE = {
     "cross": _cross,
     "trace": _trace,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
-    "linalg.qr": _float_args(_qr),
-    "linalg.svd": _float_args(_svd),
+    # numpy's named tuples, not torch.return_types
+    "linalg.qr": numpy_container(_float_args(_qr), numpy_result_type("linalg.qr"), qr_factors),
+    "linalg.svd": numpy_container(_float_args(_svd), numpy_result_type("linalg.svd")),
     "linalg.svdvals": _float_args(torch.linalg.svdvals),
-    "linalg.eigh": _float_args(torch.linalg.eigh),
+    "linalg.eigh": numpy_container(_float_args(torch.linalg.eigh),
+                                   numpy_result_type("linalg.eigh")),
     "linalg.eigvalsh": _float_args(torch.linalg.eigvalsh),
     "linalg.eig": _float_args(_eig),
     "linalg.eigvals": _float_args(_eigvals),
