@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import sparse
-from dispatch.translations._adapters import corrcoef, cov
+from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations.sparse._common import dense, densified, sp, zero_fill
 from sparse import COO, SparseArray
 

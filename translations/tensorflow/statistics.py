@@ -12,8 +12,8 @@ import math
 from typing import Any
 
 import tensorflow as tf
-from dispatch.translations._adapters import corrcoef, cov
 from dispatch.translations._composed._common import _combined as _combined_size
+from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations.tensorflow._common import (
     _TENSOR,

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 import torch
-from dispatch.translations._adapters import corrcoef, cov, empty_axes
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed._common import _combined as _combined_size
+from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
