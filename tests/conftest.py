@@ -132,6 +132,35 @@ def to_np(x: Any) -> Any:
     return np.asarray(do("to_numpy", x))
 
 
+def container_of(x: Any) -> str | None:
+    """The kind of sequence a result is, as numpy's results are compared: ``"list"``,
+    ``"tuple"``, ``"namedtuple Name(field, ...)"``, or None for anything else (an
+    array, a scalar). A tuple subclass without fields (torch's ``return_types``) is
+    its own kind: numpy never returns one."""
+    if isinstance(x, list):
+        return "list"
+    if not isinstance(x, tuple):
+        return None
+    if type(x) is tuple:
+        return "tuple"
+    fields = getattr(x, "_fields", None)
+    if fields is None:
+        return f"tuple subclass {type(x).__module__}.{type(x).__qualname__}"
+    return f"namedtuple {type(x).__name__}({', '.join(fields)})"
+
+
+def assert_same_container(actual: Any, expected: Any, path: str = "result") -> None:
+    """``actual`` (a backend's result, not yet brought to numpy) is the same kind of
+    container as numpy's ``expected`` at every level: a tuple where numpy gives a
+    tuple (``gradient``, ``meshgrid``, ``frexp``), a list where numpy gives a list
+    (``split``), a named tuple of the same name and fields (``linalg.qr``)."""
+    want, got = container_of(expected), container_of(actual)
+    assert got == want, f"{path} is a {got or type(actual).__name__}, numpy's is a {want}"
+    if want is not None:
+        for i, (a, e) in enumerate(zip(actual, expected, strict=False)):
+            assert_same_container(a, e, f"{path}[{i}]")
+
+
 def array_leaves(x: Any) -> list[np.ndarray]:
     """The numpy arrays inside nested lists/tuples/dicts (the inputs of a case)."""
     if isinstance(x, dict):
@@ -458,6 +487,7 @@ class Case:
                 if self.check is not None:
                     self.check(actual, *self.args, **self.kwargs)
                 else:
+                    assert_same_container(out, expected)
                     dtype = self.dtype
                     explicit = "dtype" in self.kwargs  # a dtype asked for is exact
                     if (

@@ -630,3 +630,107 @@ def view_by_bitcast(x: Any, shape: tuple, itemsize: int, dst: np.dtype, bitcast:
         raise ValueError("When changing to a larger dtype, its size must be a divisor of the "
                          "total size in bytes of the last axis of the array.")
     return bitcast(reshape(x, (*shape[:-1], n * itemsize // size, size // itemsize)))
+
+
+def _is_no_axis(axis: Any) -> bool:
+    return axis.__class__ in (tuple, list) and not axis
+
+
+def empty_axes(fn: Callable, *, arrays: tuple[str, ...] = (), along: bool = False) -> Callable:
+    """``fn`` (numpy's signature, a parameter named ``axis``) with numpy's reading of
+    ``axis=()``: no axis at all.
+
+    Some libraries read an empty tuple of axes as every axis (torch's reductions take
+    an empty ``dim`` so). The call with ``axis=()`` becomes the same reduction over a
+    new leading axis of length 1, which is numpy's answer with the reduction's own
+    dtype rules (the sum of booleans is an integer, a variance is zero, an integer
+    mean is inexact); ``keepdims`` then changes nothing, as in numpy. ``arrays``:
+    other parameters that are shaped like the first (``average``'s ``weights``).
+    ``along``: ``fn`` keeps the axis (``softmax``), so the new one is taken off again.
+    Every other call goes straight to ``fn``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def total(a, axis=None, keepdims=False):  # reads () as every axis, as torch
+    ...     return np.sum(a, None if axis == () else axis, keepdims=keepdims)
+    >>> total(np.ones((2, 3)), axis=()).shape
+    ()
+    >>> empty_axes(total)(np.ones((2, 3)), axis=(), keepdims=True).shape
+    (2, 3)
+    """
+    names = list(inspect.signature(fn).parameters)
+    at = names.index("axis")
+    keep = names.index("keepdims") if "keepdims" in names else None
+    others = [(names.index(p), p) for p in arrays]
+
+    def put(args: list, kwargs: dict, i: int, name: str, value: Any) -> None:
+        if len(args) > i:
+            args[i] = value
+        else:
+            kwargs[name] = value
+
+    @functools.wraps(fn)
+    def no_axis(*args: Any, **kwargs: Any) -> Any:
+        if not _is_no_axis(args[at] if len(args) > at else kwargs.get("axis")):
+            return fn(*args, **kwargs)
+        args_, kwargs_ = list(args), dict(kwargs)
+        args_[0] = args[0][None]
+        put(args_, kwargs_, at, "axis", 0)
+        if keep is not None and (len(args) > keep or "keepdims" in kwargs):
+            put(args_, kwargs_, keep, "keepdims", False)
+        for i, name in others:
+            value = args[i] if len(args) > i else kwargs.get(name)
+            if value is not None and getattr(value, "ndim", 0):
+                put(args_, kwargs_, i, name, value[None])
+        out = fn(*args_, **kwargs_)
+        return out[0] if along else out
+
+    return no_axis
+
+
+def numpy_result_type(name: str) -> type:
+    """The class of numpy's result of ``name`` (a named tuple of numpy 2: ``SlogdetResult``,
+    ``UniqueAllResult``...), read from numpy itself, so that it follows numpy's version."""
+    probe = {
+        "linalg.slogdet": lambda: np.linalg.slogdet(np.eye(1)),
+        "linalg.qr": lambda: np.linalg.qr(np.eye(1)),
+        "linalg.svd": lambda: np.linalg.svd(np.eye(1)),
+        "linalg.eigh": lambda: np.linalg.eigh(np.eye(1)),
+        "unique_all": lambda: np.unique_all(np.zeros(1)),
+        "unique_counts": lambda: np.unique_counts(np.zeros(1)),
+        "unique_inverse": lambda: np.unique_inverse(np.zeros(1)),
+    }[name]
+    return type(probe())
+
+
+def numpy_container(fn: Callable, kind: type, only: Callable | None = None) -> Callable:
+    """``fn`` with its sequence of results in numpy's container ``kind``: ``tuple``
+    (``meshgrid``, ``broadcast_arrays``), ``list`` (``split``) or one of numpy's named
+    tuples (:func:`numpy_result_type`). A single result (``svd`` without ``u`` and
+    ``vh``) is left as it is, and so is any result of a call for which
+    ``only(args, kwargs)`` is False (``qr``'s ``mode='raw'``, a plain tuple in numpy).
+
+    Examples
+    --------
+    >>> pair = numpy_container(lambda x: [x, x + 1], tuple)
+    >>> pair(1)
+    (1, 2)
+    """
+    make = getattr(kind, "_make", kind)
+
+    @functools.wraps(fn)
+    def in_numpy_container(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        if not isinstance(out, (list, tuple)) or (only is not None and not only(args, kwargs)):
+            return out
+        return make(out)
+
+    return in_numpy_container
+
+
+def qr_factors(args: tuple, kwargs: dict) -> bool:
+    """Whether a ``linalg.qr`` call returns numpy's ``QRResult`` (modes 'reduced' and
+    'complete'; 'raw' is a plain tuple)."""
+    mode = args[1] if len(args) > 1 else kwargs.get("mode", "reduced")
+    return mode in ("reduced", "complete")

@@ -36,6 +36,7 @@ from conftest import (
     array_leaves,
     assert_close,
     assert_default_float_width,
+    assert_same_container,
     floats_from_ints,
     known_gap,
     reference_function,
@@ -152,6 +153,7 @@ add("abs absolute negative positive sign sin cos tan sinh cosh tanh arctan arcsi
     "as_tensor from_numpy cumsum cumprod nancumsum nancumprod ediff1d trim_zeros "
     "sort_complex unwrap", lambda n: c(X))
 add("round", c(X, 2))
+add("cov corrcoef", c(X))
 add("nan_to_num", c(XN, nan=-1.5))
 add("log log10 log2 log1p sqrt rsqrt reciprocal scipy.special.gammaln scipy.special.digamma "
     "scipy.special.psi scipy.special.k0 scipy.special.k0e scipy.special.k1 scipy.special.k1e "
@@ -247,7 +249,7 @@ add("compress", c(np.array([True, False, True]), X, axis=0))
 add("extract", c(B, X))
 add("select", c([X > 0.5, X < -0.5], [X, -X], 9.0))
 add("diff", c(X, axis=1))
-add("gradient", c(V))
+add("gradient", c(X))  # 2-d: a tuple of two arrays, as numpy
 add("meshgrid", c(V[:3], V[3:]))
 add("meshgrid_ij", c(V[:3], V[3:], _ref=lambda a, b: tuple(np.meshgrid(a, b, indexing="ij"))))
 add("ix_", c(np.array([0, 2]), np.array([1, 3])))
@@ -1011,7 +1013,10 @@ def compare(actual: Any, expected: Any, s: Smoke, name: str, backend: str) -> No
 
 
 def _check_value(name: str, s: Smoke, out: Any, args: tuple, backend: str) -> None:
-    expected = _plain(_expected(name, s))
+    raw = _expected(name, s)
+    if s.ref is None:  # numpy's own result: the backend's has its kind of container
+        assert_same_container(out, raw)
+    expected = _plain(raw)
     actual = _plain(out)
     dtype = s.dtype
     # floats made from integers, or by creation with no dtype asked, have the width
@@ -1022,6 +1027,39 @@ def _check_value(name: str, s: Smoke, out: Any, args: tuple, backend: str) -> No
         assert_default_float_width(actual, backend)
         s = Smoke(**{**s.__dict__, "dtype": "kind"})
     compare(actual, expected, s, name, backend)
+
+
+def _check_container(name: str, s: Smoke, out: Any) -> None:
+    """A checked call (decompositions) returns numpy's kind of container too, where
+    numpy has the function (its values are the check's business)."""
+    if s.call is not None or s.like:
+        return
+    try:
+        own = reference_function(name)
+    except (AttributeError, ImportError):
+        return
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert_same_container(out, own(*_copy(s.args), **_copy(s.kwargs)))
+
+
+# names with several results in numpy's API: the walk's case of each must give numpy
+# several (so that their container is compared on every backend)
+MULTI_OUTPUT = (
+    "gradient meshgrid broadcast_arrays split array_split hsplit vsplit dsplit unstack "
+    "linalg.qr linalg.svd linalg.eigh linalg.eig linalg.slogdet linalg.lstsq unique_all "
+    "unique_counts unique_inverse histogram histogram2d histogramdd frexp modf divmod "
+    "nonzero ix_ unravel_index"
+).split()
+
+
+def test_multi_output_names_have_multi_output_cases():
+    for name in MULTI_OUTPUT:
+        s = CASES[name]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = reference_function(name)(*_copy(s.args), **_copy(s.kwargs))
+        assert isinstance(out, (list, tuple)), f"{name}: the case gives numpy one result"
 
 
 def _has_float64(x: Any) -> bool:
@@ -1099,6 +1137,7 @@ def test_smoke(name: str, backend: str) -> None:
         if s.how == "random":
             _check_random(name, s, out, backend)
         elif s.how == "check":
+            _check_container(name, s, out)
             s.check(out, backend)
         else:
             _check_value(name, s, out, args, backend)
@@ -1129,5 +1168,6 @@ def test_numpy_reference_is_numpys(name: str) -> None:
         else:
             got = do(name, *_copy(s.args), **_copy(s.kwargs))
         own = reference_function(name)(*_copy(s.args), **_copy(s.kwargs))
+    assert_same_container(got, own)
     compare(_plain(got), _plain(own), s, name, "numpy")
 

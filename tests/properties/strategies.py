@@ -195,10 +195,14 @@ class Drawer:
         ).input_shapes
 
     def axis(self, ndim: int, *, none: bool = True, tuples: bool = True) -> Any:
-        """None, an axis (negative ones included) or a tuple of distinct axes."""
+        """None, an axis (negative ones included) or a tuple of distinct axes, the
+        empty tuple included (numpy's "no axis", which torch reads as "every axis"):
+        it is an option of its own, so that it is drawn as often as None."""
         options: list[st.SearchStrategy] = []
         if none:
             options.append(st.none())
+        if tuples:
+            options.append(st.just(()))
         if ndim:
             options.append(st.integers(-ndim, ndim - 1))
             if tuples:

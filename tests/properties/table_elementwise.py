@@ -135,7 +135,7 @@ PROPS["ldexp"] = Prop(
 )
 
 
-# clip: bounds as scalars, arrays or None on one side
+# clip: bounds as scalars, arrays, None or left out
 def _clip(d: Drawer) -> Call:
     dt = d.dtype(REAL)
     s1, s2, s3 = d.broadcast_shapes(3)
@@ -148,8 +148,19 @@ def _clip(d: Drawer) -> Call:
         )
 
     lo_v, hi_v = bound(s2, -8, 0), bound(s3, 0, 8)
-    which = d.choice(["both", "lo", "hi"])
-    return (x, None if which == "hi" else lo_v, None if which == "lo" else hi_v), {}
+    which = d.choice(["both", "lo", "hi", "neither"])
+    lo = lo_v if which in ("both", "lo") else None
+    hi = hi_v if which in ("both", "hi") else None
+    # the bounds positional (None for one left out), as keywords (numpy's a_min/a_max,
+    # or numpy 2.1's min/max), or left out of the call (numpy refuses some of these
+    # forms: those examples are rejected)
+    form = d.choice(["positional", "a_keywords", "keywords", "left_out"])
+    if form == "positional":
+        return (x, lo, hi), {}
+    if form == "left_out":
+        return (x, *(() if lo is None and hi is None else (lo,))), {}
+    names = ("a_min", "a_max") if form == "a_keywords" else ("min", "max")
+    return (x,), {k: v for k, v in zip(names, (lo, hi), strict=True) if v is not None}
 
 
 PROPS["clip"] = Prop(_clip)

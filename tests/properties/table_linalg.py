@@ -150,6 +150,8 @@ def _tensordot(d: Drawer) -> Call:
     if d.boolean():
         return (a, b), {"axes": k}
     axes = (list(range(a.ndim - k, a.ndim)), list(range(k)))
+    if d.boolean():  # tuples: ((), ()) when k is 0, an outer product
+        axes = (tuple(axes[0]), tuple(axes[1]))
     return (a, b), {"axes": axes}
 
 

@@ -177,3 +177,39 @@ def _trapezoid(d: Drawer) -> Call:
 
 
 PROPS["trapezoid"] = Prop(_trapezoid)
+
+
+def _cov(corr: bool):
+    """Variables in rows (or columns, ``rowvar=False``) of a 1-d or 2-d ``m``, a second
+    set ``y`` with as many observations, and (``cov`` only) ``bias``, ``ddof`` and
+    integer or real weights per observation."""
+
+    def build(d: Drawer) -> Call:
+        dt = d.dtype(FLOAT + INT + ("complex128",))
+        n = d.integer(2, 5)
+        vars_ = d.integer(1, 3)
+        rowvar = d.boolean()
+        shape = (vars_, n) if rowvar else (n, vars_)
+        one_d = d.boolean()
+        m = d.array(dt, (n,) if one_d else shape, lo=-4, hi=4, exact=True)
+        kw: dict[str, Any] = {} if rowvar and d.boolean() else {"rowvar": rowvar}
+        args: tuple = (m,)
+        if d.boolean():
+            args = (m, d.array(dt, (n,) if one_d else shape, lo=-4, hi=4, exact=True))
+        if corr:
+            return args, kw
+        if d.boolean():
+            kw["bias"] = d.boolean()
+        if d.boolean():
+            kw["ddof"] = d.integer(0, 2)
+        if d.boolean():
+            kw["fweights"] = d.array(np.dtype("int64"), (n,), lo=0, hi=3)
+        if d.boolean():
+            kw["aweights"] = d.array(np.dtype("float64"), (n,), lo=0.25, hi=2, exact=True)
+        return args, kw
+
+    return build
+
+
+PROPS["cov"] = Prop(_cov(False))
+PROPS["corrcoef"] = Prop(_cov(True))

@@ -99,7 +99,9 @@ PROPS["swapaxes"] = Prop(
 
 
 def _expand(d: Drawer, x: np.ndarray) -> Any:
-    out_ndim = x.ndim + d.integer(1, 2)
+    out_ndim = x.ndim + d.integer(0, 2)
+    if out_ndim == x.ndim:  # no new axis: axis=(), which adds none
+        return ((),), {}
     axes = d(st.lists(st.integers(-out_ndim, out_ndim - 1), min_size=out_ndim - x.ndim,
                       max_size=out_ndim - x.ndim, unique_by=lambda a: a % out_ndim))
     return ((axes[0] if len(axes) == 1 and d.boolean() else tuple(axes)),), {}
@@ -117,9 +119,9 @@ def _squeeze(d: Drawer) -> Call:
         shape.insert(i, 1)
     x = d.array(dt, tuple(shape), exact=True)
     unit = [i for i, s in enumerate(shape) if s == 1]
-    if unit and d.boolean():
-        pick = d(st.lists(st.sampled_from(unit), min_size=1, unique=True))
-        return (x,), {"axis": pick[0] if len(pick) == 1 else tuple(pick)}
+    if d.boolean():  # no unit axis picked: axis=(), which squeezes nothing
+        pick = d(st.lists(st.sampled_from(unit), unique=True)) if unit else []
+        return (x,), {"axis": pick[0] if len(pick) == 1 and d.boolean() else tuple(pick)}
     return (x,), {}
 
 

@@ -582,6 +582,20 @@ def immutable_require(backend: str, reason: str) -> Any:
     return require_immutable
 
 
+def one_layout_asfortranarray(backend: str) -> Any:
+    """``asfortranarray`` for a library whose arrays have one memory layout or none
+    (immutable buffers, lazy graphs, coordinates): numpy's answer, an array equal to
+    ``a`` with at least one dimension. No order can be asked of such an array, and
+    none can be observed in it."""
+
+    def asfortranarray(a: Any, dtype: Any = None) -> Any:
+        out = ascontiguousarray(a, dtype, backend=backend)
+        # numpy lays a C-ordered matrix out anew: a copy, never the input itself
+        return do("copy", out) if out is a else out
+
+    return asfortranarray
+
+
 # ---------------------------------------------------------------- from Python values
 
 

@@ -13,8 +13,9 @@ from typing import Any
 import dask.array as da
 from dask.array import Array
 from dispatch.translations._composed._bound import fill_entries
+from dispatch.translations._composed.creation import one_layout_asfortranarray
 
-from dispatch.engine import merge_tables, unsupported
+from dispatch.engine import merge_tables
 
 
 def _copy(x: Array) -> Array:
@@ -55,10 +56,9 @@ def _diagflat(v: Any, k: int = 0) -> Array:
 TABLE = merge_tables(
     {
         # numpy's memory orders: a dask array has none of its own (its chunks are numpy
-        # arrays); ascontiguousarray is the composed asarray, at least 1-d
-        "asfortranarray": unsupported(
-            "a dask array is a graph of chunks computed on demand, each a numpy array of its "
-            "own layout: it has no memory order to set"),
+        # arrays), so both conversions are the composed asarray, at least 1-d (numpy's
+        # answer, an equal array)
+        "asfortranarray": one_layout_asfortranarray("dask"),
         "copy": _copy,
         # zeros/ones/empty are functools wrappers in dask.array: given directly
         "zeros": da.zeros,

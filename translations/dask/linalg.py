@@ -17,6 +17,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
+from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
 from dispatch.translations.dask.creation import _eye
 
 from dispatch.engine import unsupported
@@ -505,14 +506,14 @@ TABLE = {
     "kron": _kron,
     "cross": _cross,
     # linalg
-    "linalg.qr": _qr,
-    "linalg.svd": _svd,
+    "linalg.qr": numpy_container(_qr, numpy_result_type("linalg.qr"), qr_factors),
+    "linalg.svd": numpy_container(_svd, numpy_result_type("linalg.svd")),
     "linalg.cholesky": _cholesky,
     "linalg.lu": _lu,
     "linalg.solve": _solve,
     "linalg.inv": _inv,
     "linalg.det": _det,
-    "linalg.slogdet": _slogdet,
+    "linalg.slogdet": numpy_container(_slogdet, numpy_result_type("linalg.slogdet")),
     "linalg.pinv": _pinv,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.lstsq": _lstsq,

@@ -38,6 +38,15 @@ def _size(x: Array) -> int:
     return math.prod(_shape(x))
 
 
+def _transpose(a: Any, axes: Any = None) -> Array:
+    # dask reads an empty ``axes`` as None (every axis reversed); numpy's () is the
+    # permutation of a 0-d array's axes only
+    if axes is not None and len(axes) != np.ndim(a):
+        raise ValueError(f"transpose on dask: axes {tuple(axes)} don't match an array of "
+                         f"{np.ndim(a)} dimensions")
+    return da.transpose(a, axes)
+
+
 def _ravel(a: Any, order: Any = "C") -> Array:
     # dask.array.ravel has no order; a dask array has no memory layout, so 'A' and
     # 'K' read it as the C-contiguous array it stands for
@@ -218,7 +227,8 @@ TABLE = {
     "size": _size,
     "ravel": _ravel,
     "reshape": _reshape,
-    "permute_dims": "transpose",  # the array API's spelling
+    "transpose": _transpose,
+    "permute_dims": _transpose,  # the array API's spelling
     "concat": alias("concatenate"),
     "split": _split,
     "array_split": _array_split,

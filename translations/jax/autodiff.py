@@ -72,8 +72,10 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
     (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
     if not callable(f):  # numpy's finite differences keep numpy's name
         if kwargs.get("edge_order", 1) != 1:  # jnp.gradient has first-order edges only
-            return finite_differences(f, *args, **kwargs)
-        return jnp.gradient(f, *args, **kwargs)
+            out = finite_differences(f, *args, **kwargs)
+        else:
+            out = jnp.gradient(f, *args, **kwargs)
+        return tuple(out) if isinstance(out, list) else out  # numpy: a tuple per axis
     return _gradient_of(f, *args, **kwargs)
 
 

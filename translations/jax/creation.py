@@ -9,9 +9,11 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from dispatch.translations._composed.creation import _window_length, immutable_require
-
-from dispatch.engine import unsupported
+from dispatch.translations._composed.creation import (
+    _window_length,
+    immutable_require,
+    one_layout_asfortranarray,
+)
 
 _IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 
@@ -61,9 +63,9 @@ TABLE = {
     "logspace": _with_device(_logspace),
     "geomspace": _with_device(jnp.geomspace),
     "tri": _tri,
-    # numpy's memory-order conversions: jax has one order only (ascontiguousarray is
-    # the composed asarray, at least 1-d)
-    "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
+    # numpy's memory-order conversions: jax has one order only, so both are the
+    # composed asarray, at least 1-d (numpy's answer, an equal array)
+    "asfortranarray": one_layout_asfortranarray("jax"),
     "require": immutable_require("jax", _IMMUTABLE),
     # numpy's window functions
     "hamming": _window(jnp.hamming),

@@ -11,6 +11,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._adapters import numpy_container, numpy_result_type
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._composed import shape as composed_shape
 
@@ -109,9 +110,14 @@ TABLE = {
     # numpy raises; not ix_, which takes no booleans, nor histogram_bin_edges, which
     # takes no rule names such as 'auto', nor unwrap, whose integer period differs)
     "unique_values": NATIVE,
-    "unique_counts": NATIVE,
-    "unique_inverse": NATIVE,
-    "unique_all": NATIVE,
+    # jnp's named tuples are its own classes (_UniqueAllResult...): numpy's
+    "unique_counts": numpy_container(jnp.unique_counts, numpy_result_type("unique_counts")),
+    "unique_inverse": numpy_container(jnp.unique_inverse,
+                                      numpy_result_type("unique_inverse")),
+    "unique_all": numpy_container(jnp.unique_all, numpy_result_type("unique_all")),
+    # jnp returns lists; numpy 2 tuples
+    "broadcast_arrays": numpy_container(jnp.broadcast_arrays, tuple),
+    "meshgrid": numpy_container(jnp.meshgrid, tuple),
     "resize": NATIVE,
     "rollaxis": NATIVE,
     "diag_indices_from": NATIVE,

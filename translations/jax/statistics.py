@@ -153,12 +153,26 @@ def _q_array(fn: Callable) -> Callable:
     return quantile
 
 
-def _nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def _median_of(fn: Callable) -> Callable:
+    def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
                keepdims: bool = False) -> Any:
-    r = jnp.nanmedian(a, axis=axis, out=out, overwrite_input=overwrite_input,
-                      keepdims=keepdims)
-    # jnp keeps a 0-d input's dimensions as (1,); numpy as ()
-    return r.reshape(()) if keepdims and jnp.ndim(a) == 0 else r
+        r = fn(a, axis=axis, out=out, overwrite_input=overwrite_input, keepdims=keepdims)
+        # jnp keeps a 0-d input's dimensions as (1,); numpy as ()
+        return r.reshape(()) if keepdims and jnp.ndim(a) == 0 else r
+
+    median.__name__ = median.__qualname__ = f"_{fn.__name__}"
+    return median
+
+
+def _widened(fn: Callable) -> Callable:
+    def covariance(m: Any, y: Any = None, *args: Any, dtype: Any = None, **kwargs: Any) -> Any:
+        # jnp keeps float32 data in float32; numpy computes in float64 at least
+        if dtype is None:
+            dtype = jnp.result_type(m, *(() if y is None else (y,)), jnp.float64)
+        return fn(m, y, *args, dtype=dtype, **kwargs)
+
+    covariance.__name__ = covariance.__qualname__ = f"_{fn.__name__}"
+    return covariance
 
 
 def _digitize(x: Any, bins: Any, right: bool = False) -> Any:
@@ -225,7 +239,10 @@ TABLE = {
     "histogram": _histogram,
     "histogram2d": _histogram2d,
     "digitize": _digitize,
-    "nanmedian": _nanmedian,
+    "cov": _widened(jnp.cov),
+    "corrcoef": _widened(jnp.corrcoef),
+    "median": _median_of(jnp.median),
+    "nanmedian": _median_of(jnp.nanmedian),
     "quantile": _q_array(jnp.quantile),
     "percentile": _q_array(jnp.percentile),
     "nanquantile": _q_array(jnp.nanquantile),

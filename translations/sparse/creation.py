@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import sparse
+from dispatch.translations._adapters import numpy_container
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
@@ -163,7 +164,7 @@ TABLE = {
     "empty_like": _like("zeros_like"),
     "full_like": _like("full_like"),
     "copy": _copy,
-    "meshgrid": _meshgrid,
+    "meshgrid": numpy_container(_meshgrid, tuple),
     "diag": _diag,
     "diagflat": _diagflat,
     "tril": _tri_part("tril"),

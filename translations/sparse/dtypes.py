@@ -6,6 +6,8 @@ elements. The dtype routines are the composed ones of
 
 from __future__ import annotations
 
+from dispatch.translations._composed.creation import one_layout_asfortranarray
+
 from dispatch.engine import unsupported
 
 _NO_BUFFER = ("a pydata sparse array stores coordinates and values, not a strided buffer of "
@@ -15,5 +17,6 @@ TABLE = {
     "isfortran": unsupported(_NO_BUFFER),
     "shares_memory": unsupported(_NO_BUFFER),
     "may_share_memory": unsupported(_NO_BUFFER),
-    "asfortranarray": unsupported(_NO_BUFFER),
+    # no order to set, none to observe: numpy's answer, an equal array (at least 1-d)
+    "asfortranarray": one_layout_asfortranarray("sparse"),
 }

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations import _superlu
+from dispatch.translations._adapters import numpy_container, numpy_result_type
 from dispatch.translations.sparse._common import dense, sp, zero_fill
 from sparse import COO, SparseArray
 
@@ -443,7 +444,7 @@ TABLE = {
     "linalg.solve": _solve,
     "linalg.inv": _inv,
     "linalg.det": _det,
-    "linalg.slogdet": _slogdet,
+    "linalg.slogdet": numpy_container(_slogdet, numpy_result_type("linalg.slogdet")),
     "linalg.lu": _lu,
     "scipy.linalg.lu": _lu,
     "scipy.linalg.lu_factor": unsupported(

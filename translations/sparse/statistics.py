@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import sparse
+from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations.sparse._common import dense, densified, sp, zero_fill
 from sparse import COO, SparseArray
 
@@ -51,6 +52,9 @@ TABLE = merge_tables(
     {
         "bincount": _bincount,
         "digitize": _digitize,
+        # pydata sparse has no covariance: numpy's, written with do
+        "cov": cov,
+        "corrcoef": corrcoef,
     },
     # dense by nature: computed on the dense values (see densified)
     {

@@ -16,7 +16,10 @@ import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._composed._bound import fill_entries
-from dispatch.translations._composed.creation import immutable_require
+from dispatch.translations._composed.creation import (
+    immutable_require,
+    one_layout_asfortranarray,
+)
 from dispatch.translations.tensorflow._common import (
     _dt,
     _result_dtype,
@@ -25,7 +28,7 @@ from dispatch.translations.tensorflow._common import (
     _to,
 )
 
-from dispatch.engine import merge_tables, unsupported
+from dispatch.engine import merge_tables
 
 
 def _asarray(a: Any, dtype: Any = None, copy: bool | None = None, **kw: Any) -> Any:
@@ -156,9 +159,9 @@ _IMMUTABLE = "tensorflow tensors are immutable buffers, laid out in C order"
 
 TABLE = merge_tables(
     {
-        # numpy's memory-order conversions: tensorflow has one order only
-        # (ascontiguousarray is the composed asarray, at least 1-d)
-        "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
+        # numpy's memory-order conversions: tensorflow has one order only, so both are
+        # the composed asarray, at least 1-d (numpy's answer, an equal array)
+        "asfortranarray": one_layout_asfortranarray("tensorflow"),
         "require": immutable_require("tensorflow", _IMMUTABLE),
         "asarray": _asarray,
         "array": _array,

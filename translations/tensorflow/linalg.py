@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations._adapters import numpy_container
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -502,7 +503,7 @@ TABLE = {
     "linalg.slogdet": _slogdet,
     "linalg.norm": _norm,
     "linalg.cholesky": _cholesky,
-    "linalg.lstsq": _lstsq,
+    "linalg.lstsq": numpy_container(_lstsq, tuple),  # numpy's is a plain tuple
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": _matrix_power,
     "linalg.multi_dot": _multi_dot,

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations._adapters import numpy_container
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
@@ -290,6 +291,8 @@ def _swapaxes(a: Any, axis1: int, axis2: int) -> Any:
 
 
 TABLE = {
+    # tnp returns a list; numpy 2 a tuple
+    "broadcast_arrays": numpy_container(tnp.broadcast_arrays, tuple),
     "reshape": _reshape,
     "ravel": _ravel,
     "transpose": _transpose,

@@ -13,6 +13,7 @@ from typing import Any
 
 import tensorflow as tf
 from dispatch.translations._composed._common import _combined as _combined_size
+from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
@@ -281,6 +282,9 @@ TABLE = {
     "nanmean": _nanmean,
     "nanstd": _nanstd,
     # "average": the composed one (translations/_composed/reductions.py)
+    # tensorflow has no covariance: numpy's, written with do (tfp's is not tensorflow)
+    "cov": cov,
+    "corrcoef": corrcoef,
     "bincount": _bincount,
     "bincount_fixed": _bincount_fixed,
     "histogram1d": _histogram1d,

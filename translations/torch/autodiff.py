@@ -82,7 +82,8 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
     """The list's ``gradient(f, wrt=(0,), get_output=False)`` of a scalar function
     (``jacobian`` with ``is_f_scalar=True``); numpy's ``gradient`` of an array."""
     if not callable(f):  # numpy's finite differences keep numpy's name
-        return _np_gradient(f, *args, **kwargs)
+        out = _np_gradient(f, *args, **kwargs)
+        return tuple(out) if isinstance(out, list) else out  # numpy: a tuple per axis
     return _jacobian(f, *args, is_f_scalar=True, **{"get_output": False, **kwargs})
 
 

@@ -196,6 +196,8 @@ def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, *, min: Any = None,
     # torch.clip takes two numbers or two tensors, not one of each
     lo = a_min if min is None else min
     hi = a_max if max is None else max
+    if lo is None and hi is None:  # numpy 2 clips by nothing, torch.clip refuses it
+        return torch.clone(torch.as_tensor(a))
     if isinstance(lo, Tensor) != isinstance(hi, Tensor) and lo is not None and hi is not None:
         lo, hi = _tensor(lo, a), _tensor(hi, a)
     elif isinstance(lo, (np.ndarray, list)) or isinstance(hi, (np.ndarray, list)):

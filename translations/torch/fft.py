@@ -7,7 +7,24 @@ are torch's. The backend method list's ``fft_axes`` is in :mod:`.signal`.
 
 from __future__ import annotations
 
+from typing import Any
+
+import torch
+from torch import Tensor
+
 from dispatch.engine import alias
+
+
+def _shift(fn: Any) -> Any:
+    def shift(x: Tensor, axes: Any = None) -> Tensor:
+        # torch takes an empty dim for "no shift given" and refuses it; numpy's
+        # axes=() shifts no axis
+        if axes.__class__ in (tuple, list) and not axes:
+            return torch.clone(torch.as_tensor(x))
+        return fn(x, dim=axes)
+
+    shift.__name__ = shift.__qualname__ = "_" + fn.__name__
+    return shift
 
 TABLE = {
     # fft: 1-D transforms take numpy's ``axis`` natively; n-D ones call ``axes`` ``dim``
@@ -27,6 +44,6 @@ TABLE = {
     "fft.irfftn": alias("fft.irfftn", axes="dim"),
     "fft.fftfreq": "fft.fftfreq",
     "fft.rfftfreq": "fft.rfftfreq",
-    "fft.fftshift": alias("fft.fftshift", axes="dim"),
-    "fft.ifftshift": alias("fft.ifftshift", axes="dim"),
+    "fft.fftshift": _shift(torch.fft.fftshift),
+    "fft.ifftshift": _shift(torch.fft.ifftshift),
 }

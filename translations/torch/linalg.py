@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
 from dispatch.translations.torch._common import _inexact, _promote
 from dispatch.translations.torch.reductions import _sum
 from torch import Tensor
@@ -277,10 +278,12 @@ TABLE = {
     "cross": _cross,
     "trace": _trace,
     # linalg: torch.linalg returns numpy's result order (Q, R), (U, S, Vh), (w, v)...
-    "linalg.qr": _float_args(_qr),
-    "linalg.svd": _float_args(_svd),
+    # numpy's named tuples, not torch.return_types
+    "linalg.qr": numpy_container(_float_args(_qr), numpy_result_type("linalg.qr"), qr_factors),
+    "linalg.svd": numpy_container(_float_args(_svd), numpy_result_type("linalg.svd")),
     "linalg.svdvals": _float_args(torch.linalg.svdvals),
-    "linalg.eigh": _float_args(torch.linalg.eigh),
+    "linalg.eigh": numpy_container(_float_args(torch.linalg.eigh),
+                                   numpy_result_type("linalg.eigh")),
     "linalg.eigvalsh": _float_args(torch.linalg.eigvalsh),
     "linalg.eig": _float_args(_eig),
     "linalg.eigvals": _float_args(_eigvals),
@@ -288,10 +291,11 @@ TABLE = {
     "linalg.inv": _float_args(torch.linalg.inv),
     "linalg.pinv": _float_args(_pinv),
     "linalg.det": _det,
-    "linalg.slogdet": _float_args(torch.linalg.slogdet),
+    "linalg.slogdet": numpy_container(_float_args(torch.linalg.slogdet),
+                                      numpy_result_type("linalg.slogdet")),
     "linalg.norm": _norm,
     "linalg.cholesky": _float_args(torch.linalg.cholesky),
-    "linalg.lstsq": _lstsq,
+    "linalg.lstsq": numpy_container(_lstsq, tuple),  # numpy's is a plain tuple
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": "linalg.matrix_power",
     "linalg.multi_dot": "linalg.multi_dot",

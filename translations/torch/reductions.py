@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations.torch._common import (
@@ -223,24 +224,26 @@ TABLE = {
     "psnr": _psnr,
     "trapezoid": _trapezoid,
     # reductions: torch.sum, amax, argmax... take numpy's axis/keepdims keywords natively
-    "sum": _sum,
-    "prod": _prod,
-    "mean": _mean,
-    "std": _std,
-    "var": _var,
-    "max": _extreme(torch.amax, "max"),
-    "min": _extreme(torch.amin, "min"),
-    "amax": _extreme(torch.amax, "amax"),
-    "amin": _extreme(torch.amin, "amin"),
+    # torch reads an empty dim as every axis, numpy's axis=() is none: empty_axes
+    # (it also gives prod over no axis numpy's int64 result for int32 data)
+    "sum": empty_axes(_sum),
+    "prod": empty_axes(_prod),
+    "mean": empty_axes(_mean),
+    "std": empty_axes(_std),
+    "var": empty_axes(_var),
+    "max": empty_axes(_extreme(torch.amax, "max")),
+    "min": empty_axes(_extreme(torch.amin, "min")),
+    "amax": empty_axes(_extreme(torch.amax, "amax")),
+    "amin": empty_axes(_extreme(torch.amin, "amin")),
     "argmax": _arg_extreme(torch.argmax),
     "argmin": _arg_extreme(torch.argmin),
     "any": _any,
     "all": _all,
     "cumsum": _cumulative(torch.cumsum),
     "cumprod": _cumulative(torch.cumprod),
-    "count_nonzero": _count_nonzero,
-    "ptp": _ptp,
-    "nansum": _nansum,
-    "nanmean": _nanmean,
+    "count_nonzero": empty_axes(_count_nonzero),
+    "ptp": empty_axes(_ptp),
+    "nansum": empty_axes(_nansum),
+    "nanmean": empty_axes(_nanmean),
     "diff": "diff",
 }

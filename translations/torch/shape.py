@@ -277,7 +277,7 @@ def _splitter(fn: Any) -> Any:
     (a sequence), so numpy's keyword ``indices_or_sections`` picks the overload."""
 
     def split(ary: Tensor, indices_or_sections: Any) -> Any:
-        return fn(ary, indices_or_sections)
+        return list(fn(ary, indices_or_sections))  # torch gives a tuple, numpy a list
 
     split.__name__ = fn.__name__
     return split

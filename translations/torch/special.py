@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed.special import hurwitz_edges, polygamma_edges, riemann_zeta
 from dispatch.translations._composed.special import polygamma as _polygamma_composed
 from dispatch.translations.torch._common import _axes, _inexact, _promote, _tensor
@@ -111,9 +112,10 @@ TABLE = {
     "scipy.special.k0e": "special.scaled_modified_bessel_k0",
     "scipy.special.k1e": "special.scaled_modified_bessel_k1",
     "scipy.special.zeta": _zeta,
-    "scipy.special.logsumexp": _logsumexp,
+    # torch reads an empty dim as every axis, scipy's axis=() is none: empty_axes
+    "scipy.special.logsumexp": empty_axes(_logsumexp),
     "scipy.special.expit": "special.expit",
     "scipy.special.logit": "special.logit",
-    "scipy.special.softmax": _softmax,
-    "scipy.special.log_softmax": _log_softmax,
+    "scipy.special.softmax": empty_axes(_softmax, along=True),
+    "scipy.special.log_softmax": empty_axes(_log_softmax, along=True),
 }

@@ -17,8 +17,10 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed._common import _combined as _combined_size
+from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
@@ -254,11 +256,16 @@ TABLE = {
     "segment_min": _segment("segment_min"),
     "segment_prod": _segment("segment_prod"),
     "normalize": _normalize,
-    "median": _median,
-    "quantile": _quantile,
-    "nanquantile": functools.partial(_quantile, _nan=True),
-    "nanmedian": _nanmedian,
-    "percentile": _percentile,
+    # axis=() is no axis (numpy), which _collapse cannot move to the end of a 0-d array
+    # torch.cov and torch.corrcoef take neither y, rowvar, bias nor ddof, and keep
+    # float32 data in float32: numpy's, written with do
+    "cov": cov,
+    "corrcoef": corrcoef,
+    "median": empty_axes(_median),
+    "quantile": empty_axes(_quantile),
+    "nanquantile": empty_axes(functools.partial(_quantile, _nan=True)),
+    "nanmedian": empty_axes(_nanmedian),
+    "percentile": empty_axes(_percentile),
     "histogram": _histogram,
     "digitize": _digitize,
     "bincount": "bincount",
