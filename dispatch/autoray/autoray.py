@@ -1,12 +1,12 @@
-"""The surface of ``autoray.autoray`` that migrating libraries use, served by dispatch.
+"""``autoray.autoray``, the face's core module: autoray's whole core surface on
+dispatch's engine.
 
-A library written against autoray runs on dispatch with its imports mapped
-(``sys.modules["autoray"] = dispatch`` and ``sys.modules["autoray.autoray"] =
-dispatch.autoray``). Besides every public name of :mod:`dispatch`, this module
-has what such libraries reach into ``autoray.autoray`` for:
+Besides the names of ``autoray.__all__`` (with the face's :func:`do`, whose
+departures from :func:`dispatch.do` are stated in ``_departures.py``), this module
+has what libraries reach into ``autoray.autoray`` for:
 
 - :class:`AutoNamespace` and :func:`get_namespace`, a namespace object (every
-  attribute a ``do`` call) that libraries subclass;
+  attribute a face ``do`` call) that libraries subclass;
 - the alias tables ``_BACKEND_ALIASES``, ``_MODULE_ALIASES``,
   ``_SUBMODULE_ALIASES`` and ``_FUNC_ALIASES``, and the ``register_*_alias``
   functions that edit them. An edit takes effect in dispatch's resolution at
@@ -23,7 +23,7 @@ semantics.
 Examples
 --------
 >>> import numpy as np
->>> from dispatch import autoray as ar
+>>> from dispatch.autoray import autoray as ar
 >>> ar._FUNC_ALIASES["numpy", "total_of"] = "sum"
 >>> ar.do("total_of", np.arange(4))
 np.int64(6)
@@ -40,11 +40,18 @@ from typing import Any
 import dispatch as _dispatch
 from dispatch import *  # noqa: F403  (this module is dispatch's face for autoray clients)
 from dispatch import _registry as _reg
-from dispatch._do import do
 from dispatch._helpers import get_lib_fn
-from dispatch._infer import infer_backend_multi
-from dispatch._shortcuts import DoFunc, infer_backend_device_dtype
-from dispatch.translations._vocabulary import CREATION as _CREATION
+from dispatch._infer import infer_backend as _engine_infer_backend
+from dispatch._infer import infer_backend_multi as _engine_infer_backend_multi
+from dispatch._shortcuts import infer_backend_device_dtype
+from dispatch.autoray import _departures
+from dispatch.autoray._face import do
+from dispatch.lazy import autojit
+from dispatch.translations._vocabulary import CREATION as _ENGINE_CREATION
+
+# creation routines whose dtype and device a namespace injects: the engine's, and
+# autoray's own random API
+_CREATION = _ENGINE_CREATION | frozenset(_departures.FUNCTIONS)
 
 __all__ = [
     *_dispatch.__all__,
@@ -54,6 +61,7 @@ __all__ = [
     "_MODULE_ALIASES",
     "_SUBMODULE_ALIASES",
     "allclose",
+    "autojit",
     "choose_backend",
     "register_backend_alias",
     "register_func_alias",
@@ -230,12 +238,63 @@ def register_func_alias(backend: str, fn: str, alias: str) -> None:
     _FUNC_ALIASES[backend, fn] = alias
 
 
+def infer_backend(array: Any) -> str:
+    """The backend name of ``array``, ``'builtins'`` for Python values (autoray's answer).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> infer_backend(np.ones(2)), infer_backend(2.0), infer_backend([1, 2])
+    ('numpy', 'builtins', 'builtins')
+    """
+    if type(array).__module__ == _departures.BUILTINS:
+        return _departures.BUILTINS
+    return _engine_infer_backend(array)
+
+
+def infer_backend_multi(*arrays: Any) -> str:
+    """The backend deciding a call with these arguments; ``'builtins'`` when they are
+    all Python values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> infer_backend_multi(1.0, np.ones(2)), infer_backend_multi(1, 2.0)
+    ('numpy', 'builtins')
+    """
+    if all(type(a).__module__ == _departures.BUILTINS for a in arrays):
+        return _departures.BUILTINS
+    return _engine_infer_backend_multi(*arrays)
+
+
+class DoFunc:
+    """The face's ``do`` bound to a name (autoray's ``DoFunc``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> DoFunc("sqrt")(np.array([4.0]))
+    array([2.])
+    """
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: str):
+        self.fn = fn
+
+    def __call__(self, *args: Any, like: Any = None, **kwargs: Any) -> Any:
+        return do(self.fn, *args, like=like, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<DoFunc {self.fn}>"
+
+
 def choose_backend(fn: str, *args: Any, like: Any = None, **kwargs: Any) -> str:
     """The backend ``do(fn, *args, like=like, **kwargs)`` would use."""
     if isinstance(like, str):
         return like
     if like is not None:
-        return _dispatch.infer_backend(like)
+        return infer_backend(like)
     return infer_backend_multi(*args, *kwargs.values())
 
 
@@ -335,3 +394,4 @@ def _apply_defaults() -> None:
 _apply_defaults()
 
 _ = get_lib_fn  # re-exported by the star import; named for readers and linters
+_ = autojit

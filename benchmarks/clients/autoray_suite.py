@@ -1,0 +1,93 @@
+"""Judge 1 of the autoray face: autoray's own test suite, on autoray and swapped.
+
+autoray 0.11.0's ``tests/`` (from its source distribution) run twice in one run
+of this script, on the same machine: once as published, once with the pytest
+plugin ``autoray_swap`` (beside this file) making ``import autoray`` give
+``dispatch.autoray``; nothing is patched. Libraries that are not installed are
+skipped by autoray's own conftest on both sides. The table gives the passes per
+test module; the exit status is 1 below ``--min-ratio`` (default 0.97).
+
+Usage::
+
+    python benchmarks/clients/autoray_suite.py                   # the whole suite
+    python benchmarks/clients/autoray_suite.py --select tests/test_random.py
+    python benchmarks/clients/autoray_suite.py --markdown out.md --failures fails.txt
+    # another checkout's dispatch and swap plugin (the figure before a change):
+    python benchmarks/clients/autoray_suite.py --dispatch /path/to/checkout
+
+Needs pytest-timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from run_clients import _counts, fetch, table  # noqa: E402
+
+VERSION = "0.11.0"
+
+
+def run(root: Path, select: list[str], checkout: Path | None, failures: Path | None) -> tuple:
+    """Outcome counts per module and the wall time; ``checkout``: swap to the dispatch
+    of that checkout, with its plugin (None: autoray itself)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "report.xml"
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+        cmd += ["--timeout=300", f"--junitxml={xml}", "-o", "junit_family=xunit1", *select]
+        env = dict(os.environ)
+        if checkout is not None:
+            cmd[3:3] = ["-p", "autoray_swap"]
+            paths = [str(checkout / "benchmarks" / "clients"), str(checkout)]
+            env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
+        start = time.perf_counter()
+        subprocess.run(
+            cmd,
+            cwd=root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+        wall = time.perf_counter() - start
+        if failures is not None and xml.exists():
+            bad = [
+                f"{c.get('classname')}::{c.get('name')}"
+                for c in ET.parse(xml).iter("testcase")
+                if any(ch.tag in ("failure", "error") for ch in c)
+            ]
+            failures.write_text("\n".join(bad) + "\n")
+        return _counts(xml), wall
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--select", nargs="*", default=["tests"], help="test paths in the sdist")
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "dispatch-clients")
+    p.add_argument("--dispatch", type=Path, default=HERE.parents[1], help="checkout to swap in")
+    p.add_argument("--markdown", type=Path, help="also write the table to this file")
+    p.add_argument("--failures", type=Path, help="write the swapped run's failing test ids")
+    p.add_argument("--min-ratio", type=float, default=0.97)
+    p.add_argument("--swap-only", action="store_true", help="skip the native run")
+    opts = p.parse_args(argv)
+    root = fetch("autoray", VERSION, opts.cache)
+    native, t_native = ({}, 0.0) if opts.swap_only else run(root, opts.select, None, None)
+    swapped, t_swap = run(root, opts.select, opts.dispatch.resolve(), opts.failures)
+    text, ratios = table({"autoray": (native, swapped, t_native, t_swap)})
+    print(text)
+    if opts.markdown:
+        opts.markdown.write_text(text + "\n")
+    return 0 if opts.swap_only or ratios["autoray"] >= opts.min_ratio else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
