@@ -37,9 +37,10 @@ from run_clients import _counts, fetch, table  # noqa: E402
 VERSION = "0.11.0"
 
 
-def run(root: Path, select: list[str], checkout: Path | None, failures: Path | None) -> tuple:
-    """Outcome counts per module and the wall time; ``checkout``: swap to the dispatch
-    of that checkout, with its plugin (None: autoray itself)."""
+def run(root: Path, select: list[str], checkout: Path | None) -> tuple:
+    """Outcome counts per module, the wall time and the ids of the passed tests;
+    ``checkout``: swap to the dispatch of that checkout, with its plugin (None:
+    autoray itself)."""
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "report.xml"
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
@@ -59,14 +60,14 @@ def run(root: Path, select: list[str], checkout: Path | None, failures: Path | N
             check=False,
         )
         wall = time.perf_counter() - start
-        if failures is not None and xml.exists():
-            bad = [
+        passed = set()
+        if xml.exists():
+            passed = {
                 f"{c.get('classname')}::{c.get('name')}"
                 for c in ET.parse(xml).iter("testcase")
-                if any(ch.tag in ("failure", "error") for ch in c)
-            ]
-            failures.write_text("\n".join(bad) + "\n")
-        return _counts(xml), wall
+                if not any(ch.tag in ("failure", "error", "skipped") for ch in c)
+            }
+        return _counts(xml), wall, passed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,13 +76,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "dispatch-clients")
     p.add_argument("--dispatch", type=Path, default=HERE.parents[1], help="checkout to swap in")
     p.add_argument("--markdown", type=Path, help="also write the table to this file")
-    p.add_argument("--failures", type=Path, help="write the swapped run's failing test ids")
+    p.add_argument(
+        "--failures", type=Path, help="write the ids that pass on autoray and not swapped"
+    )
     p.add_argument("--min-ratio", type=float, default=0.97)
     p.add_argument("--swap-only", action="store_true", help="skip the native run")
     opts = p.parse_args(argv)
     root = fetch("autoray", VERSION, opts.cache)
-    native, t_native = ({}, 0.0) if opts.swap_only else run(root, opts.select, None, None)
-    swapped, t_swap = run(root, opts.select, opts.dispatch.resolve(), opts.failures)
+    native, t_native, ok_native = (
+        ({}, 0.0, set()) if opts.swap_only else run(root, opts.select, None)
+    )
+    swapped, t_swap, ok_swap = run(root, opts.select, opts.dispatch.resolve())
+    if opts.failures:
+        opts.failures.write_text("".join(f"{t}\n" for t in sorted(ok_native - ok_swap)))
     text, ratios = table({"autoray": (native, swapped, t_native, t_swap)})
     print(text)
     if opts.markdown:

@@ -65,7 +65,7 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
             fn = _miss(name, key, bool(kwargs), args)
         return fn(*args, **kwargs)
     if type(like) is str:
-        key = (None, name, like)
+        key = (None, name, like, *kwargs)
         try:
             fn = _FACE[key]
         except (KeyError, TypeError):
@@ -97,7 +97,7 @@ def _like_miss(name: str, like: str, key: tuple) -> Callable:
     elif name in dep.PASS_THROUGH:
         fn = _library_attribute(like, name)
     else:
-        fn = _adapt(name, engine._with_like(name, like, {}), like, None)
+        fn = _adapt(name, engine._with_like(name, like, {}), like, key[3:])
     reg.store(_FACE, key, fn, gen)
     return fn
 

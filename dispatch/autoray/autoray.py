@@ -334,10 +334,15 @@ class AutoNamespace:
     ):
         self._backend, self._device, self._dtype = infer_backend_device_dtype(like, device, dtype)
         self._submodule = submodule
+        # an example array lends its dtype and device through the engine, which knows
+        # which of them each library's creation routines take
+        array = like is not None and not isinstance(like, str) and hasattr(like, "dtype")
+        self._example = like if array else None
+        self._given = {k: v for k, v in (("dtype", dtype), ("device", device)) if v is not None}
 
     def _get_submodule(self, name: str) -> AutoNamespace:
         new = object.__new__(type(self))
-        new._backend, new._device, new._dtype = self._backend, self._device, self._dtype
+        new.__dict__.update(self.__dict__)
         new._submodule = name
         return new
 
@@ -352,7 +357,9 @@ class AutoNamespace:
             return DoFunc(name)
         like = self._backend
         inject = {}
-        if name in _CREATION:
+        if name in _CREATION and self._example is not None and name not in _departures.FUNCTIONS:
+            like, inject = self._example, self._given
+        elif name in _CREATION:
             if self._dtype is not None:
                 inject["dtype"] = self._dtype
             if self._device is not None:
