@@ -135,7 +135,54 @@ def random_array(
     return x
 
 
-# names only autoray has, served by the face itself; each takes ``like=``
+def from_numpy(
+    x: Any, dtype: Any = None, device: Any = None, backend: Any = None, like: Any = None
+) -> Any:
+    """autoray's ``from_numpy``, a creation routine: ``like``'s dtype and device (an
+    example array's) unless given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from_numpy(np.ones(2), like=np.ones(1, dtype="float32")).dtype
+    dtype('float32')
+    """
+    from dispatch._helpers import from_numpy as engine_from_numpy
+    from dispatch._shortcuts import infer_backend_device_dtype
+
+    target = backend if backend is not None else like
+    if target is None or (isinstance(target, str) and target == BUILTINS):
+        target = BUILTINS_BACKEND
+    if not isinstance(target, str) and type(target).__module__ == BUILTINS:
+        target = BUILTINS_BACKEND  # a Python value: numpy, the value's dtype not lent
+    b, device, dtype = infer_backend_device_dtype(target, device, dtype)
+    return engine_from_numpy(x, dtype=dtype, device=device, backend=b)
+
+
+def is_scalar(x: Any) -> bool:
+    """autoray's ``is_scalar``: a Python or numpy scalar, or an array of no dimensions.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_scalar(5), is_scalar(np.array(1.0)), is_scalar(np.ones(2)), is_scalar([5])
+    (True, True, False, False)
+    """
+    from dispatch._helpers import is_scalar as engine_is_scalar
+
+    if engine_is_scalar(x):
+        return True
+    shape = getattr(x, "shape", None)
+    return shape is not None and tuple(shape) == ()
+
+
+# a Python number as ``like=`` lends its type as the dtype of creation routines
+# (``do("zeros", 3, like=4)`` is int64), as autoray does; a list or tuple lends none
+SCALAR_DTYPES = (bool, int, float, complex)
+
+# names only autoray has, or where its signature differs, served by the face
+# itself; each takes ``like=``
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "random.array": random_array,
+    "from_numpy": from_numpy,
 }

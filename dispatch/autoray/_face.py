@@ -31,7 +31,7 @@ from dispatch._infer import (
 from dispatch._resolve import _native, resolve
 from dispatch._trace import outside_traces
 from dispatch.autoray import _departures as dep
-from dispatch.translations._vocabulary import SEQUENCE_ARGS
+from dispatch.translations._vocabulary import CREATION, SEQUENCE_ARGS
 
 _FACE = reg.FACE_CALLS
 
@@ -80,6 +80,8 @@ def _with_example(name: str, like: Any, args: tuple, kwargs: dict) -> Any:
     if name in dep.FUNCTIONS:
         return dep.FUNCTIONS[name](*args, like=like, **kwargs)
     if type(like).__module__ == dep.BUILTINS:
+        if type(like) in dep.SCALAR_DTYPES and name in CREATION and kwargs.get("dtype") is None:
+            kwargs["dtype"] = type(like)
         return do(name, *args, like=dep.BUILTINS_BACKEND, **kwargs)
     if name in dep.PASS_THROUGH:
         return do(name, *args, like=like_backend(like), **kwargs)

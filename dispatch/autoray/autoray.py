@@ -238,6 +238,10 @@ def register_func_alias(backend: str, fn: str, alias: str) -> None:
     _FUNC_ALIASES[backend, fn] = alias
 
 
+from_numpy = _departures.from_numpy
+is_scalar = _departures.is_scalar
+
+
 def infer_backend(array: Any) -> str:
     """The backend name of ``array``, ``'builtins'`` for Python values (autoray's answer).
 
