@@ -81,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--min-ratio", type=float, default=0.97)
     p.add_argument("--swap-only", action="store_true", help="skip the native run")
+    p.add_argument(
+        "--also-without",
+        default="",
+        help="comma-separated backends: also print the figure over the tests whose id "
+        "does not name them (libraries installed here whose tables are elsewhere)",
+    )
     opts = p.parse_args(argv)
     root = fetch("autoray", VERSION, opts.cache)
     native, t_native, ok_native = (
@@ -91,6 +97,21 @@ def main(argv: list[str] | None = None) -> int:
         opts.failures.write_text("".join(f"{t}\n" for t in sorted(ok_native - ok_swap)))
     text, ratios = table({"autoray": (native, swapped, t_native, t_swap)})
     print(text)
+    for names in filter(None, [opts.also_without]):
+        drop = [f"-{b}]" for b in names.split(",")] + [f"[{b}-" for b in names.split(",")]
+        keep = [f"-{b}-" for b in names.split(",")]
+
+        def kept(t: str, drop: list = drop, keep: list = keep) -> bool:
+            return not any(d in t for d in drop + keep)
+
+        n = sum(map(kept, ok_native))
+        k = sum(map(kept, ok_native & ok_swap))
+        line = (
+            f"\nwithout the tests of {names}: {k} of the {n} tests that pass on autoray "
+            f"pass swapped ({k / max(n, 1):.2%})"
+        )
+        print(line)
+        text += "\n" + line
     if opts.markdown:
         opts.markdown.write_text(text + "\n")
     return 0 if opts.swap_only or ratios["autoray"] >= opts.min_ratio else 1
