@@ -98,11 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     text, ratios = table({"autoray": (native, swapped, t_native, t_swap)})
     print(text)
     for names in filter(None, [opts.also_without]):
-        drop = [f"-{b}]" for b in names.split(",")] + [f"[{b}-" for b in names.split(",")]
-        keep = [f"-{b}-" for b in names.split(",")]
+        drop = [f"{o}{b}{c}" for b in names.split(",") for o in "[-" for c in "]-"]
 
-        def kept(t: str, drop: list = drop, keep: list = keep) -> bool:
-            return not any(d in t for d in drop + keep)
+        def kept(t: str, drop: list = drop) -> bool:
+            return not any(d in t for d in drop)
 
         n = sum(map(kept, ok_native))
         k = sum(map(kept, ok_native & ok_swap))
