@@ -16,6 +16,9 @@ from typing import Any
 BUILTINS = "builtins"
 BUILTINS_BACKEND = "numpy"
 
+# backends autoray spells otherwise (what infer_backend answers; like= takes both)
+BACKEND_NAMES = {"lazy": "autoray.lazy"}
+
 # keyword defaults where autoray's differ from numpy's: autoray returns thin SVD
 # factors on every library, and its clients build on them (quimb's decompositions)
 DEFAULTS: dict[str, dict[str, Any]] = {

@@ -34,6 +34,7 @@ from dispatch.autoray import _departures as dep
 from dispatch.translations._vocabulary import CREATION, SEQUENCE_ARGS
 
 _FACE = reg.FACE_CALLS
+_ENGINE_NAMES = {v: k for k, v in dep.BACKEND_NAMES.items()}
 
 
 def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
@@ -94,6 +95,7 @@ def _like_miss(name: str, like: str, key: tuple) -> Callable:
     gen = reg.generation
     if like == dep.BUILTINS:
         like = dep.BUILTINS_BACKEND
+    like = _ENGINE_NAMES.get(like, like)
     if name in dep.FUNCTIONS:
         fn = _with_backend(dep.FUNCTIONS[name], like)
     elif name in dep.PASS_THROUGH:

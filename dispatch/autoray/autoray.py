@@ -32,6 +32,7 @@ np.int64(6)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -41,7 +42,8 @@ import dispatch as _dispatch
 from dispatch import *  # noqa: F403  (this module is dispatch's face for autoray clients)
 from dispatch import _registry as _reg
 from dispatch._helpers import get_lib_fn
-from dispatch._infer import infer_backend as _engine_infer_backend
+from dispatch._infer import _owner
+from dispatch._infer import backend_of_type as _backend_of_type
 from dispatch._infer import infer_backend_multi as _engine_infer_backend_multi
 from dispatch._shortcuts import infer_backend_device_dtype
 from dispatch.autoray import _departures
@@ -243,7 +245,9 @@ is_scalar = _departures.is_scalar
 
 
 def infer_backend(array: Any) -> str:
-    """The backend name of ``array``, ``'builtins'`` for Python values (autoray's answer).
+    """The backend name of ``array`` as autoray spells it: ``'builtins'`` for Python
+    values, ``'autoray.lazy'`` for lazy arrays, and the top-level module of a class
+    no library owns (autoray's module rule).
 
     Examples
     --------
@@ -251,9 +255,11 @@ def infer_backend(array: Any) -> str:
     >>> infer_backend(np.ones(2)), infer_backend(2.0), infer_backend([1, 2])
     ('numpy', 'builtins', 'builtins')
     """
-    if type(array).__module__ == _departures.BUILTINS:
+    t = type(array)
+    if t.__module__ == _departures.BUILTINS:
         return _departures.BUILTINS
-    return _engine_infer_backend(array)
+    b = _backend_of_type(t) or _owner(t) or t.__module__.split(".")[0]
+    return _departures.BACKEND_NAMES.get(b, b)
 
 
 def infer_backend_multi(*arrays: Any) -> str:
@@ -268,7 +274,8 @@ def infer_backend_multi(*arrays: Any) -> str:
     """
     if all(type(a).__module__ == _departures.BUILTINS for a in arrays):
         return _departures.BUILTINS
-    return _engine_infer_backend_multi(*arrays)
+    b = _engine_infer_backend_multi(*arrays)
+    return _departures.BACKEND_NAMES.get(b, b)
 
 
 class DoFunc:
@@ -390,8 +397,22 @@ class AutoNamespace:
 def get_namespace(  # type: ignore[no-redef]
     like: Any = None, device: Any = None, dtype: Any = None, submodule: Any = None
 ) -> AutoNamespace:
-    """An :class:`AutoNamespace` (autoray's ``get_namespace``)."""
-    return AutoNamespace(like, device, dtype, submodule)
+    """An :class:`AutoNamespace` (autoray's ``get_namespace``); one object per backend
+    name (with its device, dtype and submodule): its functions are looked up at each
+    call, so registrations made later are seen by it."""
+    if like is not None and not isinstance(like, str):
+        return AutoNamespace(like, device, dtype, submodule)
+    key = (like, device, dtype, submodule)
+    try:
+        return _NAMESPACES[key]
+    except (KeyError, TypeError):
+        ns = AutoNamespace(like, device, dtype, submodule)
+        with contextlib.suppress(TypeError):  # an unhashable dtype or device: not kept
+            _NAMESPACES[key] = ns
+        return ns
+
+
+_NAMESPACES: dict[tuple, AutoNamespace] = {}
 
 
 numpy = AutoNamespace()

@@ -266,3 +266,37 @@ def test_testing_assertions_are_served_and_the_rest_of_the_module_refused():
         dispatch.do("testing.assert_close", torch.ones(2), torch.ones(2))
         with pytest.raises(dispatch.DispatchError):
             dispatch.do("testing.make_tensor", (2,), like="torch")
+
+
+# ---------------------------------------------------------------- autoray's names
+
+
+def test_lazy_arrays_are_autoray_lazy_and_like_takes_the_name():
+    z = dispatch.lazy.Variable((2, 3))
+    assert ar.infer_backend(z) == "autoray.lazy"
+    assert ar.infer_backend_multi(1.0, np.ones(1), z) == "autoray.lazy"
+    assert dispatch.infer_backend(z) == "lazy"  # do's name stays
+    out = ar.do("sum", z, like=ar.infer_backend(z))
+    assert ar.infer_backend(out) == "autoray.lazy"
+
+
+def test_a_class_no_library_owns_is_its_modules_backend():
+    class Foo:
+        pass
+
+    Foo.__module__ = "somelib.sub"
+    assert ar.infer_backend(Foo()) == "somelib"
+
+
+@pytest.mark.parametrize("backend", ARRAY_BACKENDS)
+def test_a_namespace_is_one_object_and_sees_later_registrations(backend):
+    xp = ar.get_namespace(like=backend)
+    assert ar.get_namespace(like=backend) is xp
+    x = _on(backend, np.ones(3))
+    assert float(dispatch.to_numpy(xp.sum(x))) == 3.0
+    dispatch.register_function(backend, "sum", lambda a, **k: "registered")
+    try:
+        assert xp.sum(x) == "registered"
+    finally:
+        dispatch.unregister_function(backend, "sum")
+    assert float(dispatch.to_numpy(xp.sum(x))) == 3.0
