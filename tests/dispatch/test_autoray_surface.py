@@ -18,7 +18,6 @@ import pytest
 
 import dispatch
 import dispatch.autoray as face
-from dispatch import lazy
 
 autoray = pytest.importorskip("autoray")
 if autoray.__version__.split("+")[0] != "0.11.0":  # the surface compared is 0.11.0's
