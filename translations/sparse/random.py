@@ -36,7 +36,7 @@ def _draw(method: str) -> Any:
         *args: Any,
         dtype: Any = None,
         density: float | None = None,
-        format: str | None = None,  # noqa: A002  (sparse.random's keyword)
+        format: str | None = None,
         fill_value: Any = None,
         **kwargs: Any,
     ) -> Any:
