@@ -244,7 +244,7 @@ from_numpy = _departures.from_numpy
 is_scalar = _departures.is_scalar
 
 
-def infer_backend(array: Any) -> str:
+def infer_backend(array: Any) -> str:  # type: ignore[no-redef]
     """The backend name of ``array`` as autoray spells it: ``'builtins'`` for Python
     values, ``'autoray.lazy'`` for lazy arrays, and the top-level module of a class
     no library owns (autoray's module rule).
@@ -262,7 +262,7 @@ def infer_backend(array: Any) -> str:
     return _departures.BACKEND_NAMES.get(b, b)
 
 
-def infer_backend_multi(*arrays: Any) -> str:
+def infer_backend_multi(*arrays: Any) -> str:  # type: ignore[no-redef]
     """The backend deciding a call with these arguments; ``'builtins'`` when they are
     all Python values.
 
@@ -278,7 +278,7 @@ def infer_backend_multi(*arrays: Any) -> str:
     return _departures.BACKEND_NAMES.get(b, b)
 
 
-class DoFunc:
+class DoFunc:  # type: ignore[no-redef]
     """The face's ``do`` bound to a name (autoray's ``DoFunc``).
 
     Examples
@@ -425,5 +425,5 @@ def _apply_defaults() -> None:
 
 _apply_defaults()
 
-_ = get_lib_fn  # re-exported by the star import; named for readers and linters
-_ = autojit
+# re-exported: named for readers and linters
+_REEXPORTED = (get_lib_fn, autojit)
