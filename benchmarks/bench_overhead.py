@@ -5,6 +5,8 @@ Measures the time per call of
 * the direct native call (``np.sum(x)``, ``torch.sum(t)``...),
 * the same native function bound to a plain name first (``f = np.sum; f(x)``),
 * ``dispatch.do(name, ...)``,
+* ``dispatch.autoray.do(name, ...)``, the autoray face (its own cache over the
+  engine's entries, with autoray's conventions),
 * a function obtained once with ``dispatch.get_lib_fn(backend, name)``,
 * ``autoray.do(name, ...)``,
 * ``array_api_compat.array_namespace(*arrays).<f>(...)``, the namespace looked up
@@ -62,7 +64,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 OPS = ("sum", "add", "reshape", "transpose", "matmul", "where", "stack")
-METHODS = ("direct", "bound", "do", "get_lib_fn", "autoray", "array_api", "phiml")
+METHODS = ("direct", "bound", "do", "face", "get_lib_fn", "autoray", "array_api", "phiml")
 # the arguments of each op, as source text; x, y are arrays, c a boolean array
 ARGS = {
     "sum": "x",
@@ -145,6 +147,7 @@ def _namespace(lib: str, have: dict[str, bool]) -> dict[str, Any]:
     import numpy as np
 
     import dispatch
+    import dispatch.autoray
 
     rng = np.random.default_rng(0)
     xn = rng.standard_normal((4, 4))
@@ -153,6 +156,7 @@ def _namespace(lib: str, have: dict[str, bool]) -> dict[str, Any]:
     ns: dict[str, Any] = {
         "np": np,
         "do": dispatch.do,
+        "face_do": dispatch.autoray.do,
         "get_lib_fn": dispatch.get_lib_fn,
     }
     if have["autoray"]:
@@ -202,6 +206,7 @@ def build_cases(have: dict[str, bool]) -> list[Case]:
                 # baseline for get_lib_fn, which also skips the module attribute lookup
                 "bound": None if lib == "mixed" else f"nat({args})",
                 "do": f"do({op!r}, {args})",
+                "face": f"face_do({op!r}, {args})",
                 # get_lib_fn skips inference and conversion: not a mixed-call tool
                 "get_lib_fn": None if lib == "mixed" else f"fn({args})",
                 "autoray": f"ar_do({op!r}, {args})" if have["autoray"] else None,
@@ -335,20 +340,27 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
             methods[m] = entry
         out["cases"].append({"op": c.op, "lib": c.lib, "methods": methods})
     out["ratios"] = {lib: geomean_ratio(out["cases"], lib) for lib in ("numpy", "torch", "mixed")}
+    out["face_ratios"] = {
+        f"{lib} vs {den}": geomean_ratio(out["cases"], lib, "face", den)
+        for lib in ("numpy", "torch", "mixed")
+        for den in ("do", "autoray")
+    }
     return out
 
 
 # ---------------------------------------------------------------- over runs
 
 
-def geomean_ratio(cases: list[dict], lib: str) -> float | None:
-    """Geometric mean over ops of overhead(do) / overhead(autoray) in one run;
+def geomean_ratio(
+    cases: list[dict], lib: str, num: str = "do", den: str = "autoray"
+) -> float | None:
+    """Geometric mean over ops of overhead(num) / overhead(den) in one run;
     overheads are floored at 1 ns so that noise around zero cannot flip a sign."""
     logs = []
     for c in cases:
         if c["lib"] != lib:
             continue
-        a, b = c["methods"].get("do", {}), c["methods"].get("autoray", {})
+        a, b = c["methods"].get(num, {}), c["methods"].get(den, {})
         if a.get("status") != "ok" or b.get("status") != "ok":
             continue
         logs.append(math.log(max(a["over_ns"], 1.0) / max(b["over_ns"], 1.0)))
@@ -417,6 +429,15 @@ def summary(runs: list[dict]) -> tuple[list[str], dict[str, Any]]:
         lines.append(f"- {label}: geomean overhead(do) / overhead(autoray) = {med:.2f} "
                      f"(median of {len(runs)} runs; runs: {each}){verdict}")
         data[lib] = {"median": med, "min": lo, "max": hi, "runs": ratios}
+    for key in runs[0].get("face_ratios", {}):
+        vals = [r["face_ratios"][key] for r in runs]
+        if any(v is None for v in vals):
+            continue
+        med, lo, hi = spread(vals)
+        lib, den = key.split(" vs ")
+        lines.append(f"- {lib}: geomean overhead(face) / overhead({den}) = {med:.2f} "
+                     f"[{lo:.2f}, {hi:.2f}] (median [min, max] of {len(runs)} runs)")
+        data[f"face/{den}/{lib}"] = {"median": med, "min": lo, "max": hi, "runs": vals}
     fn_rows = []
     for i, c in enumerate(runs[0]["cases"]):
         vals = [r["cases"][i]["methods"].get("get_lib_fn", {}).get("vs_bound") for r in runs]

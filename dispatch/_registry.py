@@ -49,6 +49,9 @@ TRANSLATIONS = "dispatch.translations"
 CALLS1: dict[str, dict[type, Callable]] = {}
 CALLS2: dict[str, dict[type, dict[type, Callable]]] = {}
 CALLS: dict[tuple, Callable] = {}
+# the same for the faces that depart from do's conventions (dispatch.autoray): the
+# face's final callables, keyed by the face's own key; cleared with the others
+FACE_CALLS: dict[tuple, Callable] = {}
 # (backend, fn_name) -> resolved implementation
 RESOLVED: dict[tuple[str, str], Callable] = {}
 # the names in RESOLVED: a call entry is cached only for a name that resolved
@@ -82,6 +85,7 @@ def clear_caches() -> None:
         CALLS1.clear()
         CALLS2.clear()
         CALLS.clear()
+        FACE_CALLS.clear()
         RESOLVED.clear()
         RESOLVED_NAMES.clear()
         TYPE_BACKEND.clear()

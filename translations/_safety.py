@@ -69,3 +69,28 @@ SCIPY_CAPABILITY = {
     "scipy.linalg.blas": "raw BLAS wrappers (overwrite_* arguments write into their inputs)",
     "scipy.linalg.lapack": "raw LAPACK wrappers (overwrite_* arguments write into their inputs)",
 }
+
+
+def assertions(module: str, names: str) -> dict:
+    """``TABLE`` entries ``"testing.<name>"`` for the array assertions of a test module.
+
+    A library's test module is a capability module as a whole (numpy's builds and
+    imports C extensions, runs code strings and measures processes); its assertion
+    functions only compare arrays, so each is served by name here (the module is
+    imported on the first call, not when the table loads).
+    """
+    import importlib
+
+    def entry(name: str):
+        found: list = []
+
+        def assertion(*args, **kwargs):
+            if not found:
+                found.append(getattr(importlib.import_module(module), name))
+            return found[0](*args, **kwargs)
+
+        assertion.__name__ = assertion.__qualname__ = name
+        assertion.__doc__ = f"``{module}.{name}``: it compares arrays and raises on a mismatch."
+        return assertion
+
+    return {f"testing.{n}": entry(n) for n in names.split()}

@@ -533,6 +533,13 @@ TABLE = merge_tables(
     ),
     # scipy.special: scipy.special's beat the composed fallbacks
     native_entries(SCIPY_SPECIAL_NATIVE, "scipy.special."),
+    # numpy.testing's array comparisons (the rest of the module stays refused)
+    _safety.assertions(
+        "numpy.testing",
+        "assert_allclose assert_array_equal assert_array_almost_equal assert_array_less "
+        "assert_equal assert_almost_equal assert_approx_equal assert_array_almost_equal_nulp "
+        "assert_array_max_ulp assert_string_equal",
+    ),
     {  # the backend method list: numpy's own answers
         "prefers_channels_last": _prefers_channels_last,
         "requires_fixed_shapes_when_tracing": _requires_fixed_shapes_when_tracing,
@@ -579,7 +586,7 @@ TABLE = merge_tables(
         "segment_prod": _segment("segment_prod"),
     },
     no_autodiff_entries("numpy"),  # jax's transforms (checkpoint: a pass-through)
-    names=("numpy", "native beats composed", "scipy.special", "method list", "bound",
+    names=("numpy", "native beats composed", "scipy.special", "testing", "method list", "bound",
            "stateful random", "ML ops", "more ML ops", "more ML ops on indices", "slices",
            "casts", "psnr and frames", "layers", "keras aliases", "ML ops on indices", "autodiff"),
 )

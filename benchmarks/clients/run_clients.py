@@ -2,9 +2,9 @@
 
 Each client's own tests run twice in one run of this script, on the same
 machine: once as published (on autoray 0.11.0), once with ``import autoray``
-answered by ``dispatch`` (the pytest plugin ``autoray_swap`` beside this file
-maps ``autoray`` and every ``autoray.X`` to ``dispatch`` and ``dispatch.X``;
-nothing in dispatch is patched). The table gives the passes per test module.
+answered by the autoray face (the pytest plugin ``autoray_swap`` beside this file
+makes ``autoray`` ``dispatch.autoray`` and every ``autoray.X``
+``dispatch.autoray.X``; nothing in dispatch is patched). The table gives the passes per test module.
 
 The clients' tests come from their source distributions on the package index
 (``pip download --no-binary``), unpacked into ``--cache``; the installed client

@@ -90,7 +90,7 @@ class LazyArray:
         if deps is None:
             deps = tuple(_shapes._find_lazy(tuple(args), dict(kwargs or {})))
             deps = tuple(dict.fromkeys(deps))
-        self._fn = fn_name
+        self._fn = _op(fn_name)
         self._args = tuple(args)
         self._kwargs = dict(kwargs) if kwargs else None
         self._shape = tuple(shape) if shape is not None else None
@@ -574,7 +574,7 @@ def Variable(shape: Any, dtype: Any = "float64", backend: str = "numpy") -> Lazy
 def _node(fn: str, args: tuple, kwargs: dict | None, shape: Any, dtype: Any,
           backend: str, deps: tuple, depth: int) -> LazyArray:
     n = object.__new__(LazyArray)
-    n._fn = fn
+    n._fn = _op(fn)
     n._args = args
     n._kwargs = kwargs
     n._shape = shape
@@ -584,6 +584,34 @@ def _node(fn: str, args: tuple, kwargs: dict | None, shape: Any, dtype: Any,
     n._deps = deps
     n._depth = depth
     return n
+
+
+class _Op(str):
+    """A node's function name that can also be called on concrete arguments.
+
+    autoray's nodes hold their function, and its clients wrap it (a check around
+    ``node._fn``): the name compares, hashes and prints as the plain name.
+    """
+
+    __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from dispatch.lazy._graph import node_function
+
+        return node_function(str(self))(*args, **kwargs)
+
+
+_OPS: dict[str, _Op] = {}
+
+
+def _op(fn: Any) -> Any:
+    """The callable name of ``fn`` (one per name), or ``fn`` itself (None, a callable)."""
+    if type(fn) is not str:
+        return fn
+    try:
+        return _OPS[fn]
+    except KeyError:
+        return _OPS.setdefault(fn, _Op(fn))
 
 
 def is_lazy(x: Any) -> bool:

@@ -245,11 +245,61 @@ def make_recorder(name: str) -> Any:
     if name in vocabulary.ELEMENTWISE_BINARY:
         return _binary_recorder(name)
 
+    fold = _FOLDS.get(name)
+    if fold is not None:
+
+        def folding(*args: Any, **kwargs: Any) -> Any:
+            found = fold(args, kwargs)
+            if type(found) is LazyArray:
+                return found
+            return record(name, *(found or (args, kwargs)))
+
+        folding.__name__ = folding.__qualname__ = name
+        return folding
+
     def rec(*args: Any, **kwargs: Any) -> Any:
         return record(name, args, kwargs)
 
     rec.__name__ = rec.__qualname__ = name
     return rec
+
+
+def _pending(x: Any, name: str) -> bool:
+    """``x`` is an uncomputed ``name`` node with positional arguments only."""
+    return type(x) is LazyArray and x._fn == name and x._kwargs is None and x._data is _NODATA
+
+
+def _fold_transpose(args: tuple, kwargs: dict) -> Any:
+    """``transpose(transpose(x, a), b)`` is one node ``transpose(x, a[b])``: chains of
+    permutations (einsum and tensordot rewrites make them) stay one node deep."""
+    if kwargs or len(args) != 2 or not _pending(args[0], "transpose") or len(args[0]._args) != 2:
+        return None
+    inner, outer = args[0]._args[1], args[1]
+    if not isinstance(inner, (tuple, list)) or not isinstance(outer, (tuple, list)):
+        return None
+    return (args[0]._args[0], tuple(inner[i] for i in outer)), {}
+
+
+def _fold_reshape(args: tuple, kwargs: dict) -> Any:
+    """``reshape(reshape(x, s), t)`` is one node ``reshape(x, t)`` (C order both)."""
+    if kwargs or len(args) != 2 or not _pending(args[0], "reshape"):
+        return None
+    return (args[0]._args[0], args[1]), {}
+
+
+def _swapaxes_noop(args: tuple, kwargs: dict) -> Any:
+    """``swapaxes(x, i, i)`` is ``x`` itself: no node."""
+    if kwargs or len(args) != 3 or type(args[0]) is not LazyArray or args[0]._shape is None:
+        return None
+    n = len(args[0]._shape)
+    i, j = args[1], args[2]
+    if isinstance(i, int) and isinstance(j, int) and -n <= i < n and i % n == j % n:
+        return args[0]
+    return None
+
+
+# rewrites made while recording: an equal graph with fewer nodes
+_FOLDS = {"transpose": _fold_transpose, "reshape": _fold_reshape, "swapaxes": _swapaxes_noop}
 
 
 _UNARY_NAMES = frozenset({"negative", "positive", "abs", "conj"})

@@ -1,10 +1,11 @@
 """The test suites of libraries built on autoray, run on dispatch (a subset).
 
 Runs ``benchmarks/clients/run_clients.py --subset``: a selection of quimb's and
-cotengra's own tests, on autoray and with ``autoray`` answered by dispatch, in
-subprocesses. Needs the ``clients`` extra (autoray, quimb, cotengra at the pinned
-versions) and the package index to download the clients' source distributions
-(their tests); skipped without them.
+cotengra's own tests, on autoray and with ``autoray`` answered by the autoray
+face (``sys.modules["autoray"] = dispatch.autoray``), in subprocesses. Needs the
+``clients`` extra (autoray, quimb, cotengra at the pinned versions) and the
+package index to download the clients' source distributions (their tests);
+skipped without them.
 """
 
 from __future__ import annotations

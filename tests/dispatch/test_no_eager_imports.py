@@ -52,6 +52,27 @@ def test_import_and_numpy_calls_import_no_other_library():
     assert after_calls == [], f"numpy calls imported {after_calls}"
 
 
+_FACE_SCRIPT = """
+import json, sys
+import numpy as np
+import dispatch.autoray as ar
+after_import = sorted(m for m in {libs} if m in sys.modules)
+ar.modules("autoray")  # every submodule autoray ships, imported
+x = np.arange(6.0).reshape(2, 3)
+ar.do("sum", x, axis=0); ar.do("linalg.svd", x); ar.do("zeros", (2,), like="builtins")
+ar.do("random.array", (2,), rng=0); ar.infer_backend(x); ar.get_namespace(x).sum(x)
+ar.lazy.Variable((2,)); ar.numpy.ones(2)
+after_calls = sorted(m for m in {libs} if m in sys.modules)
+print(json.dumps([after_import, after_calls]))
+"""
+
+
+def test_import_autoray_face_and_numpy_calls_import_no_other_library():
+    after_import, after_calls = _run(_FACE_SCRIPT.format(libs=LIBRARIES))
+    assert after_import == [], f"import dispatch.autoray imported {after_import}"
+    assert after_calls == [], f"the face's numpy calls imported {after_calls}"
+
+
 def test_scipy_names_import_scipy_only():
     script = (
         "import json, sys\nimport numpy as np\nfrom dispatch import do\n"

@@ -181,3 +181,14 @@ def test_to_device():
     assert do("to_device", x, "cpu") is x
     with pytest.raises(ValueError, match="CPU"):
         do("to_device", x, "cuda")
+
+
+@pytest.mark.parametrize("name", ["random.uniform", "random.normal"])
+@pytest.mark.parametrize("density", [0.0, 0.3, 1.0])
+def test_random_draws_take_sparse_randoms_density_format_and_fill_value(name, density):
+    do("random.seed", 0, like="sparse")
+    x = do(name, size=(40, 50), like="sparse", density=density, format="gcxs", fill_value=0)
+    assert isinstance(x, sparse.GCXS)
+    assert x.shape == (40, 50)
+    assert x.fill_value == 0
+    assert abs(x.nnz / 2000 - density) < 0.06

@@ -28,9 +28,28 @@ def _seed(seed: Any = None) -> None:
 
 
 def _draw(method: str) -> Any:
-    def draw(*args: Any, dtype: Any = None, **kwargs: Any) -> COO:
+    """numpy's draw as a sparse array; ``density``, ``format`` and ``fill_value`` are
+    ``sparse.random``'s keywords (the fraction of entries drawn, the others
+    ``fill_value``), which autoray's clients pass to make sparse test arrays."""
+
+    def draw(
+        *args: Any,
+        dtype: Any = None,
+        density: float | None = None,
+        format: str | None = None,
+        fill_value: Any = None,
+        **kwargs: Any,
+    ) -> Any:
         out = np.asarray(getattr(_RNG[0], method)(*args, **kwargs))
-        return COO.from_numpy(out if dtype is None else out.astype(dtype))
+        if dtype is not None:
+            out = out.astype(dtype)
+        if density is None and fill_value is None:
+            x = COO.from_numpy(out)
+        else:
+            fill = out.dtype.type(0 if fill_value is None else fill_value)
+            kept = _RNG[0].random(out.shape) < (1.0 if density is None else density)
+            x = COO.from_numpy(np.where(kept, out, fill), fill_value=fill)
+        return x if format is None else x.asformat(format)
 
     draw.__name__ = draw.__qualname__ = f"_{method}"
     return draw

@@ -351,3 +351,63 @@ def test_register_shape_rule():
         from dispatch.lazy._shapes import RULES
 
         RULES.pop("outer_sum", None)
+
+
+# ---------------------------------------------------------------- folds while recording
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [((1, 0, 2), (1, 0, 2)), ((2, 0, 1), (1, 2, 0)), ((0, 2, 1), (2, 1, 0))]
+)
+def test_transpose_of_transpose_is_one_node(a, b):
+    from dispatch import lazy
+
+    x = np.arange(24.0).reshape(2, 3, 4)
+    lx = lazy.array(x)
+    l2 = do("transpose", do("transpose", lx, a), b)
+    assert l2.deps == (lx,)
+    assert l2.history_num_nodes() == 2
+    np.testing.assert_array_equal(l2.compute(), np.transpose(np.transpose(x, a), b))
+
+
+@pytest.mark.parametrize(("s", "t"), [((6, 4), (-1,)), ((4, 6), (2, 12)), ((24,), (3, 8))])
+def test_reshape_of_reshape_is_one_node(s, t):
+    from dispatch import lazy
+
+    x = np.arange(24.0).reshape(2, 3, 4)
+    lx = lazy.array(x)
+    l2 = do("reshape", do("reshape", lx, s), t)
+    assert l2.deps == (lx,)
+    np.testing.assert_array_equal(l2.compute(), x.reshape(s).reshape(t))
+
+
+@pytest.mark.parametrize(("i", "j", "same"), [(1, 1, True), (-1, 2, True), (0, 1, False)])
+def test_swapaxes_of_an_axis_with_itself_is_the_array(i, j, same):
+    from dispatch import lazy
+
+    x = np.arange(24.0).reshape(2, 3, 4)
+    lx = lazy.array(x)
+    ly = do("swapaxes", lx, i, j)
+    assert (ly is lx) is same
+    np.testing.assert_array_equal(lazy.compute(ly), np.swapaxes(x, i, j))
+
+
+def test_a_nodes_function_is_callable_and_wrappable():
+    """autoray's clients wrap ``node._fn`` (a check around each step)."""
+    from dispatch import lazy
+
+    x = np.arange(6.0).reshape(2, 3)
+    ly = do("sum", lazy.array(x), axis=0)
+    assert ly._fn == "sum"
+    assert str(ly._fn) == "sum"
+    np.testing.assert_array_equal(ly._fn(x, axis=0), x.sum(axis=0))
+    calls = []
+    inner = ly._fn
+
+    def checked(*args, **kwargs):
+        calls.append(1)
+        return inner(*args, **kwargs)
+
+    ly._fn = checked
+    np.testing.assert_array_equal(ly.compute(), x.sum(axis=0))
+    assert calls == [1]

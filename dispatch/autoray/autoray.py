@@ -1,12 +1,12 @@
-"""The surface of ``autoray.autoray`` that migrating libraries use, served by dispatch.
+"""``autoray.autoray``, the face's core module: autoray's whole core surface on
+dispatch's engine.
 
-A library written against autoray runs on dispatch with its imports mapped
-(``sys.modules["autoray"] = dispatch`` and ``sys.modules["autoray.autoray"] =
-dispatch.autoray``). Besides every public name of :mod:`dispatch`, this module
-has what such libraries reach into ``autoray.autoray`` for:
+Besides the names of ``autoray.__all__`` (with the face's :func:`do`, whose
+departures from :func:`dispatch.do` are stated in ``_departures.py``), this module
+has what libraries reach into ``autoray.autoray`` for:
 
 - :class:`AutoNamespace` and :func:`get_namespace`, a namespace object (every
-  attribute a ``do`` call) that libraries subclass;
+  attribute a face ``do`` call) that libraries subclass;
 - the alias tables ``_BACKEND_ALIASES``, ``_MODULE_ALIASES``,
   ``_SUBMODULE_ALIASES`` and ``_FUNC_ALIASES``, and the ``register_*_alias``
   functions that edit them. An edit takes effect in dispatch's resolution at
@@ -23,7 +23,7 @@ semantics.
 Examples
 --------
 >>> import numpy as np
->>> from dispatch import autoray as ar
+>>> from dispatch.autoray import autoray as ar
 >>> ar._FUNC_ALIASES["numpy", "total_of"] = "sum"
 >>> ar.do("total_of", np.arange(4))
 np.int64(6)
@@ -32,6 +32,7 @@ np.int64(6)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -40,11 +41,19 @@ from typing import Any
 import dispatch as _dispatch
 from dispatch import *  # noqa: F403  (this module is dispatch's face for autoray clients)
 from dispatch import _registry as _reg
-from dispatch._do import do
 from dispatch._helpers import get_lib_fn
-from dispatch._infer import infer_backend_multi
-from dispatch._shortcuts import DoFunc, infer_backend_device_dtype
-from dispatch.translations._vocabulary import CREATION as _CREATION
+from dispatch._infer import _owner
+from dispatch._infer import backend_of_type as _backend_of_type
+from dispatch._infer import infer_backend_multi as _engine_infer_backend_multi
+from dispatch._shortcuts import infer_backend_device_dtype
+from dispatch.autoray import _departures
+from dispatch.autoray._face import do
+from dispatch.lazy import autojit
+from dispatch.translations._vocabulary import CREATION as _ENGINE_CREATION
+
+# creation routines whose dtype and device a namespace injects: the engine's, and
+# autoray's own random API
+_CREATION = _ENGINE_CREATION | frozenset(_departures.FUNCTIONS)
 
 __all__ = [
     *_dispatch.__all__,
@@ -54,6 +63,7 @@ __all__ = [
     "_MODULE_ALIASES",
     "_SUBMODULE_ALIASES",
     "allclose",
+    "autojit",
     "choose_backend",
     "register_backend_alias",
     "register_func_alias",
@@ -230,12 +240,72 @@ def register_func_alias(backend: str, fn: str, alias: str) -> None:
     _FUNC_ALIASES[backend, fn] = alias
 
 
+from_numpy = _departures.from_numpy
+is_scalar = _departures.is_scalar
+
+
+def infer_backend(array: Any) -> str:  # type: ignore[no-redef]
+    """The backend name of ``array`` as autoray spells it: ``'builtins'`` for Python
+    values, ``'autoray.lazy'`` for lazy arrays, and the top-level module of a class
+    no library owns (autoray's module rule).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> infer_backend(np.ones(2)), infer_backend(2.0), infer_backend([1, 2])
+    ('numpy', 'builtins', 'builtins')
+    """
+    t = type(array)
+    if t.__module__ == _departures.BUILTINS:
+        return _departures.BUILTINS
+    b = _backend_of_type(t) or _owner(t) or t.__module__.split(".")[0]
+    return _departures.BACKEND_NAMES.get(b, b)
+
+
+def infer_backend_multi(*arrays: Any) -> str:  # type: ignore[no-redef]
+    """The backend deciding a call with these arguments; ``'builtins'`` when they are
+    all Python values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> infer_backend_multi(1.0, np.ones(2)), infer_backend_multi(1, 2.0)
+    ('numpy', 'builtins')
+    """
+    if all(type(a).__module__ == _departures.BUILTINS for a in arrays):
+        return _departures.BUILTINS
+    b = _engine_infer_backend_multi(*arrays)
+    return _departures.BACKEND_NAMES.get(b, b)
+
+
+class DoFunc:  # type: ignore[no-redef]
+    """The face's ``do`` bound to a name (autoray's ``DoFunc``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> DoFunc("sqrt")(np.array([4.0]))
+    array([2.])
+    """
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: str):
+        self.fn = fn
+
+    def __call__(self, *args: Any, like: Any = None, **kwargs: Any) -> Any:
+        return do(self.fn, *args, like=like, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<DoFunc {self.fn}>"
+
+
 def choose_backend(fn: str, *args: Any, like: Any = None, **kwargs: Any) -> str:
     """The backend ``do(fn, *args, like=like, **kwargs)`` would use."""
     if isinstance(like, str):
         return like
     if like is not None:
-        return _dispatch.infer_backend(like)
+        return infer_backend(like)
     return infer_backend_multi(*args, *kwargs.values())
 
 
@@ -275,10 +345,15 @@ class AutoNamespace:
     ):
         self._backend, self._device, self._dtype = infer_backend_device_dtype(like, device, dtype)
         self._submodule = submodule
+        # an example array lends its dtype and device through the engine, which knows
+        # which of them each library's creation routines take
+        array = like is not None and not isinstance(like, str) and hasattr(like, "dtype")
+        self._example = like if array else None
+        self._given = {k: v for k, v in (("dtype", dtype), ("device", device)) if v is not None}
 
     def _get_submodule(self, name: str) -> AutoNamespace:
         new = object.__new__(type(self))
-        new._backend, new._device, new._dtype = self._backend, self._device, self._dtype
+        new.__dict__.update(self.__dict__)
         new._submodule = name
         return new
 
@@ -293,7 +368,9 @@ class AutoNamespace:
             return DoFunc(name)
         like = self._backend
         inject = {}
-        if name in _CREATION:
+        if name in _CREATION and self._example is not None and name not in _departures.FUNCTIONS:
+            like, inject = self._example, self._given
+        elif name in _CREATION:
             if self._dtype is not None:
                 inject["dtype"] = self._dtype
             if self._device is not None:
@@ -320,8 +397,22 @@ class AutoNamespace:
 def get_namespace(  # type: ignore[no-redef]
     like: Any = None, device: Any = None, dtype: Any = None, submodule: Any = None
 ) -> AutoNamespace:
-    """An :class:`AutoNamespace` (autoray's ``get_namespace``)."""
-    return AutoNamespace(like, device, dtype, submodule)
+    """An :class:`AutoNamespace` (autoray's ``get_namespace``); one object per backend
+    name (with its device, dtype and submodule): its functions are looked up at each
+    call, so registrations made later are seen by it."""
+    if like is not None and not isinstance(like, str):
+        return AutoNamespace(like, device, dtype, submodule)
+    key = (like, device, dtype, submodule)
+    try:
+        return _NAMESPACES[key]
+    except (KeyError, TypeError):
+        ns = AutoNamespace(like, device, dtype, submodule)
+        with contextlib.suppress(TypeError):  # an unhashable dtype or device: not kept
+            _NAMESPACES[key] = ns
+        return ns
+
+
+_NAMESPACES: dict[tuple, AutoNamespace] = {}
 
 
 numpy = AutoNamespace()
@@ -334,4 +425,5 @@ def _apply_defaults() -> None:
 
 _apply_defaults()
 
-_ = get_lib_fn  # re-exported by the star import; named for readers and linters
+# re-exported: named for readers and linters
+_REEXPORTED = (get_lib_fn, autojit)

@@ -1,0 +1,206 @@
+"""The autoray face's ``do``: its own one-dict-hit hot path over the engine's entries.
+
+The key is dispatch's (the name, the positional argument types, then each
+keyword's name and value type); the value is the engine's final callable for
+that key with the face's departures (:mod:`dispatch.autoray._departures`)
+applied. A miss asks the engine for its entry (its inference, resolution,
+constant conversion and caches) and wraps it; the face keeps no inference or
+resolution of its own. The cache is ``_registry.FACE_CALLS``, emptied by the
+engine's one ``clear_caches()``, so a registration reaches both faces at once.
+``dispatch.do`` never looks at any of this.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from dispatch import _do as engine
+from dispatch import _registry as reg
+from dispatch._errors import MixedBackendError, UnknownFunctionError
+from dispatch._infer import (
+    SEQUENCES,
+    backend_of_type,
+    decide,
+    decide_owner,
+    default_backend,
+    like_backend,
+)
+from dispatch._resolve import _native, resolve
+from dispatch._trace import outside_traces
+from dispatch.autoray import _departures as dep
+from dispatch.translations._vocabulary import CREATION, SEQUENCE_ARGS
+
+_FACE = reg.FACE_CALLS
+_ENGINE_NAMES = {v: k for k, v in dep.BACKEND_NAMES.items()}
+
+
+def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
+    """Call ``name`` on the library of the arguments, with autoray's conventions.
+
+    As :func:`dispatch.do`, with the departures docs/migrating.md lists: thin
+    ``linalg.svd`` factors by default, the first argument deciding between
+    arrays of two libraries (and a list or tuple first argument going to numpy),
+    keywords beyond numpy's signature reaching the library's own function,
+    ``copyto`` and ``no_grad`` passed to the library, ``like="builtins"``, and
+    autoray's ``random.array``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("linalg.svd", np.ones((3, 2)))[0].shape
+    (3, 2)
+    >>> do("sum", np.arange(4))
+    np.int64(6)
+    """
+    if like is None:
+        key = (name, *map(type, args))
+        if kwargs:
+            for k, v in kwargs.items():
+                key += (k, type(v))
+        try:
+            fn = _FACE[key]
+        except (KeyError, TypeError):
+            fn = _miss(name, key, bool(kwargs), args)
+        return fn(*args, **kwargs)
+    if type(like) is str:
+        key = (None, name, like, *kwargs)
+        try:
+            fn = _FACE[key]
+        except (KeyError, TypeError):
+            fn = _like_miss(name, like, key)
+        return fn(*args, **kwargs)
+    return _with_example(name, like, args, kwargs)
+
+
+def _with_example(name: str, like: Any, args: tuple, kwargs: dict) -> Any:
+    """``like=`` an example array (or a Python value): the engine's injection of its
+    dtype and device, then the face's entry for its backend."""
+    if name in dep.FUNCTIONS:
+        return dep.FUNCTIONS[name](*args, like=like, **kwargs)
+    if type(like).__module__ == dep.BUILTINS:
+        if type(like) in dep.SCALAR_DTYPES and name in CREATION and kwargs.get("dtype") is None:
+            kwargs["dtype"] = type(like)
+        return do(name, *args, like=dep.BUILTINS_BACKEND, **kwargs)
+    if name in dep.PASS_THROUGH:
+        return do(name, *args, like=like_backend(like), **kwargs)
+    fn = engine._with_like(name, like, kwargs)  # injects dtype and device into kwargs
+    return _adapt(name, fn, None, kwargs)(*args, **kwargs)
+
+
+@outside_traces
+def _like_miss(name: str, like: str, key: tuple) -> Callable:
+    gen = reg.generation
+    if like == dep.BUILTINS:
+        like = dep.BUILTINS_BACKEND
+    like = _ENGINE_NAMES.get(like, like)
+    if name in dep.FUNCTIONS:
+        fn = _with_backend(dep.FUNCTIONS[name], like)
+    elif name in dep.PASS_THROUGH:
+        fn = _library_attribute(like, name)
+    else:
+        fn = _adapt(name, engine._with_like(name, like, {}), like, key[3:])
+    reg.store(_FACE, key, fn, gen)
+    return fn
+
+
+def _with_backend(fn: Callable, backend: str) -> Callable:
+    def on_backend(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, like=backend, **kwargs)
+
+    return on_backend
+
+
+@outside_traces
+def _miss(name: str, key: tuple, kwargs: bool, args: tuple) -> Callable:
+    """Build and cache the face's callable for one combination of argument types."""
+    engine._check_name(name)
+    gen = reg.generation
+    if name in dep.FUNCTIONS:
+        fn = dep.FUNCTIONS[name]
+        reg.store(_FACE, key, fn, gen)
+        return fn
+    types = tuple(t for t in key[1:] if type(t) is not str) if kwargs else key[1:]
+    npos = len(args)
+    first = types[0] if npos else None
+    mixed = False
+    if first is not None and issubclass(first, SEQUENCES) and name not in SEQUENCE_ARGS:
+        backend: str | None = dep.BUILTINS_BACKEND  # autoray: a list or tuple is 'builtins'
+        mixed = True
+    else:
+        try:
+            backend = decide(types, name) or decide_owner(types)
+        except MixedBackendError:
+            if not dep.FIRST_ARGUMENT_DECIDES or first is None:
+                raise
+            backend, mixed = backend_of_type(first), True
+    if name in dep.PASS_THROUGH:
+        entry = _library_attribute(backend or default_backend(), name)
+    else:
+        if mixed:  # the engine's entry for the backend named, as with like=
+            entry = engine._with_like(name, backend, {})
+        else:
+            entry = engine._miss(name, key[1:], kwargs)
+        names = key[npos + 1 :: 2] if kwargs else ()
+        entry = _adapt(name, entry, backend, names)
+    reg.store(_FACE, key, entry, gen)
+    return entry
+
+
+def _adapt(name: str, entry: Callable, backend: str | None, keywords: Any) -> Callable:
+    """The engine's ``entry`` with the face's keyword defaults, and the library's own
+    function where the call passes keywords that only it takes."""
+    if keywords and backend is not None:
+        entry = _extra_keywords(name, entry, backend, tuple(keywords))
+    defaults = dep.DEFAULTS.get(name)
+    if defaults is None:
+        return entry
+
+    def with_defaults(*args: Any, **kwargs: Any) -> Any:
+        for k, v in defaults.items():
+            kwargs.setdefault(k, v)
+        return entry(*args, **kwargs)
+
+    return with_defaults
+
+
+def _accepts(fn: Callable, keywords: tuple) -> bool | None:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None  # unknown: a builtin without a signature
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return True
+    names = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return all(k in names for k in keywords)
+
+
+def _extra_keywords(name: str, entry: Callable, backend: str, keywords: tuple) -> Callable:
+    """autoray passes a library's own keywords on (``rounding_mode=`` of torch's
+    ``div``): where the engine's implementation does not take a keyword of the call
+    and the library's function of that name does, the call goes to the library's."""
+    try:
+        impl = resolve(backend, name)
+    except Exception:
+        return entry
+    if _accepts(impl, keywords) is not False:
+        return entry
+    try:
+        native = _native(backend, name)
+    except Exception:
+        return entry
+    return native if _accepts(native, keywords) is not False else entry
+
+
+def _library_attribute(backend: str, name: str) -> Callable:
+    """The library's own public attribute ``name`` (a pass-through departure)."""
+    module: Any = importlib.import_module(reg.root_module(backend))
+    for part in name.split("."):
+        if part.startswith("_") or not hasattr(module, part):
+            raise UnknownFunctionError(
+                f"do({name!r}) on backend {backend!r}: the library has no attribute {name!r}"
+            )
+        module = getattr(module, part)
+    return module

@@ -1,0 +1,1 @@
+"""``autoray.experimental``: its ``complexity_tracing`` submodule."""
