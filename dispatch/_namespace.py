@@ -362,7 +362,7 @@ class ArrayNamespace:
             raise AttributeError(name)
         full = self._prefix + name
         if full in self._spec.EXTENSIONS:
-            value: Any = ArrayNamespace(self._backend, full + ".", self._space)
+            value: Any = type(self)(self._backend, full + ".", self._space)
         else:
             try:
                 value = self._space.member(full)

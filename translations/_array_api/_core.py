@@ -45,21 +45,37 @@ class Library(NamedTuple):
     #: order, which the standard permits; the namespace sorts them, as array-api-compat,
     #: torch and array-api-strict do, for code that relies on the order)
     sorted_unique: bool = True
+    #: the module whose name the library's namespace carries (``xp.__name__``), which
+    #: array-api-compat's ``is_<library>_namespace`` and the code written like it
+    #: check; "" for the backend's own name
+    module: str = ""
+    #: other names of the library's standard namespace that those checks accept
+    aliases: tuple[str, ...] = ()
+    #: its arrays can be written in place (``x[i] = v``); numpy's answer is per array
+    writeable: bool = True
+    #: its arrays may be lazy: values (and, for some, shapes) unknown until computed
+    lazy: bool = False
 
 
 _ALL = tuple(DTYPE_NAMES)
 LIBRARIES: dict[str, Library] = {
     "numpy": Library(_ALL, sorted_unique=False),
-    "dask": Library(_ALL, dynamic_shapes=False),
+    "dask": Library(_ALL, dynamic_shapes=False, module="dask.array", lazy=True),
     # without 64-bit mode (jax_enable_x64) jax computes in 32 bits
     "jax": Library(_ALL, defaults=(None, None, "int64", "int64"), mode_32=True,
-                   default_float=lambda: _jax_default_float()),
+                   default_float=lambda: _jax_default_float(), module="jax.numpy",
+                   aliases=("jax.experimental.array_api",), writeable=False, lazy=True),
     # its default float is settable (torch.set_default_dtype)
     "torch": Library(_ALL, defaults=(None, None, "int64", "int64"), promotes=True,
                      default_float=lambda: _torch_default_float()),
     "tensorflow": Library(
-        _ALL, defaults=("float32", "complex64", "int64", "int64"), promotes=True
+        _ALL, defaults=("float32", "complex64", "int64", "int64"), promotes=True,
+        module="tensorflow.experimental.numpy", writeable=False,
     ),
+    # pydata sparse arrays take no item assignment
+    "sparse": Library(_ALL, writeable=False),
+    # array-api-compat knows it by this second name
+    "dpnp": Library(_ALL, aliases=("dpnp.tensor",)),
     "cupy": Library(_ALL, sorted_unique=False),
 }
 
