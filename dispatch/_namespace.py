@@ -417,9 +417,10 @@ def namespace_backend(where: str, arrays: tuple, api_version: str | None) -> str
     if not backends:
         raise TypeError(f"{where} needs at least one array or a backend name")
     if len(backends) > 1:
+        # array-api-compat's words, which code and tests match
         raise MixedBackendError(
-            f"{where}: arrays of several libraries ({', '.join(sorted(backends))}); "
-            "convert them to one library first"
+            f"{where}: Multiple namespaces for array inputs: arrays of several libraries "
+            f"({', '.join(sorted(backends))}); convert them to one library first"
         )
     return reg.check_backend(where, backends.pop())
 

@@ -35,7 +35,9 @@ Everything else (inference, the adapters, promotion, the tables) is
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 import math
 from typing import Any
 
@@ -48,6 +50,9 @@ from dispatch._namespace import (
     cached_namespace,
     namespace_backend,
 )
+
+#: the array-api-compat release whose helper API this face has
+__version__ = "1.16.0"
 
 __all__ = [
     "array_namespace",
@@ -68,6 +73,38 @@ LIBRARIES = {
     "dask": "dask", "jax": "jax", "pydata_sparse": "sparse", "dpnp": "dpnp",
     "mparray": "mparray", "tensorflow": "tensorflow",
 }  # fmt: skip
+
+
+# names that dispatch resolves to no array function and that array-api-compat's
+# namespaces (the whole library) hand out: the library's assertions, which vendoring
+# libraries' test helpers call on a recognized namespace (scipy's
+# ``xp.testing.assert_close`` on torch). A documented departure from docs/safety.md's
+# rule for ``do``: the face passes the module itself through, nothing inside it.
+PASSED_THROUGH = frozenset({"testing"})
+
+
+def _lenient(fn: Any, numpy: Any, name: str) -> Any:
+    """The standard's member ``fn`` that also takes the library's own keywords
+    (``broadcast_to(x, shape, subok=True)`` on numpy): a call naming a keyword the
+    standard's signature lacks goes to the numpy-named function, as it would in
+    array-api-compat's namespace, which is the library's."""
+    if not callable(fn) or isinstance(fn, type):
+        return fn
+    try:
+        own = {p.name for p in inspect.signature(fn).parameters.values()}
+        other = getattr(numpy, name)
+    except (TypeError, ValueError, AttributeError):
+        return fn
+    if not callable(other):
+        return fn
+
+    @functools.wraps(fn)
+    def member(*args: Any, **kwargs: Any) -> Any:
+        if kwargs and not own.issuperset(kwargs):
+            return other(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    return member
 
 
 def _facts(backend: str) -> Any:
@@ -91,17 +128,35 @@ class CompatNamespace(ArrayNamespace):
         self.__dict__["__name__"] = name
 
     def __getattr__(self, name: str) -> Any:
+        if name == "__version__":  # the library's (scipy checks numpy's)
+            return importlib.import_module(self._root).__version__
         try:
-            return super().__getattr__(name)
+            value = super().__getattr__(name)
         except AttributeError as standard:
             if name.startswith("_"):
                 raise
-            try:
-                value = getattr(self._numpy, name)
-            except AttributeError:
-                raise standard from None
+            value = self._beyond(name, standard)
+        else:
+            value = _lenient(value, self._numpy, name)
         self.__dict__[name] = value
         return value
+
+    @property
+    def _root(self) -> str:
+        return _module(self._backend).split(".")[0]
+
+    def _beyond(self, name: str, standard: AttributeError) -> Any:
+        """A name outside the standard: the library's numpy-named function or value,
+        or its test module (see :data:`PASSED_THROUGH`)."""
+        if not self._prefix and name in PASSED_THROUGH:
+            try:
+                return importlib.import_module(f"{self._root}.{name}")
+            except ImportError:
+                raise standard from None
+        try:
+            return getattr(self._numpy, name)
+        except AttributeError:
+            raise standard from None
 
     def __repr__(self) -> str:
         return f"<dispatch.compat namespace {self.__name__}>"

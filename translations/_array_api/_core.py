@@ -343,6 +343,23 @@ def _python_kind(value: Any) -> str | None:
     return None
 
 
+class Devices(tuple):
+    """``devices()``: a tuple, as 2025.12 has it, that code written for the list of
+    earlier versions (``devices() + [None]``, in scipy's tests) can still extend."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return [*self, *other]
+        return tuple.__add__(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return [*other, *self]
+        return NotImplemented
+
+
 class Info:
     """What ``__array_namespace_info__()`` answers: the library's capabilities,
     devices and dtypes."""
@@ -359,7 +376,7 @@ class Info:
         return getattr(self._space.fn("zeros")(0), "device", "cpu")
 
     def devices(self) -> tuple[Any, ...]:
-        return (self.default_device(),)
+        return Devices((self.default_device(),))
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
         space = self._space
