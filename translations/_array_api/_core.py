@@ -196,6 +196,7 @@ class Space:
         self._lib = library(backend)
         self._fns: dict[str, Callable] = {}
         self._dtypes: dict[str, Any] = {}
+        self._foreign: dict[type, bool] = {}  # type -> another library's scalar type?
 
     # the vocabulary entry ``do(name, ...)`` calls on this backend
     def fn(self, name: str) -> Callable:
@@ -287,8 +288,15 @@ class Space:
         libraries whose own promotion differs); Python scalars are left alone, and
         another library's scalars (``numpy.float64`` beside torch tensors) become
         Python scalars, as array-api-compat takes them."""
-        if any(self.foreign_scalar(x) for x in xs):
-            xs = tuple(x.item() if self.foreign_scalar(x) else x for x in xs)
+        foreign = self._foreign
+        for x in xs:
+            t = type(x)
+            hit = foreign.get(t)
+            if hit is None:
+                hit = foreign[t] = self.foreign_scalar(x)
+            if hit:
+                xs = tuple(x.item() if self.foreign_scalar(x) else x for x in xs)
+                break
         if not self._lib.promotes:
             return xs
         names = [self.name_of(x) if hasattr(x, "dtype") else None for x in xs]
