@@ -606,3 +606,23 @@ def test_eig_and_eigvals_are_complex(xp):
     np.testing.assert_allclose(to_np(xp.asarray(m, dtype=xp.complex128)) @ to_np(v),
                                to_np(v) * to_np(w)[None, :], atol=1e-12)
     assert xp.linalg.eigvals(xp.asarray(m, dtype=xp.float32)).dtype == xp.complex64
+
+
+@pytest.mark.parametrize("bad", ["a duck", b"bytes", [1.0, "two"]])
+def test_asarray_of_bad_data_raises_the_librarys_own_error(xp, bad):
+    """The library's message for data it cannot hold (torch's "invalid data type
+    'str'"), not the message of a numpy conversion on the way."""
+    import importlib
+
+    from dispatch import _registry as reg
+
+    backend = xp.__name__.partition("(")[2].rstrip(")")
+    native = importlib.import_module(reg.root_module(backend)).asarray
+    try:
+        native(bad)
+    except (TypeError, ValueError) as err:
+        with pytest.raises(type(err)) as ours:
+            xp.asarray(bad)
+        assert str(ours.value) == str(err)
+    else:
+        pytest.skip(f"{backend} holds {bad!r}")

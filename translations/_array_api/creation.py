@@ -37,9 +37,32 @@ def _asarray(space: Space) -> Callable:
         kwargs = _device_kw(device)
         if copy is not None:
             kwargs["copy"] = copy
-        return f(obj, dtype=dtype, **kwargs)
+        try:
+            return f(obj, dtype=dtype, **kwargs)
+        except (TypeError, ValueError) as err:
+            if hasattr(obj, "dtype"):
+                raise
+            # what the library itself says of data it cannot hold (torch's
+            # "invalid data type 'str'"), not the message of a conversion on the way
+            raise _own_error(space, obj, dtype) or err from None
 
     return asarray
+
+
+def _own_error(space: Space, obj: Any, dtype: Any) -> Exception | None:
+    """The error the library's own ``asarray`` raises for ``obj``, if it raises one."""
+    import importlib
+
+    from dispatch import _registry as reg
+
+    try:
+        native = importlib.import_module(reg.root_module(space._backend)).asarray
+        native(obj) if dtype is None else native(obj, dtype=dtype)
+    except (TypeError, ValueError) as err:
+        return err
+    except Exception:  # the library's own failure is not ours to report
+        return None
+    return None
 
 
 def _filled(space: Space, name: str) -> Callable:
