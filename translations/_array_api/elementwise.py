@@ -173,6 +173,8 @@ def _clip(space: Space) -> Callable:
         """The array API's ``clip``: ``x`` limited to ``[min, max]``, in ``x``'s dtype."""
         dtype = x.dtype
         out = x
+        if space.foreign_scalar(min) or space.foreign_scalar(max):
+            min, max = (v.item() if space.foreign_scalar(v) else v for v in (min, max))
         if min is not None:
             out = maximum(out, min if not hasattr(min, "dtype") else astype(min, dtype))
         if max is not None:
