@@ -15,9 +15,9 @@ It departs from :func:`dispatch.array_namespace` (the standard's names only) in
 what array-api-compat's namespaces are: the standard's members, the same adapters,
 and then the library's other numpy-named functions and values from ``dispatch``'s
 vocabulary (``xp.float16``, ``xp.isclose``, ``xp.setdiff1d``, ``xp.linalg.norm``,
-``xp.special`` on torch). A namespace carries its library's module name
-(``xp.__name__ == "torch"``), so that the ``is_<library>_namespace`` predicates, and
-code that checks ``__name__`` as they do, recognize it. Objects of a library
+``xp.special`` on torch). A namespace carries the name array-api-compat gives its
+own (``array_api_compat.torch``, ``jax.numpy``), so that the ``is_<library>_namespace``
+predicates, and code that checks ``__name__`` as they do, recognize it. Objects of a library
 ``dispatch`` has no table for that bring their own namespace
 (``__array_namespace__``, array-api-strict's) get it, as array-api-compat does.
 
@@ -28,7 +28,7 @@ Everything else (inference, the adapters, promotion, the tables) is
 >>> from dispatch import compat
 >>> xp = compat.array_namespace(np.ones(2))
 >>> xp.__name__, compat.is_numpy_namespace(xp)
-('numpy', True)
+('array_api_compat.numpy', True)
 >>> xp.concat([xp.ones(1), xp.zeros(1)]), xp.isclose(1.0, 1.0 + 1e-12)
 (array([1., 0.]), np.True_)
 """
@@ -107,6 +107,14 @@ def _lenient(fn: Any, numpy: Any, name: str) -> Any:
     return member
 
 
+# the libraries array-api-compat wraps in a module of its own: their namespaces are
+# named as its (``array_api_compat.numpy``); the others' as the library's module
+# (``jax.numpy``), as array-api-compat hands those out unwrapped
+WRAPPED = frozenset({"numpy", "cupy", "torch", "dask"})
+#: the prefix of the wrapped namespaces' names (``common._helpers._compat_module_name``)
+PACKAGE = "array_api_compat"
+
+
 def _facts(backend: str) -> Any:
     from dispatch.translations._array_api import library
 
@@ -119,13 +127,13 @@ def _module(backend: str) -> str:
 
 class CompatNamespace(ArrayNamespace):
     """array-api-compat's namespace of one library: the standard's members, then
-    the library's numpy-named functions and values; named as the library's module."""
+    the library's numpy-named functions and values; named as array-api-compat's."""
 
     def __init__(self, backend: str, prefix: str = "", space: Any = None):
         super().__init__(backend, prefix, space)
         self.__dict__["_numpy"] = Namespace(backend, prefix)
         name = _module(backend) + (f".{prefix[:-1]}" if prefix else "")
-        self.__dict__["__name__"] = name
+        self.__dict__["__name__"] = f"{PACKAGE}.{name}" if backend in WRAPPED else name
 
     def __getattr__(self, name: str) -> Any:
         if name == "__version__":  # the library's (scipy checks numpy's)
@@ -196,7 +204,7 @@ def array_namespace(
     >>> import numpy as np
     >>> xp = array_namespace(np.float64(1.0), 2, None)
     >>> xp.__name__, xp.__array_api_version__
-    ('numpy', '2025.12')
+    ('array_api_compat.numpy', '2025.12')
     >>> xp.unique_values(xp.asarray([3, 1, 3, 2]))
     array([1, 2, 3])
     >>> array_namespace(np.ones(1), use_compat=False).__name__
@@ -228,8 +236,8 @@ def _foreign_namespace(x: Any) -> bool:
     """An object bringing its own standard namespace, of a library with no table."""
     if not hasattr(type(x), "__array_namespace__"):
         return False
-    root = (type(x).__module__ or "").split(".", 1)[0]
-    return not reg.has_table(root)
+    backend = _backend(x)
+    return backend is None or not reg.has_table(backend)
 
 
 def is_array_api_obj(x: object) -> bool:
@@ -259,7 +267,7 @@ def _names(backend: str) -> frozenset[str]:
     """The ``__name__`` values of ``backend``'s namespaces: its module's, this face's
     (the same), array-api-compat's wrapper modules and their vendored copies."""
     module = _module(backend)
-    return frozenset({module, *_facts(backend).aliases, f"array_api_compat.{module}"})
+    return frozenset({module, *_facts(backend).aliases, f"{PACKAGE}.{module}"})
 
 
 def _namespace_predicate(label: str, backend: str) -> Any:

@@ -45,11 +45,11 @@ def test_the_wrapper_modules_are_the_faces_namespaces():
     import dispatch.compat.dask.array as dask_ns
     import dispatch.compat.numpy as np_ns
 
-    assert np_ns.__name__ == "numpy"
+    assert np_ns.__name__ == "array_api_compat.numpy"
     assert compat.is_numpy_namespace(np_ns)
     assert aac.is_numpy_namespace(np_ns)
-    assert dask_ns.__name__ == "dask.array"
-    assert helpers._compat_module_name() == "dispatch.compat"
+    assert dask_ns.__name__ == "array_api_compat.dask.array"
+    assert helpers._compat_module_name() == "array_api_compat"
     assert helpers.array_namespace is compat.array_namespace
 
 
@@ -108,6 +108,8 @@ def test_helpers_answer_as_array_api_compat(label, x):
     moved = compat.to_device(x, compat.device(x))
     np.testing.assert_array_equal(dispatch.to_numpy(moved), dispatch.to_numpy(x))
     theirs, ours = aac.array_namespace(x), compat.array_namespace(x)
+    assert isinstance(ours, compat.CompatNamespace)  # the face's own, jax's included
+    assert ours.__name__ == theirs.__name__  # array-api-compat's names
     for name in NAMESPACE_PREDICATES:
         # each face's predicates recognize the other's namespaces as their own
         assert getattr(compat, name)(ours) == getattr(aac, name)(theirs), name
@@ -150,11 +152,12 @@ def test_array_namespace_errors_as_array_api_compat():
     with pytest.raises(ValueError, match="api_version"):
         compat.array_namespace(np.ones(1), api_version="2020.01")
     for version in ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
-        assert compat.array_namespace(np.ones(1), api_version=version).__name__ == "numpy"
+        xp = compat.array_namespace(np.ones(1), api_version=version)
+        assert xp.__name__ == "array_api_compat.numpy"
 
 
 def test_scalars_and_none_are_skipped_and_numpy_scalars_are_numpy():
-    assert compat.array_namespace(np.float64(1), 2.0, None).__name__ == "numpy"
+    assert compat.array_namespace(np.float64(1), 2.0, None).__name__ == "array_api_compat.numpy"
     assert aac.is_numpy_namespace(aac.array_namespace(np.float64(1)))
 
 

@@ -319,6 +319,10 @@ class Space:
         owner = scalar_backend(type(x))
         return owner is not None and owner != self._backend
 
+    def own_scalar(self, x: Any) -> bool:
+        """Whether ``x`` is a scalar of this library (``numpy.float64`` on numpy)."""
+        return scalar_backend(type(x)) == self._backend
+
     def default_for(self, value: Any) -> str | None:
         """The default dtype name for Python data (a scalar or nested sequences of
         them) with no dtype given; None for arrays and anything else."""

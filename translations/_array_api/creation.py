@@ -222,6 +222,8 @@ def _astype(space: Space) -> Callable:
         out = f(x, dtype, copy=copy)
         if device is not None:
             out = space._call("to_device", out, device)
+        if space.own_scalar(x):  # numpy's float64 stays a scalar, as x.astype keeps it
+            out = out[()]
         return out
 
     return astype

@@ -6,6 +6,10 @@ from dispatch.compat import __all__  # noqa: F401
 
 
 def _compat_module_name() -> str:
-    """The face's module name; its namespaces carry their library's own names, with
-    nothing of it to strip."""
-    return __name__.removesuffix(".common._helpers")
+    """The prefix of the face's namespace names (``array_api_compat.numpy``), which
+    vendoring libraries strip to find the library (scipy's
+    ``get_native_namespace_name``): array-api-compat's own, wherever the face is
+    imported from."""
+    from dispatch.compat import PACKAGE
+
+    return PACKAGE
