@@ -452,8 +452,8 @@ def _parts(z) -> list[tuple[float, bool, float, bool]]:
             for v in z.ravel()]
 
 
-def test_expm1_and_tanh_take_the_standards_complex_special_cases(xp):
-    """The standard's special cases of complex ``expm1`` and ``tanh`` (with signed
+def test_expm1_tanh_log1p_take_the_standards_complex_special_cases(xp):
+    """The standard's special cases of complex ``expm1``, ``tanh``, ``log1p`` (with signed
     zeros), conjugate symmetry and oddness included; numpy computes several of them
     otherwise. Real input is numpy's."""
     inf, nan = math.inf, math.nan
@@ -473,6 +473,11 @@ def test_expm1_and_tanh_take_the_standards_complex_special_cases(xp):
             (complex(-inf, 3.0), (-1.0, 0.0)), (complex(-inf, -3.0), (-1.0, -0.0)),
             (complex(inf, 1.0), (1.0, 0.0)), (complex(inf, -0.0), (1.0, -0.0)),
             (complex(0.0, 0.0), (0.0, 0.0)), (complex(nan, 0.0), (nan, 0.0)),
+        ],
+        "log1p": [  # an infinite part with a nan: the modulus is infinite
+            (complex(inf, nan), (inf, nan)), (complex(-inf, nan), (inf, nan)),
+            (complex(nan, inf), (inf, nan)), (complex(nan, 1.0), (nan, nan)),
+            (complex(-1.0, 0.0), (-inf, 0.0)), (complex(-1.0, -0.0), (-inf, -0.0)),
         ],
     }
     for name, rows in cases.items():
