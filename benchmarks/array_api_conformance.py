@@ -72,6 +72,8 @@ def run(label: str, suite: Path, args: argparse.Namespace, out: Path) -> dict[st
     env = dict(os.environ, ARRAY_API_TESTS_MODULE=NAMESPACES[label],
                ARRAY_API_TESTS_VERSION=VERSION, PYTHONWARNINGS="ignore",
                TF_CPP_MIN_LOG_LEVEL="3", **ENV.get(label, {}))
+    # this checkout's dispatch, not whichever one is installed
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     cmd = [
         sys.executable, "-m", "pytest", "array_api_tests", "-q", "-rN", "--tb=no",
         "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:benchmark",
