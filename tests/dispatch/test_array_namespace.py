@@ -594,7 +594,7 @@ def test_new_in_2025_12(xp):
     assert type(xp.broadcast_arrays(a, a)) is tuple
     devices = xp.__array_namespace_info__().devices()
     assert isinstance(devices, tuple)
-    assert devices + [None] == [*devices, None]  # code written for 2024.12's list
+    assert devices + [None] == [*devices, None]  # noqa: RUF005 (what 2024.12 code writes)
     assert xp.broadcast_shapes((2, 1), (3,), ()) == (2, 3) == np.broadcast_shapes((2, 1), (3,))
     assert xp.broadcast_shapes() == ()
     assert xp.broadcast_shapes((None, 1), (1, 4)) == (None, 4)
