@@ -33,7 +33,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-VERSION = "2024.12"
+VERSION = os.environ.get("ARRAY_API_TESTS_VERSION", "2025.12")
 
 # namespace label -> the ARRAY_API_TESTS_MODULE value
 NAMESPACES = {
@@ -47,6 +47,13 @@ NAMESPACES = {
             f"exec('import dispatch; xp = dispatch.array_namespace(\"{lib}\")')"
         )
         for lib in ("numpy", "torch", "jax", "tensorflow", "dask")
+    },
+    # the array-api-compat face (dispatch.compat): the same adapters, numpy's names too
+    **{
+        f"face-{lib}": (
+            f"exec('import dispatch.compat; xp = dispatch.compat.array_namespace(\"{lib}\")')"
+        )
+        for lib in ("numpy", "torch")
     },
 }
 # per-namespace environment: jax offers float64 (which the suite needs to start) only in
@@ -65,6 +72,8 @@ def run(label: str, suite: Path, args: argparse.Namespace, out: Path) -> dict[st
     env = dict(os.environ, ARRAY_API_TESTS_MODULE=NAMESPACES[label],
                ARRAY_API_TESTS_VERSION=VERSION, PYTHONWARNINGS="ignore",
                TF_CPP_MIN_LOG_LEVEL="3", **ENV.get(label, {}))
+    # this checkout's dispatch, not whichever one is installed
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     cmd = [
         sys.executable, "-m", "pytest", "array_api_tests", "-q", "-rN", "--tb=no",
         "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:benchmark",

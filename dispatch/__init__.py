@@ -143,7 +143,7 @@ __all__ = [
 
 # Submodules reached as attributes (``dispatch.lazy.Variable``) without importing them
 # first; loaded on first access so that ``import dispatch`` stays light.
-_SUBMODULES = frozenset({"lazy", "numpy", "autoray"})
+_SUBMODULES = frozenset({"lazy", "numpy", "autoray", "compat"})
 _ON_ACCESS = frozenset({"autojit", "lazy", "numpy"})  # names of __all__ made by __getattr__
 
 

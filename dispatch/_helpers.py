@@ -22,6 +22,7 @@ from dispatch._infer import (
     default_backend,
     infer_backend,
     like_backend,
+    scalar_backend,
 )
 from dispatch._resolve import how, known_names, resolve
 
@@ -219,11 +220,17 @@ def to_device(x: Any, device: Any) -> Any:
 def is_array(x: Any) -> bool:
     """True if ``x`` is an array of a known library (not a Python scalar or list).
 
+    A library's scalar (``numpy.float64``, what a reduction of numpy returns) is a
+    0-d array of that library, as the array API's helpers take it.
+
     >>> import numpy as np
-    >>> is_array(np.ones(1)), is_array([1.0])
-    (True, False)
+    >>> is_array(np.ones(1)), is_array(np.float64(1)), is_array([1.0]), is_array(1.0)
+    (True, True, False, False)
     """
-    return backend_of_type(type(x)) is not None and hasattr(x, "shape")
+    t = type(x)
+    return (backend_of_type(t) is not None and hasattr(x, "shape")) or (
+        scalar_backend(t) is not None
+    )
 
 
 def is_scalar(x: Any) -> bool:

@@ -292,6 +292,15 @@ def _owner_miss(cls: type) -> str | None:
 _OWNER: dict[type, str | None] = {}
 
 
+def scalar_backend(cls: type) -> str | None:
+    """The library whose scalar type ``cls`` is (``numpy.float64`` -> ``'numpy'``):
+    a type with a dtype and a shape that its library's table does not count among
+    the arrays deciding a call. None for anything else (arrays included)."""
+    if backend_of_type(cls) is not None or not is_array_like(cls):
+        return None
+    return _owner(cls)
+
+
 def default_backend() -> str:
     return (CONTEXTS[0] and _context_default()) or GLOBAL_DEFAULT[0]
 

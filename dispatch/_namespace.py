@@ -12,8 +12,8 @@ from typing import Any
 
 from dispatch import _registry as reg
 from dispatch._do import do
-from dispatch._errors import DispatchError, UnknownFunctionError, short
-from dispatch._infer import like_backend
+from dispatch._errors import DispatchError, MixedBackendError, UnknownFunctionError, short
+from dispatch._infer import like_backend, scalar_backend
 from dispatch._resolve import known_names, resolve
 from dispatch.translations._vocabulary import CREATION
 
@@ -362,7 +362,7 @@ class ArrayNamespace:
             raise AttributeError(name)
         full = self._prefix + name
         if full in self._spec.EXTENSIONS:
-            value: Any = ArrayNamespace(self._backend, full + ".", self._space)
+            value: Any = type(self)(self._backend, full + ".", self._space)
         else:
             try:
                 value = self._space.member(full)
@@ -392,7 +392,48 @@ class ArrayNamespace:
         return sorted(names)
 
 
-_ARRAY_NAMESPACES: dict[str, tuple[int, ArrayNamespace]] = {}
+_ARRAY_NAMESPACES: dict[tuple[type, str], tuple[int, ArrayNamespace]] = {}
+
+
+def namespace_backend(where: str, arrays: tuple, api_version: str | None) -> str:
+    """The one library of ``arrays`` (a face's ``array_namespace`` call): Python
+    scalars and None are skipped, a library's scalar (``numpy.float64``, what a
+    reduction returns) counts as its array; no array, or arrays of two libraries,
+    is a TypeError (:class:`MixedBackendError` for two)."""
+    from dispatch.translations._array_api import VERSIONS
+
+    if api_version is not None and api_version not in VERSIONS:
+        raise ValueError(
+            f"{where}: api_version={api_version!r} is not a version of the array API "
+            f"standard; one of {', '.join(VERSIONS)} (or None, the newest)"
+        )
+    backends = set()
+    for a in arrays:
+        # numpy.float64 subclasses float: a library's scalar is asked for first
+        b = None if isinstance(a, str) else scalar_backend(type(a))
+        if b is None and (a is None or isinstance(a, (bool, int, float, complex))):
+            continue
+        backends.add(b if b is not None else like_backend(a))
+    if not backends:
+        raise TypeError(f"{where} needs at least one array or a backend name")
+    if len(backends) > 1:
+        # array-api-compat's words, which code and tests match
+        raise MixedBackendError(
+            f"{where}: Multiple namespaces for array inputs: arrays of several libraries "
+            f"({', '.join(sorted(backends))}); convert them to one library first"
+        )
+    return reg.check_backend(where, backends.pop())
+
+
+def cached_namespace(kind: type, backend: str) -> Any:
+    """The namespace of class ``kind`` on ``backend``, built once per registry state."""
+    gen = reg.generation
+    hit = _ARRAY_NAMESPACES.get((kind, backend))
+    if hit is not None and hit[0] == gen:
+        return hit[1]
+    ns = kind(backend)
+    _ARRAY_NAMESPACES[kind, backend] = (gen, ns)
+    return ns
 
 
 def array_namespace(*arrays: Any, api_version: str | None = None) -> ArrayNamespace:
@@ -403,52 +444,35 @@ def array_namespace(*arrays: Any, api_version: str | None = None) -> ArrayNamesp
     supports, tensorflow included. ``get_namespace`` and ``do`` keep numpy's
     names and semantics; this namespace has the standard's (``concat``,
     ``permute_dims``, ``sort(descending=)``, ``std(correction=)``, its type
-    promotion and default dtypes) over the same implementations.
+    promotion and default dtypes) over the same implementations, and no other
+    names (``dispatch.compat.array_namespace`` adds the library's numpy names).
 
     Parameters
     ----------
     *arrays : arrays, Python scalars or None
-        Arrays of one library (scalars and None are skipped), or a backend name.
+        Arrays of one library (scalars and None are skipped; a numpy scalar is a
+        numpy array), or a backend name. Arrays of two libraries raise
+        :class:`~dispatch.MixedBackendError`, a TypeError.
     api_version : str, optional
-        The standard's version asked for; only the one implemented
-        (``xp.__array_api_version__``) is accepted.
+        A version of the standard; every published one is accepted, and each gets
+        the newest (``xp.__array_api_version__``), as array-api-compat does.
 
     Examples
     --------
     >>> import numpy as np
     >>> xp = array_namespace(np.asarray([3.0, 1.0, 2.0]))
     >>> xp.__array_api_version__
-    '2024.12'
+    '2025.12'
     >>> xp.sort(xp.asarray([3.0, 1.0, 2.0]), descending=True)
     array([3., 2., 1.])
     >>> xp.var(xp.asarray([1.0, 2.0, 3.0, 4.0]), correction=1)
     np.float64(1.6666666666666667)
     >>> xp.concat([xp.ones(2), xp.zeros(1)])
     array([1., 1., 0.])
+    >>> array_namespace(xp.sum(xp.ones(2)))  # a numpy scalar is a numpy array
+    <dispatch.array_namespace(numpy)>
     >>> array_namespace("torch").ones(2).dtype
     torch.float32
     """
-    from dispatch.translations._array_api import VERSION
-
-    if api_version is not None and api_version != VERSION:
-        raise ValueError(
-            f"array_namespace(api_version={api_version!r}): dispatch implements the array "
-            f"API standard {VERSION}; call it with api_version={VERSION!r} or None"
-        )
-    found = [a for a in arrays if a is not None and not isinstance(a, (bool, int, float, complex))]
-    if not found:
-        raise TypeError("array_namespace() needs at least one array or a backend name")
-    backends = {like_backend(a) for a in found}
-    if len(backends) > 1:
-        raise DispatchError(
-            f"array_namespace(): arrays of several libraries ({', '.join(sorted(backends))}); "
-            "convert them to one library first"
-        )
-    backend = reg.check_backend("array_namespace()", backends.pop())
-    gen = reg.generation
-    hit = _ARRAY_NAMESPACES.get(backend)
-    if hit is not None and hit[0] == gen:
-        return hit[1]
-    ns = ArrayNamespace(backend)
-    _ARRAY_NAMESPACES[backend] = (gen, ns)
-    return ns
+    backend = namespace_backend("array_namespace()", arrays, api_version)
+    return cached_namespace(ArrayNamespace, backend)

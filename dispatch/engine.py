@@ -42,7 +42,7 @@ from dispatch._errors import (
     UnsupportedError,
 )
 from dispatch._helpers import convert, get_lib_fn, get_precision, infer_backend, is_array
-from dispatch._infer import backend_of_type, infer_backend_multi
+from dispatch._infer import backend_of_type, infer_backend_multi, scalar_backend
 from dispatch._tree import tree_flatten, tree_iter, tree_map, tree_unflatten
 from dispatch.spec import NATIVE, Alias, Unsupported, alias, unsupported
 
@@ -66,6 +66,7 @@ __all__ = [
     "infer_backend_multi",
     "is_array",
     "merge_tables",
+    "scalar_backend",
     "tree_flatten",
     "tree_iter",
     "tree_map",

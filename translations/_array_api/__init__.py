@@ -24,6 +24,7 @@ from dispatch.translations._array_api._core import (
     FACTORIES,
     LIBRARIES,
     VERSION,
+    VERSIONS,
     Info,
     Library,
     Space,
@@ -34,7 +35,7 @@ from dispatch.translations._array_api._core import (
 )
 
 __all__ = [
-    "CONSTANTS", "DTYPE_NAMES", "EXTENSIONS", "FACTORIES", "LIBRARIES", "VERSION", "Info",
-    "Library", "Space", "can_cast_names", "dtype_name", "library", "promote",
+    "CONSTANTS", "DTYPE_NAMES", "EXTENSIONS", "FACTORIES", "LIBRARIES", "VERSION", "VERSIONS",
+    "Info", "Library", "Space", "can_cast_names", "dtype_name", "library", "promote",
 ]
 del creation, elementwise, linalg, manipulation  # imported to register their members

@@ -7,9 +7,13 @@ import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from dispatch.engine import get_lib_fn
+from dispatch.engine import get_lib_fn, scalar_backend
 
-VERSION = "2024.12"
+VERSION = "2025.12"
+#: every published version of the standard: ``api_version=`` takes each, and an
+#: older one gets the same namespace (array-api-compat's rule: newer versions add
+#: names and change few results, tuples for lists)
+VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 DTYPE_NAMES = (
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
@@ -37,22 +41,42 @@ class Library(NamedTuple):
     mode_32: bool = False
     #: the library's settable default float, where ``defaults`` says None
     default_float: Callable[[], str] | None = None
+    #: its ``unique_values`` returns sorted values (numpy 2.3's hashes them: any
+    #: order, which the standard permits; the namespace sorts them, as array-api-compat,
+    #: torch and array-api-strict do, for code that relies on the order)
+    sorted_unique: bool = True
+    #: the module whose name the library's namespace carries (``xp.__name__``), which
+    #: array-api-compat's ``is_<library>_namespace`` and the code written like it
+    #: check; "" for the backend's own name
+    module: str = ""
+    #: other names of the library's standard namespace that those checks accept
+    aliases: tuple[str, ...] = ()
+    #: its arrays can be written in place (``x[i] = v``); numpy's answer is per array
+    writeable: bool = True
+    #: its arrays may be lazy: values (and, for some, shapes) unknown until computed
+    lazy: bool = False
 
 
 _ALL = tuple(DTYPE_NAMES)
 LIBRARIES: dict[str, Library] = {
-    "numpy": Library(_ALL),
-    "dask": Library(_ALL, dynamic_shapes=False),
+    "numpy": Library(_ALL, sorted_unique=False),
+    "dask": Library(_ALL, dynamic_shapes=False, module="dask.array", lazy=True),
     # without 64-bit mode (jax_enable_x64) jax computes in 32 bits
     "jax": Library(_ALL, defaults=(None, None, "int64", "int64"), mode_32=True,
-                   default_float=lambda: _jax_default_float()),
+                   default_float=lambda: _jax_default_float(), module="jax.numpy",
+                   aliases=("jax.experimental.array_api",), writeable=False, lazy=True),
     # its default float is settable (torch.set_default_dtype)
     "torch": Library(_ALL, defaults=(None, None, "int64", "int64"), promotes=True,
                      default_float=lambda: _torch_default_float()),
     "tensorflow": Library(
-        _ALL, defaults=("float32", "complex64", "int64", "int64"), promotes=True
+        _ALL, defaults=("float32", "complex64", "int64", "int64"), promotes=True,
+        module="tensorflow.experimental.numpy", writeable=False,
     ),
-    "cupy": Library(_ALL),
+    # pydata sparse arrays take no item assignment
+    "sparse": Library(_ALL, writeable=False),
+    # array-api-compat knows it by this second name
+    "dpnp": Library(_ALL, aliases=("dpnp.tensor",)),
+    "cupy": Library(_ALL, sorted_unique=False),
 }
 
 
@@ -172,6 +196,7 @@ class Space:
         self._lib = library(backend)
         self._fns: dict[str, Callable] = {}
         self._dtypes: dict[str, Any] = {}
+        self._foreign: dict[type, bool] = {}  # type -> another library's scalar type?
 
     # the vocabulary entry ``do(name, ...)`` calls on this backend
     def fn(self, name: str) -> Callable:
@@ -184,15 +209,39 @@ class Space:
         return self.fn(name)(*args, **kwargs)
 
     def _dtype(self, name: str | None) -> Any:
+        """The namespace's attribute for dtype ``name``: numpy's dtypes as its scalar
+        types (``numpy.float32``), as numpy's own namespace spells them."""
         if name is None:
             return None
         d = self._dtypes.get(name)
         if d is None:
-            d = self.fn("to_backend_dtype")(name)
-            # numpy's dtypes as its scalar types (``numpy.float32``), as numpy's own
-            # namespace spells them: equal to ``x.dtype``, and named in reprs
+            d = self.dtype_object(name)
             d = self._dtypes[name] = getattr(d, "type", d) if _is_numpy_dtype(d) else d
         return d
+
+    def dtype_object(self, name: str | None) -> Any:
+        """The library's own dtype object for ``name`` (``np.dtype('float64')``, not
+        the scalar type): what ``x.dtype`` is, which hashes as ``x.dtype`` does, so
+        that answers about dtypes (``result_type``, ``finfo(...).dtype``, the
+        inspection's ``dtypes()``) key dictionaries of ``x.dtype``."""
+        if name is None:
+            return None
+        key = "=" + name
+        d = self._dtypes.get(key)
+        if d is None:
+            d = self._dtypes[key] = self.fn("to_backend_dtype")(name)
+        return d
+
+    def promote(self, a: str, b: str) -> str:
+        """The result dtype name of ``a`` with ``b``: the standard's table, and where
+        it has none (integers with floats, bool with numbers, int64 with uint64) the
+        library's own rule, as array-api-compat defers to it: code written for the
+        standard relies on ``stack([int32, float64])`` working."""
+        try:
+            return promote(a, b)
+        except TypeError:
+            rt = self.fn("result_type")
+            return dtype_name(rt(self.dtype_object(a), self.dtype_object(b)))
 
     def _defaults(self) -> tuple[str, str, str, str]:
         """Default real float, complex, integral and indexing dtype names (a library
@@ -236,7 +285,18 @@ class Space:
 
     def promoted(self, *xs: Any) -> tuple:
         """The arrays among ``xs`` cast to the standard's result dtype (on
-        libraries whose own promotion differs); Python scalars are left alone."""
+        libraries whose own promotion differs); Python scalars are left alone, and
+        another library's scalars (``numpy.float64`` beside torch tensors) become
+        Python scalars, as array-api-compat takes them."""
+        foreign = self._foreign
+        for x in xs:
+            t = type(x)
+            hit = foreign.get(t)
+            if hit is None:
+                hit = foreign[t] = self.foreign_scalar(x)
+            if hit:
+                xs = tuple(x.item() if self.foreign_scalar(x) else x for x in xs)
+                break
         if not self._lib.promotes:
             return xs
         names = [self.name_of(x) if hasattr(x, "dtype") else None for x in xs]
@@ -245,13 +305,23 @@ class Space:
             return xs
         target = present[0]
         for n in present[1:]:
-            target = promote(target, n)
+            target = self.promote(target, n)
         astype = self.fn("astype")
         dtype = self._dtype(target)
         return tuple(
             astype(x, dtype, copy=False) if n is not None and n != target else x
             for x, n in zip(xs, names, strict=True)
         )
+
+    def foreign_scalar(self, x: Any) -> bool:
+        """Whether ``x`` is a scalar of another library than this one (numpy's
+        ``float64`` in a torch call)."""
+        owner = scalar_backend(type(x))
+        return owner is not None and owner != self._backend
+
+    def own_scalar(self, x: Any) -> bool:
+        """Whether ``x`` is a scalar of this library (``numpy.float64`` on numpy)."""
+        return scalar_backend(type(x)) == self._backend
 
     def default_for(self, value: Any) -> str | None:
         """The default dtype name for Python data (a scalar or nested sequences of
@@ -285,6 +355,21 @@ def _python_kind(value: Any) -> str | None:
     return None
 
 
+class Devices(tuple):
+    """``devices()``: a tuple, as 2025.12 has it, that code written for the list of
+    earlier versions (``devices() + [None]``, in scipy's tests) can still extend."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return [*self, *other]
+        return tuple.__add__(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, list):
+            return [*other, *self]
+        return NotImplemented
 
 
 class Info:
@@ -302,22 +387,22 @@ class Info:
     def default_device(self) -> Any:
         return getattr(self._space.fn("zeros")(0), "device", "cpu")
 
-    def devices(self) -> list[Any]:
-        return [self.default_device()]
+    def devices(self) -> tuple[Any, ...]:
+        return Devices((self.default_device(),))
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
         space = self._space
         real, cplx, integral, index = space._defaults()
-        return {"real floating": space._dtype(real), "complex floating": space._dtype(cplx),
-                "integral": space._dtype(integral), "indexing": space._dtype(index)}
+        d = space.dtype_object
+        return {"real floating": d(real), "complex floating": d(cplx),
+                "integral": d(integral), "indexing": d(index)}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
         names = self._space.dtype_names()
         if kind is not None:  # numpy's isdtype, as the vocabulary has it
             isdtype = self._space.fn("isdtype")
             names = tuple(n for n in names if isdtype(self._space._dtype(n), kind))
-        return {n: self._space._dtype(n) for n in names}
-
+        return {n: self._space.dtype_object(n) for n in names}
 
 
 def _axis(axis: Any) -> Any:

@@ -12,7 +12,6 @@ from dispatch.translations._array_api._core import (
     _member,
     _python_kind,
     can_cast_names,
-    promote,
 )
 
 # ---- creation ---------------------------------------------------------------
@@ -38,9 +37,32 @@ def _asarray(space: Space) -> Callable:
         kwargs = _device_kw(device)
         if copy is not None:
             kwargs["copy"] = copy
-        return f(obj, dtype=dtype, **kwargs)
+        try:
+            return f(obj, dtype=dtype, **kwargs)
+        except (TypeError, ValueError) as err:
+            if hasattr(obj, "dtype"):
+                raise
+            # what the library itself says of data it cannot hold (torch's
+            # "invalid data type 'str'"), not the message of a conversion on the way
+            raise _own_error(space, obj, dtype) or err from None
 
     return asarray
+
+
+def _own_error(space: Space, obj: Any, dtype: Any) -> Exception | None:
+    """The error the library's own ``asarray`` raises for ``obj``, if it raises one."""
+    import importlib
+
+    from dispatch import _registry as reg
+
+    try:
+        native = importlib.import_module(reg.root_module(space._backend)).asarray
+        native(obj) if dtype is None else native(obj, dtype=dtype)
+    except (TypeError, ValueError) as err:
+        return err
+    except Exception:  # the library's own failure is not ours to report
+        return None
+    return None
 
 
 def _filled(space: Space, name: str) -> Callable:
@@ -151,9 +173,9 @@ def _eye(space: Space) -> Callable:
 def _meshgrid(space: Space) -> Callable:
     f = space.fn("meshgrid")
 
-    def meshgrid(*arrays: Any, indexing: str = "xy") -> list:
-        """The array API's ``meshgrid``: a list of arrays."""
-        return list(f(*space.promoted(*arrays), indexing=indexing))
+    def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple:
+        """The array API's ``meshgrid``: a tuple of arrays (a list before 2025.12)."""
+        return tuple(f(*space.promoted(*arrays), indexing=indexing))
 
     return meshgrid
 
@@ -200,6 +222,8 @@ def _astype(space: Space) -> Callable:
         out = f(x, dtype, copy=copy)
         if device is not None:
             out = space._call("to_device", out, device)
+        if space.own_scalar(x):  # numpy's float64 stays a scalar, as x.astype keeps it
+            out = out[()]
         return out
 
     return astype
@@ -227,25 +251,27 @@ def _result_type(space: Space) -> Callable:
 
     def result_type(*arrays_and_dtypes: Any) -> Any:
         """The standard's result dtype of arrays, dtypes and Python scalars (scalars
-        take the kind of the arrays beside them)."""
-        names = [name_of(a) for a in arrays_and_dtypes if not _python_kind(a)]
-        scalars = [a for a in arrays_and_dtypes if _python_kind(a)]
+        take the kind of the arrays beside them); where the standard's table has no
+        answer (mixed kinds), the library's own. The library's dtype object
+        (``np.dtype('float64')`` on numpy)."""
+        given = [a.item() if space.foreign_scalar(a) else a for a in arrays_and_dtypes]
+        names = [name_of(a) for a in given if not _python_kind(a)]
+        scalars = [a for a in given if _python_kind(a)]
         if not names:
             if not scalars:
                 raise ValueError("result_type: at least one array, dtype or scalar is needed")
-            return space._dtype(space.default_for(list(scalars)))
+            return space.dtype_object(space.default_for(list(scalars)))
         out = names[0]
         for n in names[1:]:
-            out = promote(out, n)
+            out = space.promote(out, n)
         for s in scalars:
             kind = _python_kind(s)
             if kind == "c" and _KIND[out] == "f":
                 out = "complex64" if out == "float32" else "complex128"
-            elif kind in "fc" and _KIND[out] in "iub":
-                raise TypeError(f"result_type: a {type(s).__name__} with {out} arrays")
-            elif kind == "i" and _KIND[out] == "b":
-                raise TypeError("result_type: an int with bool arrays")
-        return space._dtype(out)
+            elif (kind in "fc" and _KIND[out] in "iub") or (kind == "i" and _KIND[out] == "b"):
+                # the standard leaves it open: the library's answer, as for arrays
+                out = space.promote(out, space.default_for(s))
+        return space.dtype_object(out)
 
     return result_type
 
@@ -272,7 +298,7 @@ def _info_member(which: str) -> Callable[[Space], Callable]:
 
         def info(type: Any, /) -> Any:
             name = space.name_of(type)
-            native = space._dtype(name)
+            native = space.dtype_object(name)
             if which == "finfo":
                 if _KIND[name] not in "fc":
                     raise ValueError(f"finfo: {name} is not a floating dtype")
@@ -281,7 +307,7 @@ def _info_member(which: str) -> Callable[[Space], Callable]:
                 real = {"complex64": "float32", "complex128": "float64"}.get(name)
                 return _Info(int(i.bits), float(i.eps), float(i.max), float(i.min),
                              float(i.smallest_normal), native if real is None
-                             else space._dtype(real))
+                             else space.dtype_object(real))
             if _KIND[name] not in "iu":
                 raise ValueError(f"iinfo: {name} is not an integer dtype")
             j = np.iinfo(name)

@@ -97,8 +97,23 @@ def _tanh_cases(space: Space, x: Any, out: Any) -> Any:
     return where(wrong, conj(out), out)
 
 
+def _log1p_cases(space: Space, x: Any, out: Any) -> Any:
+    """log1p(a + bj) with one part infinite and the other nan is +inf + nan j (the
+    modulus is infinite whatever the nan; torch gives nan + nan j), and log1p(-1 ± 0j)
+    is -inf ± 0j (tensorflow gives a nan imaginary part)."""
+    real, imag, where, isinf, isnan, signbit = (
+        space.fn("real"), space.fn("imag"), space.fn("where"), space.fn("isinf"),
+        space.fn("isnan"), space.fn("signbit"))
+    a, b = real(x), imag(x)
+    infinite = (isinf(a) & isnan(b)) | (isnan(a) & isinf(b))
+    out = where(infinite, complex(math.inf, math.nan), out)
+    pole = (a == -1) & (b == 0)
+    out = where(pole & signbit(b), complex(-math.inf, -0.0), out)
+    return where(pole & ~signbit(b), complex(-math.inf, 0.0), out)
+
+
 _COMPLEX_CASES: dict[str, Callable[[Space, Any, Any], Any]] = {
-    "expm1": _expm1_cases, "tanh": _tanh_cases,
+    "expm1": _expm1_cases, "tanh": _tanh_cases, "log1p": _log1p_cases,
 }
 
 
@@ -173,6 +188,8 @@ def _clip(space: Space) -> Callable:
         """The array API's ``clip``: ``x`` limited to ``[min, max]``, in ``x``'s dtype."""
         dtype = x.dtype
         out = x
+        if space.foreign_scalar(min) or space.foreign_scalar(max):
+            min, max = (v.item() if space.foreign_scalar(v) else v for v in (min, max))
         if min is not None:
             out = maximum(out, min if not hasattr(min, "dtype") else astype(min, dtype))
         if max is not None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+
 from dispatch.translations._array_api._core import (
     FACTORIES,
     Info,
@@ -19,6 +20,11 @@ from dispatch.translations._array_api._core import (
 
 
 class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class EigResult(NamedTuple):
     eigenvalues: Any
     eigenvectors: Any
 
@@ -79,6 +85,40 @@ for _n in ("det", "inv", "eigvalsh", "svdvals"):
 _unary_linalg("linalg.eigh", "linalg.eigh", EighResult)
 _unary_linalg("linalg.slogdet", "linalg.slogdet", SlogdetResult)
 _unary_linalg("matrix_transpose", "linalg.matrix_transpose")
+
+
+def _complex_of(space: Space, x: Any) -> Any:
+    """The complex dtype of ``x``'s precision (complex64 for float32)."""
+    name = space.name_of(x)
+    bits = {"float32": "complex64", "float64": "complex128"}.get(name, name)
+    return space.dtype_object(bits)
+
+
+@_member("linalg.eig")
+def _eig(space: Space) -> Callable:
+    f, astype = space.fn("linalg.eig"), space.fn("astype")
+
+    def eig(x: Any, /) -> EigResult:
+        """The array API's ``linalg.eig`` (2025.12): eigenvalues and eigenvectors of
+        general matrices, always complex (numpy returns real ones where every
+        eigenvalue is real)."""
+        target = _complex_of(space, x)
+        w, v = f(x)
+        return EigResult(astype(w, target, copy=False), astype(v, target, copy=False))
+
+    return eig
+
+
+@_member("linalg.eigvals")
+def _eigvals(space: Space) -> Callable:
+    f, astype = space.fn("linalg.eigvals"), space.fn("astype")
+
+    def eigvals(x: Any, /) -> Any:
+        """The array API's ``linalg.eigvals`` (2025.12): the eigenvalues of general
+        matrices, complex."""
+        return astype(f(x), _complex_of(space, x), copy=False)
+
+    return eigvals
 
 
 @_member("linalg.cholesky")

@@ -56,11 +56,54 @@ def _unstack(space: Space) -> Callable:
 def _broadcast_arrays(space: Space) -> Callable:
     f = space.fn("broadcast_arrays")
 
-    def broadcast_arrays(*arrays: Any) -> list:
-        """The array API's ``broadcast_arrays``: a list of arrays of one shape."""
-        return list(f(*arrays))
+    def broadcast_arrays(*arrays: Any) -> tuple:
+        """The array API's ``broadcast_arrays``: a tuple of arrays of one shape (a
+        list before 2025.12)."""
+        return tuple(f(*arrays))
 
     return broadcast_arrays
+
+
+@_member("broadcast_shapes")
+def _broadcast_shapes(space: Space) -> Callable:
+    def broadcast_shapes(*shapes: tuple) -> tuple:
+        """The array API's ``broadcast_shapes`` (2025.12): the shape that arrays of
+        ``shapes`` broadcast to; ValueError for shapes that do not broadcast. A
+        dimension of unknown size (None) stays unknown."""
+        ndim = max((len(s) for s in shapes), default=0)
+        out: list = []
+        for i in range(-ndim, 0):
+            size: Any = 1
+            for s in shapes:
+                d = s[i] if -i <= len(s) else 1
+                if d is None:
+                    size = None if size in (1, None) else size
+                elif d != 1:
+                    if size not in (1, None) and size != d:
+                        raise ValueError(
+                            f"broadcast_shapes: shapes {shapes} do not broadcast "
+                            f"(axis {i}: {size} against {d})"
+                        )
+                    size = d
+            out.append(size)
+        return tuple(out)
+
+    return broadcast_shapes
+
+
+@_member("isin")
+def _isin(space: Space) -> Callable:
+    f, asarray = space.fn("isin"), space.fn("asarray")
+
+    def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Any:
+        """The array API's ``isin`` (2025.12): whether each element of ``x1`` is in
+        ``x2`` (``invert`` negates); a Python int ``x1`` gives a 0-d array."""
+        x1, x2 = space.promoted(x1, x2)
+        if not hasattr(x1, "dtype"):
+            x1 = asarray(x1, dtype=getattr(x2, "dtype", None))
+        return f(x1, x2, invert=invert)
+
+    return isin
 
 
 def _simple(vocab: str, name: str, make: Callable[[Callable], Callable]) -> None:
@@ -259,8 +302,27 @@ def _named(f: Callable, name: str) -> Callable:
     return unique
 
 
-for _n in ("unique_all", "unique_counts", "unique_inverse", "unique_values"):
+for _n in ("unique_all", "unique_counts", "unique_inverse"):
     _unique_member(_n)
+
+
+@_member("unique_values")
+def _unique_values(space: Space) -> Callable:
+    f = space.fn("unique_values")
+    if not space._lib.sorted_unique:
+        f = _then(space.fn("sort"), f)
+
+    def unique_values(x: Any, /) -> Any:
+        """The array API's ``unique_values``, sorted on every library (the standard
+        permits any order; array-api-compat, torch and array-api-strict sort, and
+        code relies on it: class labels, ``searchsorted`` encodings)."""
+        return f(x)
+
+    return unique_values
+
+
+def _then(g: Callable, f: Callable) -> Callable:
+    return lambda x: g(f(x))
 
 
 def _sorting_member(name: str) -> None:

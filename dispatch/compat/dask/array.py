@@ -1,0 +1,8 @@
+"""``array_api_compat.dask.array``: this face's namespace of dask (a module that becomes it)."""
+
+import sys
+
+from dispatch._namespace import cached_namespace
+from dispatch.compat import CompatNamespace
+
+sys.modules[__name__] = cached_namespace(CompatNamespace, "dask")
