@@ -1,5 +1,5 @@
 """scipy's own array-API tests with its vendored array-api-compat swapped for
-``dispatch.compat`` (issue 28, judge 3).
+``dispatch.compat``.
 
 scipy vendors array-api-compat as ``scipy._lib.array_api_compat``. This script runs
 the chosen test modules of the installed scipy twice, each in its own pytest process

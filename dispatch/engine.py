@@ -43,6 +43,7 @@ from dispatch._errors import (
 )
 from dispatch._helpers import convert, get_lib_fn, get_precision, infer_backend, is_array
 from dispatch._infer import backend_of_type, infer_backend_multi, scalar_backend
+from dispatch._registry import root_module
 from dispatch._tree import tree_flatten, tree_iter, tree_map, tree_unflatten
 from dispatch.spec import NATIVE, Alias, Unsupported, alias, unsupported
 
@@ -66,6 +67,7 @@ __all__ = [
     "infer_backend_multi",
     "is_array",
     "merge_tables",
+    "root_module",
     "scalar_backend",
     "tree_flatten",
     "tree_iter",

@@ -496,7 +496,7 @@ def test_expm1_tanh_log1p_take_the_standards_complex_special_cases(xp):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(getattr(np, name)(real)))
 
 
-# -- what real code relies on beyond the letter of the standard (issue 28) ------------
+# -- what real code relies on beyond the letter of the standard ----------------------
 
 
 def test_library_scalars_are_arrays_of_their_library(xp):

@@ -53,10 +53,10 @@ def _own_error(space: Space, obj: Any, dtype: Any) -> Exception | None:
     """The error the library's own ``asarray`` raises for ``obj``, if it raises one."""
     import importlib
 
-    from dispatch import _registry as reg
+    from dispatch.engine import root_module
 
     try:
-        native = importlib.import_module(reg.root_module(space._backend)).asarray
+        native = importlib.import_module(root_module(space._backend)).asarray
         native(obj) if dtype is None else native(obj, dtype=dtype)
     except (TypeError, ValueError) as err:
         return err

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-
 from dispatch.translations._array_api._core import (
     FACTORIES,
     Info,
