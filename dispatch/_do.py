@@ -482,10 +482,15 @@ def _nested_miss(name: str, key: tuple, types: tuple) -> Callable:
 def _default_entry(name: str) -> Callable:
     """No argument decides: use the context or global default backend."""
 
+    values_fn = reg.values_function(name)
+
     def on_default(*args: Any, **kwargs: Any) -> Any:
         backend = default_backend()
         if current_precision() is not None:
             _float_dtype(name, backend, kwargs)
+        if values_fn is not None and backend == reg.VALUES_HOME:
+            # Python values only, and no other default set: autoray's 'builtins'
+            return values_fn(*args, **kwargs)
         return resolve(backend, name)(*args, **kwargs)
 
     return on_default
@@ -508,6 +513,8 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     try:
         if type(like) is str:
             backend = like
+            if backend == reg.VALUES and reg.values_function(name) is None:
+                backend = reg.VALUES_HOME  # autoray's module alias: builtins -> numpy
         elif isinstance(like, str):  # a str subclass: the name it spells
             backend = str(like)
         else:
