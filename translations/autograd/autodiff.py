@@ -103,7 +103,7 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
     numpy's ``gradient`` of an array (finite differences).
 
     >>> import numpy as np
-    >>> _gradient(lambda x: (x ** 2).sum())(np.array([1.0, 2.0])).tolist()
+    >>> _gradient(lambda x: (x ** 2).sum(), wrt=0)(np.array([1.0, 2.0])).tolist()
     [2.0, 4.0]
     """
     if not callable(f):
