@@ -31,7 +31,17 @@ def _astype(x: Any, dtype: Any, **kwargs: Any) -> Any:
     return x.astype(np.dtype(dtype), **kwargs)
 
 
+def _complex(real: Any, imag: Any) -> Any:
+    """autoray's ``complex(real, imag)``, written with arithmetic autograd records.
+
+    >>> _complex(np.array([1.0]), np.array([2.0]))
+    array([1.+2.j])
+    """
+    return real + 1j * imag
+
+
 TABLE = {
+    "complex": _complex,
     "to_numpy": _to_numpy,
     "from_numpy": np.asarray,
     "to_backend_dtype": np.dtype,
