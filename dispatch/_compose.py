@@ -12,16 +12,20 @@ from dispatch import _registry as reg
 __all__ = ["Composed", "compose", "composed"]
 
 
-def composed(name: str) -> Callable[[Callable], Callable]:
+def composed(name: str, *, library_first: bool = False) -> Callable[[Callable], Callable]:
     """Register the decorated function as the composed fallback of ``name``.
 
     Used inside ``translations/_composed/``. A library uses the fallback unless
     its table has an entry for ``name`` (``NATIVE`` or a translation). A keyword
     parameter ``backend`` (or ``namespace``) is filled in by the resolution.
+    With ``library_first``, a library's own public function of that name wins over
+    the fallback (autoray's helpers, which a library without a table may define).
     """
 
     def deco(fn: Callable) -> Callable:
         _mark_wants(fn)
+        if library_first:
+            fn._dispatch_library_first = True  # type: ignore[attr-defined]
         reg.register_composed(name, fn)
         return fn
 

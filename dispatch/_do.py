@@ -7,6 +7,7 @@ the default backend, errors) happens once per combination of argument types in
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -33,8 +34,10 @@ from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
     CREATION,
     FLOAT_CREATION,
+    FLOAT_DRAWS,
     NAMES,
     NON_ARRAY_PARAMETERS,
+    REAL_FLOAT_NAMES,
     SEQUENCE_ARGS,
 )
 
@@ -482,13 +485,59 @@ def _nested_miss(name: str, key: tuple, types: tuple) -> Callable:
 def _default_entry(name: str) -> Callable:
     """No argument decides: use the context or global default backend."""
 
+    values_fn = reg.values_function(name)
+
     def on_default(*args: Any, **kwargs: Any) -> Any:
         backend = default_backend()
         if current_precision() is not None:
             _float_dtype(name, backend, kwargs)
+        if values_fn is not None and backend == reg.VALUES_HOME:
+            # Python values only, and no other default set: autoray's 'builtins'
+            return values_fn(*args, **kwargs)
         return resolve(backend, name)(*args, **kwargs)
 
     return on_default
+
+
+_KEYWORDS: dict[Callable, frozenset[str]] = {}
+
+
+def _keywords(fn: Callable) -> frozenset[str]:
+    """The dtype and device keywords that ``fn`` takes (dtype where its signature
+    cannot be read: every float draw of a table takes it), cached per function."""
+    try:
+        return _KEYWORDS[fn]
+    except (KeyError, TypeError):
+        pass
+    try:
+        params = inspect.signature(fn).parameters
+        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            found = frozenset({"dtype", "device"})
+        else:
+            found = frozenset({"dtype", "device"} & set(params))
+    except (TypeError, ValueError):
+        found = frozenset({"dtype"})
+    with contextlib.suppress(TypeError):
+        _KEYWORDS[fn] = found
+    return found
+
+
+def draw_defaults(rec: Any, like: Any) -> dict[str, Any]:
+    """What a random draw of floats takes from an example array: what a creation
+    routine takes from it (its device), and its dtype only when that is a real float."""
+    inject = rec.creation_kwargs
+    if inject is not None:
+        extra = dict(inject(like))
+    else:
+        extra = {"dtype": like.dtype} if hasattr(like, "dtype") else {}
+    if "dtype" in extra:
+        try:
+            floating = resolve(rec.name, "get_dtype_name")(like) in REAL_FLOAT_NAMES
+        except Exception:  # no dtype name to read: leave the library's default
+            floating = False
+        if not floating:
+            del extra["dtype"]
+    return extra
 
 
 def _float_dtype(name: str, backend: str, kwargs: dict) -> None:
@@ -508,6 +557,8 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
     try:
         if type(like) is str:
             backend = like
+            if backend == reg.VALUES and reg.values_function(name) is None:
+                backend = reg.VALUES_HOME  # autoray's module alias: builtins -> numpy
         elif isinstance(like, str):  # a str subclass: the name it spells
             backend = str(like)
         else:
@@ -525,6 +576,11 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
                     extra = {"dtype": like.dtype} if hasattr(like, "dtype") else {}
                 for k, v in extra.items():
                     if kwargs.get(k) is None:
+                        kwargs[k] = v
+            elif name in FLOAT_DRAWS and not isinstance(like, _SCALARS):
+                takes = _keywords(resolve(backend, name))
+                for k, v in draw_defaults(rec, like).items():
+                    if k in takes and kwargs.get(k) is None:
                         kwargs[k] = v
         if current_precision() is not None:
             _float_dtype(name, backend, kwargs)

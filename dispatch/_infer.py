@@ -418,7 +418,11 @@ def check_backend_name(name: str, fn: str | None = None, where: str = "") -> str
             f"{where or 'backend'}: a backend name is a string such as 'numpy', got "
             f"{type(name).__name__}"
         )
-    if name in reg.USER_BACKENDS or reg.has_table(name):
+    if name in reg.USER_BACKENDS or reg.has_table(name) or name == reg.VALUES:
+        return name
+    if reg.is_implicit(name) and (reg.has_registrations(name) or reg.module_findable(name)):
+        # autoray's module rule: any installed module is a backend by its name
+        implicit_backend(name)
         return name
     raise reg.unknown_backend(name, where)
 

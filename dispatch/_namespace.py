@@ -11,11 +11,16 @@ from types import ModuleType
 from typing import Any
 
 from dispatch import _registry as reg
-from dispatch._do import do
+from dispatch._do import do, draw_defaults
 from dispatch._errors import DispatchError, MixedBackendError, UnknownFunctionError, short
 from dispatch._infer import like_backend, scalar_backend
 from dispatch._resolve import known_names, resolve
-from dispatch.translations._vocabulary import CREATION
+from dispatch.translations._vocabulary import (
+    CREATION,
+    FLOAT_DRAWS,
+    GENERATORS,
+    REAL_FLOAT_NAMES,
+)
 
 # dtype names: a namespace answers them with the backend's own dtype object
 # (``to_backend_dtype``), whatever its module spells them (torch.float32,
@@ -106,19 +111,20 @@ class Namespace:
     take effect on the next attribute access.
     """
 
-    __slots__ = ("_backend", "_inject", "_prefix")
+    __slots__ = ("_backend", "_draws", "_inject", "_prefix")
 
-    def __init__(self, backend: str, prefix: str = "", inject: tuple = ()):
+    def __init__(self, backend: str, prefix: str = "", inject: tuple = (), draws: tuple = ()):
         self._backend = backend
         self._prefix = prefix
         self._inject = inject  # (keyword, value) defaults of the creation routines
+        self._draws = draws  # those of the random draws of floats (a float dtype only)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         full = self._prefix + name
         if full in _prefixes(self._backend):
-            return Namespace(self._backend, full + ".", self._inject)
+            return Namespace(self._backend, full + ".", self._inject, self._draws)
         try:
             fn = resolve(self._backend, full)
         except UnknownFunctionError as err:
@@ -128,6 +134,10 @@ class Namespace:
             return value
         if self._inject and full in CREATION:
             return _with_defaults(fn, self._inject)
+        if self._draws and full in FLOAT_DRAWS:
+            return _with_defaults(fn, self._draws)
+        if self._draws and full in GENERATORS:
+            return _generating(fn, self._draws)
         return fn
 
     def _value(self, full: str) -> Any:
@@ -144,13 +154,13 @@ class Namespace:
             # the modules a table lets names walk through (``scipy.sparse.linalg``
             # on numpy, found through its ``MODULES`` remap) are sub-namespaces
             if full in (reg.record(self._backend).submodules or ()):
-                return Namespace(self._backend, full + ".", self._inject)
+                return Namespace(self._backend, full + ".", self._inject, self._draws)
         except DispatchError:
             return _MISSING
         native = _attribute(root, full)
         if isinstance(native, ModuleType):
             if native.__name__.split(".")[0] == root.split(".")[0]:
-                return Namespace(self._backend, full + ".", self._inject)
+                return Namespace(self._backend, full + ".", self._inject, self._draws)
             return _MISSING
         if full in _INFO:
             owner = getattr(native, "__module__", None) or "numpy"
@@ -220,12 +230,16 @@ def get_namespace(
     if isinstance(dtype, str):  # a name: the library's own dtype object
         dtype = resolve(backend, "to_backend_dtype")(dtype)
     defaults = {} if isinstance(like, str) else _like_defaults(backend, like)
+    draws = {} if isinstance(like, str) else draw_defaults(reg.record(backend), like)
     if dtype is not None:
         defaults["dtype"] = dtype
+        if str(getattr(dtype, "name", dtype)).rsplit(".", 1)[-1] in REAL_FLOAT_NAMES:
+            draws["dtype"] = dtype
     if device is not None:
         defaults["device"] = device
-    inject = tuple(defaults.items())
-    return Namespace(backend, prefix, inject)
+        draws["device"] = device
+    return Namespace(backend, prefix, tuple(defaults.items()), tuple(draws.items()))
+
 
 
 def _like_defaults(backend: str, like: Any) -> dict:
@@ -249,6 +263,42 @@ def _with_defaults(fn: Callable, inject: tuple) -> Callable:
         return fn(*args, **kwargs)
 
     return creating
+
+
+def _generating(make: Callable, draws: tuple) -> Callable:
+    """``random.default_rng`` whose generators draw floats with the namespace's
+    defaults (the example array's float dtype and device)."""
+
+    @functools.wraps(make)
+    def default_rng(*args: Any, **kwargs: Any) -> Any:
+        return _DrawDefaults(make(*args, **kwargs), draws)
+
+    return default_rng
+
+
+class _DrawDefaults:
+    """A random generator whose draws of floats take default keywords, each where the
+    generator's method takes that keyword (numpy's ``normal`` takes no dtype)."""
+
+    __slots__ = ("_draws", "_rng")
+
+    def __init__(self, rng: Any, draws: tuple) -> None:
+        self._rng = rng
+        self._draws = draws
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._rng, name)
+        if "random." + name not in FLOAT_DRAWS or not callable(attr):
+            return attr
+        try:
+            params = inspect.signature(attr).parameters
+        except (TypeError, ValueError):  # a compiled method: its defaults stay
+            return attr
+        takes = tuple((k, v) for k, v in self._draws if k in params)
+        return _with_defaults(attr, takes) if takes else attr
+
+    def __repr__(self) -> str:
+        return repr(self._rng)
 
 
 class DoNamespace:

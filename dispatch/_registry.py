@@ -289,13 +289,26 @@ def check_backend(where: str, backend: Any, *, registering: bool = False) -> str
             f"{where}: the backend must be a name such as 'numpy', got "
             f"{type(backend).__name__} {short(backend)}"
         )
-    if backend in USER_BACKENDS or has_table(backend):
+    if backend in USER_BACKENDS or has_table(backend) or backend == VALUES:
         return backend
     if is_implicit(backend) and (
         registering or has_registrations(backend) or module_findable(backend)
     ):
         return backend
     raise unknown_backend(backend, where)
+
+
+# autoray's backend of Python values (numbers, lists, tuples): a registration under it
+# serves the calls whose arguments are Python values only, and any other name
+# looked up under it is the one of ``VALUES_HOME`` (autoray's module alias
+# builtins -> numpy), never an attribute of Python's ``builtins`` module
+VALUES = "builtins"
+VALUES_HOME = "numpy"
+
+
+def values_function(name: str) -> Callable | None:
+    """The function registered under :data:`VALUES` for ``name``, if any."""
+    return OVERRIDES.get((VALUES, name))
 
 
 # another name of a backend, for registrations and like= (autoray's "autoray.lazy")
@@ -346,6 +359,8 @@ def table(backend: str) -> ModuleType | None:
     try:
         return _TABLES[backend]
     except (KeyError, TypeError):
+        if backend == VALUES:
+            return table(VALUES_HOME)
         return _load_table(backend)
 
 
@@ -394,6 +409,8 @@ def record(backend: str) -> Backend:
     try:
         return _RECORDS[backend]
     except (KeyError, TypeError):
+        if backend == VALUES:
+            return record(VALUES_HOME)
         return _build_record(backend)
 
 

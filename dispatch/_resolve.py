@@ -94,6 +94,8 @@ def _resolve(backend: str, name: str) -> Callable:
     fn = reg.OVERRIDES.get((backend, name))
     if fn is not None:
         return fn
+    if backend == reg.VALUES:  # resolved, safety rules included, as on its home backend
+        return resolve(reg.VALUES_HOME, name)
     rec = reg.record(backend)
     if rec.resolver is not None:
         return _native(backend, name)  # a generic backend implements every name itself
@@ -110,6 +112,11 @@ def _resolve(backend: str, name: str) -> Callable:
         if not isinstance(spec, _Native):
             return spec
     elif (fallback := reg.composed().get(name)) is not None:
+        if getattr(fallback, "_dispatch_library_first", False):
+            try:
+                return _native(backend, name)
+            except UnknownFunctionError:
+                pass
         return _given_backend(fallback, backend)
     return _native(backend, name)
 

@@ -29,7 +29,9 @@ ValueError: 'sum' is defined twice: in topic 1 and topic 2 (a later entry would 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from dispatch._compose import composed
@@ -57,6 +59,7 @@ __all__ = [
     "Unsupported",
     "UnsupportedError",
     "alias",
+    "backend_module",
     "backend_of_type",
     "composed",
     "convert",
@@ -75,6 +78,18 @@ __all__ = [
     "tree_unflatten",
     "unsupported",
 ]
+
+
+def backend_module(backend: str) -> ModuleType:
+    """The module that holds ``backend``'s numpy-like names (its table's root, or the
+    module of that name for a backend known only by the module rule), imported.
+
+    >>> backend_module("numpy").__name__
+    'numpy'
+    """
+    from dispatch import _registry
+
+    return importlib.import_module(_registry.root_module(backend))
 
 
 def merge_tables(*parts: Mapping[str, Any], names: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import itertools
@@ -55,6 +56,10 @@ def stateful_random(holder: list, methods: tuple[str, ...] = RANDOM_METHODS) -> 
             return getattr(holder[0], method)(*args, **kwargs)
 
         draw.__name__ = draw.__qualname__ = f"random_{method}"
+        # the generator's keywords (``do`` gives a float draw the dtype and device of
+        # a like= array where the draw takes them)
+        with contextlib.suppress(TypeError, ValueError, AttributeError):
+            draw.__signature__ = inspect.signature(getattr(holder[0], method))  # type: ignore[attr-defined]
         return draw
 
     def rand(*shape: int) -> Any:
@@ -219,6 +224,18 @@ def frexp_from_bits(x: Any, xp: ModuleType, bitcast: Callable) -> tuple[Any, Any
     m = xp.where(normal, mantissa(sign, frac), xp.where(subnormal, mantissa(sign, f_frac), x))
     e = xp.where(normal, field - bias, xp.where(subnormal, f_field - bias + tiny, 0))
     return m, e.astype(np.int32)
+
+
+def linspace_dtype(start: Any, stop: Any, num: int, numpy_dtype: Callable = np.dtype) -> Any:
+    """numpy's dtype of ``linspace(start, stop, num)`` with no ``dtype``: the promotion
+    of the endpoints with a float, Python numbers weak (float32 endpoints stay float32).
+    ``numpy_dtype`` turns a library's dtype into numpy's.
+
+    >>> linspace_dtype(np.float32(0), 1, 5), linspace_dtype(0, 1, 5)
+    (dtype('float32'), dtype('float64'))
+    """
+    parts = [numpy_dtype(x.dtype) if hasattr(x, "dtype") else x for x in (start, stop)]
+    return np.result_type(*parts, float(num))
 
 
 def default_rng(cls: type) -> Callable:

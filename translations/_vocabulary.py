@@ -48,6 +48,16 @@ FLOAT_CREATION = frozenset(
     }
 )
 
+# random draws of floats: with ``like=`` an example array they are drawn on its
+# device, and in its dtype when that is a real float (numpy's draws of ``normal``
+# and ``uniform`` have no integer or complex form); ``random.default_rng``'s
+# generators draw these as methods of the same names
+FLOAT_DRAWS = frozenset(
+    {"random.normal", "random.uniform", "random.random", "random.standard_normal"}
+)
+GENERATORS = frozenset({"random.default_rng"})
+REAL_FLOAT_NAMES = frozenset({"float16", "bfloat16", "float32", "float64"})
+
 SEQUENCE_ARGS = frozenset(
     {
         "stack",

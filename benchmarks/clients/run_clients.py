@@ -59,6 +59,23 @@ CLIENTS: dict[str, dict] = {
         ],
         "args": [],
     },
+    # PennyLane's qml.math is written against autoray (it registers functions under
+    # 'builtins' and 'autograd', and wraps autograd boxes in an ndarray subclass).
+    # PennyLane 0.45.1 pins autoray==0.8.4, so it cannot share an environment with
+    # autoray 0.11.0: its native run uses the interpreter named by the environment
+    # variable below (a virtual environment with pennylane==0.45.1, its autoray and
+    # pytest-rng), and the swapped run the same interpreter with this checkout of
+    # dispatch first on its path. It publishes no source distribution of 0.45.1: the
+    # tests are those of its repository at the 0.45 release, unpacked into the cache
+    # as pennylane-0.45.1/tests (git archive acbbfec^ tests).
+    "pennylane": {
+        "version": "0.45.1",
+        "select": ["tests/math"],
+        "subset": ["tests/math/test_multi_dispatch.py", "tests/math/test_matrix_manipulation.py"],
+        "args": ["-p", "no:randomly"],
+        "python_env": "DISPATCH_PENNYLANE_PYTHON",
+        "no_sdist": True,
+    },
 }
 
 
@@ -92,13 +109,18 @@ def fetch(client: str, version: str, cache: Path) -> Path:
 
 
 def run_suite(
-    root: Path, selection: list[str], swap: bool, args: list[str], timeout: float
+    root: Path,
+    selection: list[str],
+    swap: bool,
+    args: list[str],
+    timeout: float,
+    python: str = sys.executable,
 ) -> tuple[dict[str, collections.Counter], float]:
     """Outcome counts per test module, and the wall time."""
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "report.xml"
         cmd = [
-            sys.executable,
+            python,
             "-m",
             "pytest",
             "-q",
@@ -115,7 +137,8 @@ def run_suite(
         env = dict(os.environ)
         if swap:
             cmd[3:3] = ["-p", "autoray_swap"]
-            env["PYTHONPATH"] = os.pathsep.join([str(HERE), *filter(None, [env.get("PYTHONPATH")])])
+            paths = [str(HERE), env.get("PYTHONPATH")]
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
         start = time.perf_counter()
         subprocess.run(
             cmd,
@@ -192,14 +215,22 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for client in opts.clients.split(","):
         spec = CLIENTS[client]
+        python = sys.executable
+        if "python_env" in spec:
+            python = os.environ.get(spec["python_env"], "")
+            if not python:
+                print(f"{client}: skipped, set {spec['python_env']} to its interpreter")
+                continue
+        root = opts.cache / f"{client}-{spec['version']}"
         try:
-            root = fetch(client, spec["version"], opts.cache)
+            if not spec.get("no_sdist") or not (root / "tests").is_dir():
+                root = fetch(client, spec["version"], opts.cache)
         except (subprocess.CalledProcessError, OSError, ValueError) as err:
             print(f"{client}: its source distribution could not be fetched ({err})")
             return 3
         selection = spec["subset"] if opts.subset else spec["select"]
-        native, t_native = run_suite(root, selection, False, spec["args"], opts.timeout)
-        swapped, t_swap = run_suite(root, selection, True, spec["args"], opts.timeout)
+        native, t_native = run_suite(root, selection, False, spec["args"], opts.timeout, python)
+        swapped, t_swap = run_suite(root, selection, True, spec["args"], opts.timeout, python)
         results[client] = (native, swapped, t_native, t_swap)
     text, ratios = table(results)
     print(text)

@@ -137,9 +137,10 @@ CASES = [
     case("asarray", S),
     case("asarray", E),
     case("asarray", A, dtype="float32"),
-    case("asarray", [[1.0, 2.0], [3.0, 4.0]], _like=True),
+    # floats made from Python numbers: the library's width (README), as zeros and full
+    case("asarray", [[1.0, 2.0], [3.0, 4.0]], _like=True, _dtype="kind"),
     case("asarray", [1, 2, 3], _like=True, _dtype="kind"),
-    case("asarray", 3.0, _like=True),
+    case("asarray", 3.0, _like=True, _dtype="kind"),
     case("array", A),
     case("array", AI),
     case("copy", A),

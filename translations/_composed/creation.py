@@ -63,9 +63,15 @@ def _operand(value: Any, backend: str, dtype: np.dtype | None, device: Any) -> A
 
 
 def _compute_dtype(start: Any, stop: Any, dtype: Any) -> np.dtype | None:
-    """numpy's evaluation dtype when ``dtype`` is given (at least float), else None."""
+    """numpy's evaluation dtype when ``dtype`` is given (at least float), and when the
+    endpoints that are arrays are all inexact (numpy's promotion, Python numbers weak:
+    float32 endpoints stay float32); else None."""
     if dtype is None:
-        return None
+        typed = [do("dtype_of", v) for v in (start, stop) if is_array(v)]
+        if not typed or any(t.kind not in "fc" for t in typed):
+            return None
+        weak = [v for v in (start, stop) if isinstance(v, (int, float, complex))]
+        return np.result_type(*typed, *weak)
     kinds = [do("dtype_of", v) if is_array(v) else np.asarray(v).dtype for v in (start, stop)]
     return np.result_type(*kinds, _np(dtype), 1.0)
 

@@ -40,7 +40,18 @@ from typing import Any
 
 import numpy as np
 
-from dispatch.engine import backend_of_type, composed, convert, do, get_precision, is_array
+from dispatch.engine import (
+    UnknownFunctionError,
+    UnsupportedError,
+    backend_module,
+    backend_of_type,
+    composed,
+    convert,
+    do,
+    get_lib_fn,
+    get_precision,
+    is_array,
+)
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")
 
@@ -618,6 +629,95 @@ def to_numpy(x: Any) -> np.ndarray:
     array([0, 1, 2])
     """
     return np.asarray(x)
+
+
+# autoray's helpers on a library that has no table (a backend known by the module rule
+# only: ``mylib.Array`` -> ``'mylib'``); every shipped table has its own entries
+
+
+@composed("to_backend_dtype", library_first=True)
+def to_backend_dtype(dtype_name: Any, *, backend: str) -> Any:
+    """The library's dtype object named ``dtype_name``: the attribute of that name of
+    its module (``mylib.float32``). A name is first read as numpy reads it (``"f4"``
+    is ``float32``), so only dtype names are ever looked up; a dtype object that is
+    not a name is returned as it is.
+
+    Examples
+    --------
+    >>> do("to_backend_dtype", "float32", like="numpy")
+    dtype('float32')
+    """
+    if not isinstance(dtype_name, str):
+        return dtype_name
+    name = np_dtype(dtype_name).name
+    module = backend_module(backend)
+    found = getattr(module, name, None)
+    if found is None:
+        raise TypeError(
+            f"do('to_backend_dtype', {dtype_name!r}, like={backend!r}): the module "
+            f"{module.__name__!r} has no dtype {name!r}"
+        )
+    return found
+
+
+@composed("astype", library_first=True)
+def astype(x: Any, dtype: Any, *, backend: str, **kwargs: Any) -> Any:
+    """``x`` cast to ``dtype`` (a name or the library's dtype) by its ``astype`` method,
+    else by the library's ``asarray``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("astype", np.arange(2), "float32")
+    array([0., 1.], dtype=float32)
+    """
+    dt = do("to_backend_dtype", dtype, like=backend)
+    method = getattr(x, "astype", None)
+    if method is not None:
+        return method(dt, **kwargs)
+    return get_lib_fn(backend, "asarray")(x, dtype=dt)
+
+
+@composed("from_numpy", library_first=True)
+def from_numpy(x: Any, *, backend: str) -> Any:
+    """A numpy array as an array of the library: its ``asarray`` (else ``array``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("from_numpy", np.ones(2), like="numpy")
+    array([1., 1.])
+    """
+    # the library's own function, called as it is: ``do(..., like=backend)`` would
+    # convert the numpy argument with this very function
+    try:
+        make = get_lib_fn(backend, "asarray")
+    except UnknownFunctionError:
+        make = get_lib_fn(backend, "array")
+    return make(x)
+
+
+@composed("to_device", library_first=True)
+def to_device(x: Any, device: Any, *, backend: str) -> Any:
+    """``x`` on ``device``: the array's ``to_device`` (the array API's) or ``to`` method;
+    a library with neither knows only its host memory, so ``"cpu"`` leaves ``x``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("to_device", np.ones(1), "cpu")
+    array([1.])
+    """
+    for method in ("to_device", "to"):
+        move = getattr(x, method, None)
+        if callable(move):
+            return move(device)
+    if str(device).lower() == "cpu":
+        return x
+    raise UnsupportedError(
+        f"do('to_device') on backend {backend!r}: its arrays have no to_device or to "
+        f"method, so they stay in host memory ('cpu'), not on {device!r}"
+    )
 
 
 @composed("get_dtype_name")

@@ -12,6 +12,7 @@ from typing import Any
 
 import dask.array as da
 from dask.array import Array
+from dispatch.translations._adapters import linspace_dtype
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import one_layout_asfortranarray
 
@@ -40,6 +41,8 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
               retstep: bool = False, dtype: Any = None, **kwargs: Any) -> Any:
     # dask's points are start + i * step, so the last one may miss stop by a rounding;
     # numpy's last point is stop itself
+    if dtype is None:  # numpy's: float32 endpoints stay float32 (dask's are float64)
+        dtype = linspace_dtype(start, stop, num)
     out = da.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=dtype,
                       **kwargs)
     points = out[0] if retstep else out

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from dispatch.translations._adapters import linspace_dtype
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import (
     immutable_require,
@@ -76,12 +77,19 @@ def _copy_leaf(a: Any, order: str = "K", subok: bool = False, *,
     return _copy(a, order, subok)
 
 
+def _numpy_dtype(dt: Any) -> np.dtype:
+    return np.dtype(tf.as_dtype(dt).as_numpy_dtype)
+
+
 def _linspace(
     start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
     dtype: Any = None, axis: int = 0,
 ) -> Any:
     dt = _dt(dtype)
-    fdt = tf.float64 if dt is None or not (dt.is_floating or dt.is_complex) else dt
+    if dt is None:  # numpy's: float32 endpoints stay float32
+        fdt = tf.as_dtype(linspace_dtype(start, stop, num, _numpy_dtype))
+    else:
+        fdt = tf.float64 if not (dt.is_floating or dt.is_complex) else dt
     r = tnp.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=fdt, axis=axis)
     # tnp.linspace computes in float64 whatever dtype it is given
     if retstep and r[0].dtype != fdt:

@@ -192,7 +192,7 @@ def _indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False, 
 def _copy(a: Any, order: str = "K", subok: bool = False, *, only_mutable: bool = False) -> Any:
     # torch.clone takes neither numpy's ``order`` nor the list's ``only_mutable`` (torch
     # tensors are mutable: always copied)
-    return a.clone() if isinstance(a, Tensor) else torch.as_tensor(np.array(a, copy=True))
+    return a.clone() if isinstance(a, Tensor) else _asarray(a, copy=True)
 
 
 def _at_least_1d(a: Any, dtype: Any) -> Tensor:
