@@ -699,3 +699,49 @@ def test_failing_calls_do_not_grow_memory():
     # cached, the 900 entries would take about 360 KB; what remains (about 33 KB here)
     # is CPython's type attribute cache, which keeps up to 4,096 looked-up names
     assert grown < 120_000, grown
+
+
+# ---------------------------------------------------------------- a type onto a shipped backend
+
+
+def test_a_type_registered_onto_a_shipped_backend_keeps_its_table(cleanup):
+    """``register_backend(cls, "numpy")`` adds a type to numpy; the backend stays the
+    shipped one, with its table's priority: the type's arrays are numpy constants to
+    a library beside them, as numpy's own arrays are."""
+    torch = pytest.importorskip("torch")
+    Marked = type("Marked", (np.ndarray,), {"__module__": "markedlib_fake"})
+    register_backend(Marked, "numpy")
+    m = np.arange(3.0).view(Marked)
+    assert infer_backend(m) == "numpy"
+    assert dispatch.supports("sum", "numpy") == "native"
+    for first, second in [(m, torch.ones(3, dtype=torch.float64)), (torch.ones(3), m)]:
+        out = do("add", first, second)
+        assert type(out) is torch.Tensor
+        np.testing.assert_allclose(out.numpy(), np.arange(3.0) + 1)
+    assert "numpy" in reg.known_backends()
+    assert reg.priority("numpy") == -1
+
+
+def test_a_type_registered_onto_a_shipped_library_leaves_its_other_objects_to_it(cleanup):
+    """After a type is added to a shipped backend, the library's own objects (a
+    device, outside the modules its table lists as array modules) are still its own."""
+    jax = pytest.importorskip("jax")
+    device = jax.devices()[0]
+    register_backend(type("JaxMarked", (), {"__module__": "jaxmarked_fake"}), "jax")
+    assert infer_backend(device) == "jax"
+    assert infer_backend(jax.numpy.ones(2)) == "jax"
+
+
+def test_registering_onto_a_backend_whose_library_is_missing_fails_at_once(cleanup):
+    """The table of a shipped backend is imported at registration, so that a library
+    that is not installed is said at once, naming the registration, and nothing is
+    registered."""
+    if _usable("cupy"):
+        pytest.skip("cupy is installed here")
+    Marked = type("CupyMarked", (), {"__module__": "cupymarked_fake"})
+    with pytest.raises(dispatch.BackendNotInstalledError) as info:
+        register_backend(Marked, "cupy")
+    assert str(info.value).startswith("register_backend(<class 'cupymarked_fake.CupyMarked'>,")
+    assert "'cupy'" in str(info.value)
+    assert Marked not in reg.USER_TYPES
+    assert "cupy" not in reg.USER_BACKENDS

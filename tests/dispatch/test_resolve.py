@@ -1,0 +1,69 @@
+"""The miss path (``dispatch/_resolve.py``): which names a backend knows, and what a
+refusal says.
+
+``known_names(backend)`` is the pool of suggestions, of a namespace's ``dir()`` and of
+``coverage()``: a backend's own registrations and table entries, the composed
+fallbacks and the vocabulary, never another backend's registrations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import _usable
+
+import dispatch
+from dispatch import _registry as reg
+from dispatch import do, register_function, unregister_function
+from dispatch._resolve import known_names
+
+NAME = "frobnicate_probe"
+
+
+@pytest.fixture
+def on_numpy():
+    """``frobnicate_probe`` (and ``probesub.frobnicate``) registered on numpy alone."""
+    register_function("numpy", NAME, lambda x: "frobnicated")
+    register_function("numpy", "probesub.frobnicate", lambda x: "sub-frobnicated")
+    yield
+    unregister_function("numpy", NAME)
+    unregister_function("numpy", "probesub.frobnicate")
+
+
+def test_a_registration_is_a_known_name_of_its_backend_only(on_numpy):
+    assert NAME in known_names("numpy")
+    assert "probesub.frobnicate" in known_names("numpy")
+    assert NAME in known_names()  # every backend's
+    other = "torch" if _usable("torch") else "dask"
+    assert NAME not in known_names(other)
+
+
+def test_a_registered_name_is_suggested_for_a_typo_on_its_backend(on_numpy):
+    with pytest.raises(dispatch.UnknownFunctionError, match=f"Did you mean '{NAME}'"):
+        do("frobnicate_prob", np.ones(2))
+
+
+def test_a_namespace_lists_its_backends_registrations(on_numpy):
+    """``dir()`` of a backend's namespace holds the names registered on it (and the
+    first part of a dotted one), not those registered on another backend."""
+    ns = dispatch.get_namespace("numpy")
+    assert NAME in dir(ns)
+    assert "probesub" in dir(ns)
+    assert ns.probesub.frobnicate(1) == "sub-frobnicated"
+    if _usable("torch"):
+        assert NAME not in dir(dispatch.get_namespace("torch"))
+
+
+def test_coverage_lists_every_backends_registrations(on_numpy):
+    row = dispatch.coverage(None, ["numpy"])[NAME]
+    assert row == {"numpy": "registered"}
+
+
+def test_a_loaded_tables_names_are_known_names_of_that_backend():
+    """Every entry of a backend's table is one of its known names once the table is
+    loaded (a name only a table has is suggested, listed, covered)."""
+    for backend in ("numpy", "torch", "dask"):
+        if not _usable({"dask": "dask.array"}.get(backend, backend)):
+            continue
+        reg.table(backend)
+        assert set(reg.record(backend).table) <= known_names(backend), backend
