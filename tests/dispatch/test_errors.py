@@ -386,3 +386,37 @@ def test_infer_backend_multi_of_two_libraries_says_what_to_do():
         "arrays of 'torch' and 'jax' were passed to one call; convert one side first, e.g. "
         "dispatch.convert(x, 'torch')"
     )
+
+
+# ---------------------------------------------------------------- suggestions
+
+
+def test_suggest_adds_nothing_when_nothing_is_close():
+    """``suggest`` is a sentence to append, or nothing at all: no name close enough,
+    or a name that is no string, adds not a character to the message."""
+    from dispatch._errors import suggest
+
+    pool = ["sum", "mean", "linalg.norm"]
+    assert suggest("zzqqxx", pool) == ""
+    assert suggest("linalg.zzqqxx", pool) == ""
+    assert suggest(3, pool) == ""
+    assert suggest(None, pool) == ""
+    assert suggest("sum", []) == ""
+    assert suggest("summ", pool) == " Did you mean 'sum'?"
+    assert suggest("SUMM", pool) == " Did you mean 'sum'?"
+    assert suggest("averylongprefix.meen", pool) == " Did you mean 'mean'?"  # the last part
+    assert suggest("sum", [3, None, "sum"]) == " Did you mean 'sum'?"  # non-strings ignored
+
+
+def test_messages_without_a_suggestion_read_on_at_once():
+    """An unknown name or backend that resembles nothing: the message goes straight
+    from what was tried to what to do."""
+    with pytest.raises(UnknownFunctionError) as info:
+        do("zzqqxxyy", X)
+    assert str(info.value).endswith(
+        "(numpy has no attribute 'zzqqxxyy'). "
+        "Add one with dispatch.register_function('numpy', 'zzqqxxyy', fn)."
+    ), str(info.value)
+    with pytest.raises(UnknownBackendError) as info:
+        do("sum", X, like="zzqqxxyy")
+    assert "unknown backend 'zzqqxxyy'. Known backends: " in str(info.value), str(info.value)
