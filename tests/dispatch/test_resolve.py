@@ -67,3 +67,31 @@ def test_a_loaded_tables_names_are_known_names_of_that_backend():
             continue
         reg.table(backend)
         assert set(reg.record(backend).table) <= known_names(backend), backend
+
+
+# ---------------------------------------------------------------- refusals
+
+
+@pytest.fixture
+def scimath_is_a_capability_module(monkeypatch):
+    """numpy's table, with ``numpy.lib.scimath`` (which ``numpy.emath`` names) made a
+    capability module for the test."""
+    from dispatch import _resolve
+
+    reg.clear_caches()
+    monkeypatch.setitem(_resolve._policy("numpy").modules, "numpy.lib.scimath", "a test reason")
+    yield
+    reg.clear_caches()
+
+
+def test_a_public_alias_of_a_capability_module_is_refused(scimath_is_a_capability_module):
+    """A name that walks through a public alias (``emath``) reaches the module it names
+    (``numpy.lib.scimath``): when that module is a capability module, the refusal names
+    it and the table's reason."""
+    with pytest.raises(dispatch.RefusedNameError) as info:
+        do("emath.sqrt", np.array([-1.0]))
+    assert str(info.value) == (
+        "do('emath.sqrt') on backend 'numpy' is refused: it lies in 'numpy.lib.scimath' "
+        "(a test reason). dispatch resolves a name only to an array function of the library "
+        "(docs/safety.md)."
+    )
