@@ -494,3 +494,44 @@ def test_foreign_is_an_object_no_library_owns_and_no_value(cls, expected):
             do("asarray", obj)
     else:
         assert type(do("asarray", obj)) is np.ndarray
+
+
+def test_one_librarys_objects_decide_a_call_that_holds_nothing_else():
+    """Without an array, a call goes to the one library whose objects (a dtype, a
+    device) it holds; two libraries' objects decide nothing (the default backend)."""
+    torch = pytest.importorskip("torch")
+    tf = pytest.importorskip("tensorflow")
+    assert infer_backend_multi(torch.float32, 3) == "torch"
+    assert infer_backend_multi(torch.float32, torch.device("cpu")) == "torch"
+    assert infer_backend_multi(tf.float32) == "tensorflow"
+    assert infer_backend_multi(torch.float32, tf.float32) == "numpy"
+    with dispatch.backend_like("torch"):
+        assert infer_backend_multi(torch.float32, tf.float32) == "torch"
+    # an array outweighs them all, numpy's included
+    assert infer_backend_multi(torch.float32, np.ones(2)) == "numpy"
+
+
+def test_backends_below_zero_never_clash():
+    """Two backends of one negative priority (constants, such as numpy's arrays) in
+    one call are no error: the first decides; at 0 and above they clash."""
+    from dispatch._infer import decide
+
+    low = type("LowArray", (), {"__module__": "lowlib_fake", "dtype": None, "shape": ()})
+    high = type("HighArray", (), {"__module__": "highlib_fake", "dtype": None, "shape": ()})
+    try:
+        dispatch.register_backend(low, "lowlib_fake", priority=-1)
+        dispatch.register_backend(high, "highlib_fake", priority=0)
+        assert decide([np.ndarray, low]) == "numpy"
+        assert decide([low, np.ndarray]) == "lowlib_fake"
+        assert decide([low, high, np.ndarray]) == "highlib_fake"
+        if _usable("torch"):
+            import torch
+
+            with pytest.raises(MixedBackendError, match=r"do\('probe'\): arrays of 'highlib_fake'"):
+                decide([high, torch.Tensor], "probe")
+    finally:
+        with reg.lock:
+            for cls, name in ((low, "lowlib_fake"), (high, "highlib_fake")):
+                reg.USER_TYPES.pop(cls, None)
+                reg.USER_BACKENDS.pop(name, None)
+            reg.clear_caches()
