@@ -420,3 +420,13 @@ def test_messages_without_a_suggestion_read_on_at_once():
     with pytest.raises(UnknownBackendError) as info:
         do("sum", X, like="zzqqxxyy")
     assert "unknown backend 'zzqqxxyy'. Known backends: " in str(info.value), str(info.value)
+
+
+def test_short_cuts_a_repr_to_its_length_with_an_ellipsis():
+    from dispatch._errors import short
+
+    assert short("x" * 38) == "'" + "x" * 38 + "'"  # 40 characters: whole
+    assert short("x" * 39) == "'" + "x" * 36 + "..."  # 41: cut to 40
+    assert len(short(list(range(100)))) == 40
+    assert short(list(range(100)), n=10) == "[0, 1, ..."
+    assert short("abc", n=5) == "'abc'"
