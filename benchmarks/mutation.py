@@ -305,7 +305,9 @@ def toml_list(values: Iterable[str]) -> str:
     return "[" + ", ".join(json.dumps(v) for v in values) + "]"
 
 
-def prepare(work: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> None:
+def prepare(
+    work: Path, modules: tuple[str, ...], tests: tuple[str, ...], timeout_multiplier: float = 15.0
+) -> None:
     """A fresh scratch copy of the repository, configured for mutmut."""
     if work.exists():
         shutil.rmtree(work)
@@ -339,6 +341,7 @@ forkserver_warmup = "import"
 preload_modules_file = "{work / "preload.txt"}"
 use_git_change_detection = false
 mutate_only_covered_lines = false
+timeout_multiplier = {timeout_multiplier!r}
 """
     with open(work / "pyproject.toml", "a") as f:
         f.write(section)
@@ -540,6 +543,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="which sample")
     ap.add_argument("--jobs", type=int, default=2, help="mutants run at once")
     ap.add_argument("--tests", nargs="+", default=list(TESTS), help="test paths")
+    # mutmut stops a mutant's tests after (their time in the first run + 1 s) times this,
+    # in wall seconds, and the mutant counts as killed: on a machine that others load
+    # (a load average of 12 on 2 cores), the default of 15 stopped 28 of the first 32
+    # mutants, whose tests take a second on a quiet machine
+    ap.add_argument(
+        "--timeout-multiplier",
+        type=float,
+        default=15.0,
+        help="mutmut's timeout_multiplier (wall limit = (test time + 1 s) x this)",
+    )
     ap.add_argument("--workdir", type=Path, default=REPO / "build" / "mutation")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--report", action="store_true", help="re-print the last run in --workdir")
@@ -560,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     work = args.workdir.resolve()
 
     if not (args.report or args.resume):
-        prepare(work, modules, tuple(args.tests))
+        prepare(work, modules, tuple(args.tests), args.timeout_multiplier)
     if args.check:
         return check(work, tuple(args.tests))
     everything = all_mutants(work, modules)
