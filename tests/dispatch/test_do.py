@@ -150,9 +150,13 @@ def test_like_with_another_librarys_array_says_which_like(torch):
 
 
 def test_precision_applies_to_creation_with_like_and_an_explicit_dtype_wins(torch):
+    """``precision(bits)`` sets the float width of creation routines that are given no
+    dtype, with ``like=`` too (torch's own default is float32, numpy's float64); a
+    dtype given in the call, or lent by a ``like=`` array, wins."""
+    with dispatch.precision(64):
+        assert do("zeros", 2, like="torch").dtype == torch.float64
+        assert do("ones", 2, dtype=torch.float32, like="torch").dtype == torch.float32
+        assert do("zeros", 2, like=torch.ones(1, dtype=torch.float32)).dtype == torch.float32
     with dispatch.precision(32):
-        assert do("zeros", 2, like=torch.ones(1, dtype=torch.float64)).dtype == torch.float64
-        assert do("zeros", 2, like="torch").dtype == torch.float32
-        assert do("ones", 2, dtype=torch.float64, like="torch").dtype == torch.float64
-        assert do("ones", 2, dtype="float64").dtype == np.float64
         assert do("ones", 2).dtype == np.float32
+        assert do("ones", 2, dtype="float64").dtype == np.float64
