@@ -3,6 +3,7 @@ thread safety."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import threading
@@ -745,3 +746,83 @@ def test_registering_onto_a_backend_whose_library_is_missing_fails_at_once(clean
     assert "'cupy'" in str(info.value)
     assert Marked not in reg.USER_TYPES
     assert "cupy" not in reg.USER_BACKENDS
+
+
+# ---------------------------------------------------------------- warnings point at the caller
+
+
+def _where_warned(register) -> tuple[list[tuple[str, int]], int]:
+    """The file and line of every warning ``register()`` gives, and the line of its
+    call of dispatch (which ``register`` returns)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = register()
+    assert caught
+    assert all(w.category is UserWarning for w in caught)
+    return [(w.filename, w.lineno) for w in caught], line
+
+
+def _here() -> int:
+    return sys._getframe(1).f_lineno
+
+
+_WRONG_LEVEL = pytest.mark.xfail(
+    strict=True,
+    reason="_check_backend warns with stacklevel=4, right through Composed.register only: "
+    "a direct call is reported at its caller's caller",
+)
+
+
+def _direct_register_function():
+    register_function("numpyy", "probe_fn", abs)
+    return _here() - 1  # the line above: where the warning should point
+
+
+def _direct_register_translation():
+    with contextlib.suppress(dispatch.DispatchError):  # numpyy has no abs to translate
+        dispatch.register_translation("numpyy", "probe_fn", "abs")
+    return _here() - 1
+
+
+def _through_compose():
+    compose(abs, name="probe_fn").register("numpyy", abs)
+    return _here() - 1
+
+
+def _inject_dtype():
+    register_function("numpy", "probe_fn", inject_dtype=True)
+    return _here() - 1
+
+
+@pytest.mark.parametrize(
+    "register",
+    [
+        pytest.param(_direct_register_function, marks=_WRONG_LEVEL),
+        pytest.param(_direct_register_translation, marks=_WRONG_LEVEL),
+        _through_compose,
+        _inject_dtype,
+    ],
+    ids=["register_function", "register_translation", "compose.register", "inject_dtype"],
+)
+def test_a_registration_warning_points_at_the_line_that_registered(cleanup, register):
+    """The warnings of a registration (a misspelt backend, a keyword with no effect)
+    are reported at the line that called dispatch, not inside dispatch nor above."""
+    cleanup.extend([("numpyy", "probe_fn"), ("numpy", "probe_fn")])
+    where, line = _where_warned(register)
+    assert where == [(__file__, line)] * len(where)
+
+
+def test_a_dotted_module_names_a_new_backends_functions(cleanup, monkeypatch):
+    """``module=`` may be a dotted module name (the package's array namespace)."""
+    pkg = types.ModuleType("dottedpkg_fake")
+    arrays = types.ModuleType("dottedpkg_fake.arrays")
+    arrays.total = lambda x: "dotted total"
+    arrays.total.__module__ = "dottedpkg_fake.arrays"
+    pkg.arrays = arrays
+    monkeypatch.setitem(sys.modules, "dottedpkg_fake", pkg)
+    monkeypatch.setitem(sys.modules, "dottedpkg_fake.arrays", arrays)
+    Thing = type("Thing", (), {"__module__": "dottedpkg_fake.arrays", "dtype": None, "shape": ()})
+    register_backend(Thing, "dottedpkg_fake", module="dottedpkg_fake.arrays")
+    assert do("total", Thing()) == "dotted total"
+    with pytest.raises(ValueError, match=r"module 'dottedpkg_fake\.\.arrays' is not a module name"):
+        register_backend(Thing, "dottedpkg_fake", module="dottedpkg_fake..arrays")
