@@ -95,3 +95,57 @@ def test_a_public_alias_of_a_capability_module_is_refused(scimath_is_a_capabilit
         "(a test reason). dispatch resolves a name only to an array function of the library "
         "(docs/safety.md)."
     )
+
+
+def _installed_tables():
+    out = []
+    for backend in ("numpy", "torch", "jax", "tensorflow", "dask", "sparse"):
+        if _usable({"dask": "dask.array"}.get(backend, backend)):
+            out.append(backend)
+    return out
+
+
+def test_the_longest_listed_module_prefix_gives_the_reason():
+    """``CAPABILITY_MODULES`` of every installed table: a module, and anything below it
+    at any depth, lies in the longest listed prefix of its path, whose reason it gets
+    (None: allowed)."""
+    from dispatch import _resolve
+
+    checked = 0
+    for backend in _installed_tables():
+        checked += _check_module_reasons(_resolve._policy(backend))
+    assert checked > 100, checked  # numpy's and torch's tables list dozens
+
+
+def _check_module_reasons(pol) -> int:
+    checked = 0
+    for prefix in pol.modules:
+        for below in ("", ".a", ".a.b", ".a.b.c"):
+            dotted = prefix + below
+            parts = dotted.split(".")
+            listed = [
+                ".".join(parts[:i])
+                for i in range(1, len(parts) + 1)
+                if ".".join(parts[:i]) in pol.modules
+            ]
+            longest = max(listed, key=len)
+            reason = pol.modules[longest]
+            want = None if reason is None else f"it lies in {longest!r} ({reason})"
+            assert pol.module_reason(dotted) == want, dotted
+            checked += 1
+    return checked
+
+
+def test_an_attribute_of_a_class_is_refused_with_the_tables_reason_for_it():
+    """``add.at`` reaches ``ufunc.at``, an attribute of an object: refused as every such
+    walk is, and the reason the table gives for that attribute is said too."""
+    from dispatch import _resolve
+
+    reason = _resolve._policy("numpy").paths["numpy.ufunc.at"]
+    with pytest.raises(dispatch.RefusedNameError) as info:
+        do("add.at", np.ones(2))
+    assert str(info.value) == (
+        "do('add.at') on backend 'numpy' is refused: it reaches the attribute 'at' of the "
+        f"ufunc object 'add', and dispatch walks only through modules ({reason}). dispatch "
+        "resolves a name only to an array function of the library (docs/safety.md)."
+    )
