@@ -30,6 +30,7 @@ Usage::
     python benchmarks/mutation.py --modules _errors        # one module while developing
     python benchmarks/mutation.py --every 1                # every mutant (hours)
     python benchmarks/mutation.py --seed 3 --jobs 4        # another sample, more workers
+    python benchmarks/mutation.py --seed 11 23 42          # three samples in one run
     python benchmarks/mutation.py --list                   # print the sample, run nothing
     python benchmarks/mutation.py --report                 # re-print the last run's score
     python benchmarks/mutation.py --json score.json        # also write the figures
@@ -540,7 +541,9 @@ def main(argv: list[str] | None = None) -> int:
     # 1 in 10: about 35 minutes of two busy cores (42 CPU minutes); the 1-in-10 sample is a
     # subset of the 1-in-5 one (the same hash, a multiple of 5), so the two compare
     ap.add_argument("--every", type=int, default=10, help="sample 1 mutant in EVERY (1: all)")
-    ap.add_argument("--seed", type=int, default=0, help="which sample")
+    # several seeds run as one mutmut run over the union of their samples (its stats and
+    # clean-test steps, half an hour on a loaded machine, once), then a report per seed
+    ap.add_argument("--seed", type=int, nargs="+", default=[0], help="which sample(s)")
     ap.add_argument("--jobs", type=int, default=2, help="mutants run at once")
     ap.add_argument("--tests", nargs="+", default=list(TESTS), help="test paths")
     # mutmut stops a mutant's tests after (their time in the first run + 1 s) times this,
@@ -577,16 +580,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         return check(work, tuple(args.tests))
     everything = all_mutants(work, modules)
-    sample = {
-        m: [n for n in names if in_sample(n, args.every, args.seed)]
-        for m, names in everything.items()
+    samples = {
+        seed: {
+            m: [n for n in names if in_sample(n, args.every, seed)]
+            for m, names in everything.items()
+        }
+        for seed in args.seed
     }
     totals = {m: len(names) for m, names in everything.items()}
-    names = [n for ns in sample.values() for n in ns]
-    print(
-        f"{sum(totals.values())} mutants in {len(modules)} modules; sample 1 in {args.every} "
-        f"(seed {args.seed}): {len(names)}"
-    )
+    names = list(dict.fromkeys(n for s in samples.values() for ns in s.values() for n in ns))
+    for seed, sample in samples.items():
+        print(
+            f"{sum(totals.values())} mutants in {len(modules)} modules; sample 1 in "
+            f"{args.every} (seed {seed}): {sum(map(len, sample.values()))}"
+        )
+    if len(samples) > 1:
+        print(f"the {len(samples)} samples together: {len(names)}")
     if args.list:
         for n in names:
             print(n)
@@ -628,11 +637,17 @@ def main(argv: list[str] | None = None) -> int:
                 "interrupted, `--resume` runs the mutants left."
             )
             return rc
-    report = results(work, sample)
-    table = summarize(report, totals)
-    print_report(report, table)
+    figures = {}
+    for seed, sample in samples.items():
+        if len(samples) > 1:
+            print(f"\nseed {seed}:")
+        report = results(work, sample)
+        table = summarize(report, totals)
+        print_report(report, table)
+        figures[seed] = {"table": table, "report": report}
     if args.json:
-        args.json.write_text(json.dumps({"table": table, "report": report}, indent=1) + "\n")
+        out = figures[args.seed[0]] if len(samples) == 1 else figures
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 
