@@ -30,6 +30,7 @@ Usage::
     python benchmarks/mutation.py --modules _errors        # one module while developing
     python benchmarks/mutation.py --every 1                # every mutant (hours)
     python benchmarks/mutation.py --seed 3 --jobs 4        # another sample, more workers
+    python benchmarks/mutation.py --seed 11 23 42          # three samples in one run
     python benchmarks/mutation.py --list                   # print the sample, run nothing
     python benchmarks/mutation.py --report                 # re-print the last run's score
     python benchmarks/mutation.py --json score.json        # also write the figures
@@ -305,7 +306,9 @@ def toml_list(values: Iterable[str]) -> str:
     return "[" + ", ".join(json.dumps(v) for v in values) + "]"
 
 
-def prepare(work: Path, modules: tuple[str, ...], tests: tuple[str, ...]) -> None:
+def prepare(
+    work: Path, modules: tuple[str, ...], tests: tuple[str, ...], timeout_multiplier: float = 15.0
+) -> None:
     """A fresh scratch copy of the repository, configured for mutmut."""
     if work.exists():
         shutil.rmtree(work)
@@ -339,6 +342,7 @@ forkserver_warmup = "import"
 preload_modules_file = "{work / "preload.txt"}"
 use_git_change_detection = false
 mutate_only_covered_lines = false
+timeout_multiplier = {timeout_multiplier!r}
 """
     with open(work / "pyproject.toml", "a") as f:
         f.write(section)
@@ -537,9 +541,21 @@ def main(argv: list[str] | None = None) -> int:
     # 1 in 10: about 35 minutes of two busy cores (42 CPU minutes); the 1-in-10 sample is a
     # subset of the 1-in-5 one (the same hash, a multiple of 5), so the two compare
     ap.add_argument("--every", type=int, default=10, help="sample 1 mutant in EVERY (1: all)")
-    ap.add_argument("--seed", type=int, default=0, help="which sample")
+    # several seeds run as one mutmut run over the union of their samples (its stats and
+    # clean-test steps, half an hour on a loaded machine, once), then a report per seed
+    ap.add_argument("--seed", type=int, nargs="+", default=[0], help="which sample(s)")
     ap.add_argument("--jobs", type=int, default=2, help="mutants run at once")
     ap.add_argument("--tests", nargs="+", default=list(TESTS), help="test paths")
+    # mutmut stops a mutant's tests after (their time in the first run + 1 s) times this,
+    # in wall seconds, and the mutant counts as killed: on a machine that others load
+    # (a load average of 12 on 2 cores), the default of 15 stopped 28 of the first 32
+    # mutants, whose tests take a second on a quiet machine
+    ap.add_argument(
+        "--timeout-multiplier",
+        type=float,
+        default=15.0,
+        help="mutmut's timeout_multiplier (wall limit = (test time + 1 s) x this)",
+    )
     ap.add_argument("--workdir", type=Path, default=REPO / "build" / "mutation")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--report", action="store_true", help="re-print the last run in --workdir")
@@ -560,20 +576,26 @@ def main(argv: list[str] | None = None) -> int:
     work = args.workdir.resolve()
 
     if not (args.report or args.resume):
-        prepare(work, modules, tuple(args.tests))
+        prepare(work, modules, tuple(args.tests), args.timeout_multiplier)
     if args.check:
         return check(work, tuple(args.tests))
     everything = all_mutants(work, modules)
-    sample = {
-        m: [n for n in names if in_sample(n, args.every, args.seed)]
-        for m, names in everything.items()
+    samples = {
+        seed: {
+            m: [n for n in names if in_sample(n, args.every, seed)]
+            for m, names in everything.items()
+        }
+        for seed in args.seed
     }
     totals = {m: len(names) for m, names in everything.items()}
-    names = [n for ns in sample.values() for n in ns]
-    print(
-        f"{sum(totals.values())} mutants in {len(modules)} modules; sample 1 in {args.every} "
-        f"(seed {args.seed}): {len(names)}"
-    )
+    names = list(dict.fromkeys(n for s in samples.values() for ns in s.values() for n in ns))
+    for seed, sample in samples.items():
+        print(
+            f"{sum(totals.values())} mutants in {len(modules)} modules; sample 1 in "
+            f"{args.every} (seed {seed}): {sum(map(len, sample.values()))}"
+        )
+    if len(samples) > 1:
+        print(f"the {len(samples)} samples together: {len(names)}")
     if args.list:
         for n in names:
             print(n)
@@ -615,11 +637,17 @@ def main(argv: list[str] | None = None) -> int:
                 "interrupted, `--resume` runs the mutants left."
             )
             return rc
-    report = results(work, sample)
-    table = summarize(report, totals)
-    print_report(report, table)
+    figures = {}
+    for seed, sample in samples.items():
+        if len(samples) > 1:
+            print(f"\nseed {seed}:")
+        report = results(work, sample)
+        table = summarize(report, totals)
+        print_report(report, table)
+        figures[seed] = {"table": table, "report": report}
     if args.json:
-        args.json.write_text(json.dumps({"table": table, "report": report}, indent=1) + "\n")
+        out = figures[args.seed[0]] if len(samples) == 1 else figures
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 

@@ -386,3 +386,47 @@ def test_infer_backend_multi_of_two_libraries_says_what_to_do():
         "arrays of 'torch' and 'jax' were passed to one call; convert one side first, e.g. "
         "dispatch.convert(x, 'torch')"
     )
+
+
+# ---------------------------------------------------------------- suggestions
+
+
+def test_suggest_adds_nothing_when_nothing_is_close():
+    """``suggest`` is a sentence to append, or nothing at all: no name close enough,
+    or a name that is no string, adds not a character to the message."""
+    from dispatch._errors import suggest
+
+    pool = ["sum", "mean", "linalg.norm"]
+    assert suggest("zzqqxx", pool) == ""
+    assert suggest("linalg.zzqqxx", pool) == ""
+    assert suggest(3, pool) == ""
+    assert suggest(None, pool) == ""
+    assert suggest("sum", []) == ""
+    assert suggest("summ", pool) == " Did you mean 'sum'?"
+    assert suggest("SUMM", pool) == " Did you mean 'sum'?"
+    assert suggest("averylongprefix.meen", pool) == " Did you mean 'mean'?"  # the last part
+    assert suggest("sum", [3, None, "sum"]) == " Did you mean 'sum'?"  # non-strings ignored
+
+
+def test_messages_without_a_suggestion_read_on_at_once():
+    """An unknown name or backend that resembles nothing: the message goes straight
+    from what was tried to what to do."""
+    with pytest.raises(UnknownFunctionError) as info:
+        do("zzqqxxyy", X)
+    assert str(info.value).endswith(
+        "(numpy has no attribute 'zzqqxxyy'). "
+        "Add one with dispatch.register_function('numpy', 'zzqqxxyy', fn)."
+    ), str(info.value)
+    with pytest.raises(UnknownBackendError) as info:
+        do("sum", X, like="zzqqxxyy")
+    assert "unknown backend 'zzqqxxyy'. Known backends: " in str(info.value), str(info.value)
+
+
+def test_short_cuts_a_repr_to_its_length_with_an_ellipsis():
+    from dispatch._errors import short
+
+    assert short("x" * 38) == "'" + "x" * 38 + "'"  # 40 characters: whole
+    assert short("x" * 39) == "'" + "x" * 36 + "..."  # 41: cut to 40
+    assert len(short(list(range(100)))) == 40
+    assert short(list(range(100)), n=10) == "[0, 1, ..."
+    assert short("abc", n=5) == "'abc'"

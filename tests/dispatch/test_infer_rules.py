@@ -8,6 +8,7 @@ owns is refused rather than handed to numpy; Python numbers as ``like=`` mean nu
 
 from __future__ import annotations
 
+import importlib
 import sys
 import timeit
 import types
@@ -373,3 +374,164 @@ def test_values_stay_constants():
     assert do("sum", [Fraction(1, 2), Fraction(1, 3)]) == Fraction(5, 6)
     assert do("abs", -2.0) == 2.0
     assert do("zeros", 2, dtype=None).shape == (2,)
+
+
+def test_an_unregistered_librarys_array_ranks_as_a_library(mylib):
+    """An array of a module nobody registered has a library's priority (0): numpy
+    arrays beside it are constants that its own function receives as they are (no
+    conversion: dispatch knows no ``asarray`` of it), and another library's array
+    beside it is a clash, in either order, as two libraries' arrays are."""
+
+    def add(a, b):
+        return ("mylib add", type(a), type(b))
+
+    add.__module__ = "mylib_unreg.core"
+    mylib.add = add
+    a = mylib.Array([1.0, 2.0])
+    for _ in range(2):  # the miss, then the cached entry
+        assert do("add", a, np.ones(2)) == ("mylib add", mylib.Array, np.ndarray)
+        assert do("add", np.ones(2), a) == ("mylib add", np.ndarray, mylib.Array)
+    if not _usable("torch"):
+        pytest.skip("torch is not installed")
+    import torch
+
+    for args in [(a, torch.ones(2)), (torch.ones(2), a)]:
+        with pytest.raises(MixedBackendError, match="mylib_unreg"):
+            do("add", *args)
+
+
+# ---------------------------------------------------------------- owners and foreign objects
+
+
+def _library_objects():
+    """(library, factory of one of its non-array objects): parameters of calls, from
+    the library's own modules, some outside the modules its table lists in ``TYPES``
+    (scipy's table is its sparse arrays; a frozen distribution is scipy's all the same)."""
+    out = [
+        ("numpy", lambda: np.float32(1.5)),
+        ("numpy", lambda: np.dtype("float32")),
+        ("numpy", lambda: np.random.default_rng(0)),
+        ("scipy", lambda: importlib.import_module("scipy.stats").norm(0.0, 1.0)),
+        ("scipy", lambda: importlib.import_module("scipy.spatial.transform").Rotation.identity()),
+    ]
+    if _usable("torch"):
+        out += [
+            ("torch", lambda: __import__("torch").Size([2])),
+            ("torch", lambda: __import__("torch").float32),
+            ("torch", lambda: __import__("torch").device("cpu")),
+        ]
+    if _usable("jax"):
+        out += [("jax", lambda: __import__("jax").devices()[0])]
+    if _usable("tensorflow"):
+        out += [
+            ("tensorflow", lambda: __import__("tensorflow").TensorShape([2])),
+            ("tensorflow", lambda: __import__("tensorflow").float32),
+        ]
+    return out
+
+
+@pytest.mark.parametrize(("library", "make"), _library_objects())
+def test_a_librarys_other_objects_belong_to_it(library, make):
+    """Any object defined in the modules of a library with a shipped table is that
+    library's (its root module names the table), also where it is no array: such an
+    object is a parameter, never refused as foreign, and decides no call beside an
+    array of another library."""
+    obj = make()
+    assert infer_backend(obj) == library
+    assert not dispatch._infer.foreign(type(obj))
+    assert infer_backend_multi(obj, np.ones(2)) == "numpy"
+
+
+class _Int(int):
+    pass
+
+
+def _foreign_cases():
+    """(type, whether no library owns it and it is no value): the rule of ``foreign``."""
+    from fractions import Fraction
+
+    opaque = type("Opaque", (), {"__module__": "opaquelib_fake.core"})
+    callable_ = type("Op", (), {"__module__": "opaquelib_fake.core", "__call__": lambda s: 0})
+    value = type("Count", (int,), {"__module__": "opaquelib_fake.core"})
+    own = type("Marker", (), {"__module__": "dispatch.fake_submodule"})
+    nameless = type("Nameless", (), {"__module__": ""})
+    cases = [
+        (np.ndarray, False),  # an array
+        (np.float32, False),  # a numpy scalar: numpy's
+        (np.dtype("float64").__class__, False),  # numpy's dtype
+        (int, False),  # Python's values
+        (Fraction, False),  # the standard library's
+        (_Int, False),  # a subclass of a Python value (this test module's)
+        (value, False),  # likewise, in a library nobody registered
+        (callable_, False),  # callables are arguments (vectorize's function)
+        (own, False),  # dispatch's own objects
+        (nameless, False),  # no module: nobody's, a value
+        (opaque, True),  # nobody's, no array, no value: refused
+    ]
+    if _usable("torch"):
+        import torch
+
+        cases += [(torch.Tensor, False), (torch.Size, False), (torch.device, False)]
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("cls", "expected"), _foreign_cases(), ids=lambda v: getattr(v, "__name__", str(v))
+)
+def test_foreign_is_an_object_no_library_owns_and_no_value(cls, expected):
+    """``foreign(cls)``: neither an array, nor a value dispatch knows (Python's and the
+    standard library's, their subclasses, dispatch's objects, callables, a known
+    library's non-array objects). A call that holds only such an object is refused."""
+    assert dispatch._infer.foreign(cls) is expected
+    if cls in (np.ndarray, np.float32) or getattr(cls, "__module__", "").startswith("torch"):
+        return  # arrays and library objects decide before the rule is asked
+    try:
+        obj = cls()
+    except TypeError:
+        return
+    if expected:
+        with pytest.raises(UnknownBackendError, match="no backend owns an argument of type"):
+            do("asarray", obj)
+    else:
+        assert type(do("asarray", obj)) is np.ndarray
+
+
+def test_one_librarys_objects_decide_a_call_that_holds_nothing_else():
+    """Without an array, a call goes to the one library whose objects (a dtype, a
+    device) it holds; two libraries' objects decide nothing (the default backend)."""
+    torch = pytest.importorskip("torch")
+    tf = pytest.importorskip("tensorflow")
+    assert infer_backend_multi(torch.float32, 3) == "torch"
+    assert infer_backend_multi(torch.float32, torch.device("cpu")) == "torch"
+    assert infer_backend_multi(tf.float32) == "tensorflow"
+    assert infer_backend_multi(torch.float32, tf.float32) == "numpy"
+    with dispatch.backend_like("torch"):
+        assert infer_backend_multi(torch.float32, tf.float32) == "torch"
+    # an array outweighs them all, numpy's included
+    assert infer_backend_multi(torch.float32, np.ones(2)) == "numpy"
+
+
+def test_backends_below_zero_never_clash():
+    """Two backends of one negative priority (constants, such as numpy's arrays) in
+    one call are no error: the first decides; at 0 and above they clash."""
+    from dispatch._infer import decide
+
+    low = type("LowArray", (), {"__module__": "lowlib_fake", "dtype": None, "shape": ()})
+    high = type("HighArray", (), {"__module__": "highlib_fake", "dtype": None, "shape": ()})
+    try:
+        dispatch.register_backend(low, "lowlib_fake", priority=-1)
+        dispatch.register_backend(high, "highlib_fake", priority=0)
+        assert decide([np.ndarray, low]) == "numpy"
+        assert decide([low, np.ndarray]) == "lowlib_fake"
+        assert decide([low, high, np.ndarray]) == "highlib_fake"
+        if _usable("torch"):
+            import torch
+
+            with pytest.raises(MixedBackendError, match=r"do\('probe'\): arrays of 'highlib_fake'"):
+                decide([high, torch.Tensor], "probe")
+    finally:
+        with reg.lock:
+            for cls, name in ((low, "lowlib_fake"), (high, "highlib_fake")):
+                reg.USER_TYPES.pop(cls, None)
+                reg.USER_BACKENDS.pop(name, None)
+            reg.clear_caches()

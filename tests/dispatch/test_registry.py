@@ -3,6 +3,7 @@ thread safety."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import threading
@@ -699,3 +700,129 @@ def test_failing_calls_do_not_grow_memory():
     # cached, the 900 entries would take about 360 KB; what remains (about 33 KB here)
     # is CPython's type attribute cache, which keeps up to 4,096 looked-up names
     assert grown < 120_000, grown
+
+
+# ---------------------------------------------------------------- a type onto a shipped backend
+
+
+def test_a_type_registered_onto_a_shipped_backend_keeps_its_table(cleanup):
+    """``register_backend(cls, "numpy")`` adds a type to numpy; the backend stays the
+    shipped one, with its table's priority: the type's arrays are numpy constants to
+    a library beside them, as numpy's own arrays are."""
+    torch = pytest.importorskip("torch")
+    Marked = type("Marked", (np.ndarray,), {"__module__": "markedlib_fake"})
+    register_backend(Marked, "numpy")
+    m = np.arange(3.0).view(Marked)
+    assert infer_backend(m) == "numpy"
+    assert dispatch.supports("sum", "numpy") == "native"
+    for first, second in [(m, torch.ones(3, dtype=torch.float64)), (torch.ones(3), m)]:
+        out = do("add", first, second)
+        assert type(out) is torch.Tensor
+        np.testing.assert_allclose(out.numpy(), np.arange(3.0) + 1)
+    assert "numpy" in reg.known_backends()
+    assert reg.priority("numpy") == -1
+
+
+def test_a_type_registered_onto_a_shipped_library_leaves_its_other_objects_to_it(cleanup):
+    """After a type is added to a shipped backend, the library's own objects (a
+    device, outside the modules its table lists as array modules) are still its own."""
+    jax = pytest.importorskip("jax")
+    device = jax.devices()[0]
+    register_backend(type("JaxMarked", (), {"__module__": "jaxmarked_fake"}), "jax")
+    assert infer_backend(device) == "jax"
+    assert infer_backend(jax.numpy.ones(2)) == "jax"
+
+
+def test_registering_onto_a_backend_whose_library_is_missing_fails_at_once(cleanup):
+    """The table of a shipped backend is imported at registration, so that a library
+    that is not installed is said at once, naming the registration, and nothing is
+    registered."""
+    if _usable("cupy"):
+        pytest.skip("cupy is installed here")
+    Marked = type("CupyMarked", (), {"__module__": "cupymarked_fake"})
+    with pytest.raises(dispatch.BackendNotInstalledError) as info:
+        register_backend(Marked, "cupy")
+    assert str(info.value).startswith("register_backend(<class 'cupymarked_fake.CupyMarked'>,")
+    assert "'cupy'" in str(info.value)
+    assert Marked not in reg.USER_TYPES
+    assert "cupy" not in reg.USER_BACKENDS
+
+
+# ---------------------------------------------------------------- warnings point at the caller
+
+
+def _where_warned(register) -> tuple[list[tuple[str, int]], int]:
+    """The file and line of every warning ``register()`` gives, and the line of its
+    call of dispatch (which ``register`` returns)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = register()
+    assert caught
+    assert all(w.category is UserWarning for w in caught)
+    return [(w.filename, w.lineno) for w in caught], line
+
+
+def _here() -> int:
+    return sys._getframe(1).f_lineno
+
+
+_WRONG_LEVEL = pytest.mark.xfail(
+    strict=True,
+    reason="_check_backend warns with stacklevel=4, right through Composed.register only: "
+    "a direct call is reported at its caller's caller",
+)
+
+
+def _direct_register_function():
+    register_function("numpyy", "probe_fn", abs)
+    return _here() - 1  # the line above: where the warning should point
+
+
+def _direct_register_translation():
+    with contextlib.suppress(dispatch.DispatchError):  # numpyy has no abs to translate
+        dispatch.register_translation("numpyy", "probe_fn", "abs")
+    return _here() - 1
+
+
+def _through_compose():
+    compose(abs, name="probe_fn").register("numpyy", abs)
+    return _here() - 1
+
+
+def _inject_dtype():
+    register_function("numpy", "probe_fn", inject_dtype=True)
+    return _here() - 1
+
+
+@pytest.mark.parametrize(
+    "register",
+    [
+        pytest.param(_direct_register_function, marks=_WRONG_LEVEL),
+        pytest.param(_direct_register_translation, marks=_WRONG_LEVEL),
+        _through_compose,
+        _inject_dtype,
+    ],
+    ids=["register_function", "register_translation", "compose.register", "inject_dtype"],
+)
+def test_a_registration_warning_points_at_the_line_that_registered(cleanup, register):
+    """The warnings of a registration (a misspelt backend, a keyword with no effect)
+    are reported at the line that called dispatch, not inside dispatch nor above."""
+    cleanup.extend([("numpyy", "probe_fn"), ("numpy", "probe_fn")])
+    where, line = _where_warned(register)
+    assert where == [(__file__, line)] * len(where)
+
+
+def test_a_dotted_module_names_a_new_backends_functions(cleanup, monkeypatch):
+    """``module=`` may be a dotted module name (the package's array namespace)."""
+    pkg = types.ModuleType("dottedpkg_fake")
+    arrays = types.ModuleType("dottedpkg_fake.arrays")
+    arrays.total = lambda x: "dotted total"
+    arrays.total.__module__ = "dottedpkg_fake.arrays"
+    pkg.arrays = arrays
+    monkeypatch.setitem(sys.modules, "dottedpkg_fake", pkg)
+    monkeypatch.setitem(sys.modules, "dottedpkg_fake.arrays", arrays)
+    Thing = type("Thing", (), {"__module__": "dottedpkg_fake.arrays", "dtype": None, "shape": ()})
+    register_backend(Thing, "dottedpkg_fake", module="dottedpkg_fake.arrays")
+    assert do("total", Thing()) == "dotted total"
+    with pytest.raises(ValueError, match=r"module 'dottedpkg_fake\.\.arrays' is not a module name"):
+        register_backend(Thing, "dottedpkg_fake", module="dottedpkg_fake..arrays")

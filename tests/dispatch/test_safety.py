@@ -135,6 +135,31 @@ _CAPABILITY_NAME = re.compile(
 )
 
 
+# the reason of a refusal is the rule the name broke (docs/safety.md), in these words,
+# or the reason a table gives beside a path it refuses
+_RULE = re.compile(
+    r"^(it lies in '[\w.]+' \(.+\)"
+    r"|it reaches the attribute '\w+' of the \w+ object '\w+', and dispatch walks only "
+    r"through modules( \(.+\))?"
+    r"|'[\w.]+' is not one of the array modules that the '[\w.]+' table lists in SUBMODULES"
+    r"|'[\w.]+' is an alias of the private module '[\w.]+'"
+    r"|it is a method bound to the \w+ object behind '[\w.]+'"
+    r"|a name ending in '\w+' writes into its input, and do never mutates its inputs: "
+    r"call '\w+' instead)$",
+    re.DOTALL,
+)
+
+
+def _refusal_reason(message: str, backend: str, path: str) -> str:
+    """The reason in a refusal's message, which names the call and the backend first
+    and the rule of docs/safety.md last."""
+    head = f"do({path!r}) on backend {backend!r} is refused: "
+    tail = ". dispatch resolves a name only to an array function of the library (docs/safety.md)."
+    assert message.startswith(head), message
+    assert message.endswith(tail), message
+    return message[len(head) : -len(tail)]
+
+
 def _walked(backend: str, path: str) -> bool:
     """Whether ``path`` resolves by walking the library (the fallthrough, a table
     path or alias), not to an implementation a table or composed module holds."""
@@ -157,10 +182,17 @@ def test_walk_every_reachable_name(backend, monkeypatch):
     pol = _resolve._policy(backend)
     roots = _resolve._allowed_roots(backend)
     dangerous = _dangerous()
+    table_reasons = set(pol.paths.values())
     served, refused, problems = 0, 0, []
     for path in paths:
         try:
             fn = _resolve._resolve(backend, path)
+        except RefusedNameError as err:
+            refused += 1
+            reason = _refusal_reason(str(err), backend, path)
+            if not _RULE.match(reason) and reason not in table_reasons:
+                problems.append(f"{path}: refused without the rule it broke: {err}")
+            continue
         except (UnknownFunctionError, dispatch.UnsupportedError):
             refused += 1
             continue

@@ -1,0 +1,162 @@
+"""``do`` (``dispatch/_do.py``): every argument of a sequence call decides, on a warm
+cache too; numpy arrays given as parameters reach the library as Python numbers; a
+failed call names its call, its backend and, with ``like=``, the mixing only where it
+happened; ``precision()`` reaches calls with ``like=``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dispatch
+from dispatch import _registry as reg
+from dispatch import do
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch")
+
+
+def _twice(calls):
+    """Every call, then every call again on the now warm cache: the second results."""
+    for fn in calls:
+        fn()
+    return [fn() for fn in calls]
+
+
+@pytest.mark.parametrize("torch_first", [False, True], ids=["numpy-first", "torch-first"])
+def test_a_positional_array_beside_a_sequence_decides(torch, torch_first):
+    """``cho_solve((c, lower), b)``: the array given by position beside the sequence
+    takes part as much as the sequence's elements, whichever call the cache met first."""
+    pytest.importorskip("scipy.linalg")
+    reg.clear_caches()
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    c, b = np.linalg.cholesky(a), np.array([1.0, 2.0])
+    calls = [
+        lambda: do("scipy.linalg.cho_solve", (c, True), b),
+        lambda: do("scipy.linalg.cho_solve", (c, True), torch.tensor(b)),
+    ]
+    if torch_first:
+        calls.reverse()
+    outs = _twice(calls)
+    if torch_first:
+        outs.reverse()
+    assert type(outs[0]) is np.ndarray
+    assert type(outs[1]) is torch.Tensor
+    for out in outs:
+        np.testing.assert_allclose(np.asarray(out), np.linalg.solve(a, b))
+
+
+def test_a_failed_call_on_numpy_by_like_keeps_its_own_error(torch):
+    """``like="numpy"`` with another library's array: numpy takes it through
+    ``__array__``, so a failure is numpy's own error, not a mixed-libraries one; on
+    another backend the same call is said to mix libraries."""
+    jnp = pytest.importorskip("jax.numpy")
+    not_square = torch.ones(2, 3, dtype=torch.float64)
+    with pytest.raises(np.linalg.LinAlgError) as info:
+        do("linalg.inv", not_square, like="numpy")
+    assert not isinstance(info.value, dispatch.MixedBackendError)
+    with pytest.raises(dispatch.MixedBackendError, match="arrays of 'torch' were passed"):
+        do("linalg.inv", not_square, like=jnp.ones(1))
+
+
+# ---------------------------------------------------------------- numpy arrays as parameters
+
+
+@pytest.fixture
+def probe_on_torch(torch):
+    """``do("pad", ...)`` on torch returns the ``pad_width`` it was given (a parameter,
+    not an array operand)."""
+    dispatch.register_function("torch", "pad", lambda a, pad_width, **kw: pad_width)
+    yield
+    dispatch.unregister_function("torch", "pad")
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [(np.array(2), 2), (np.array([1, 2]), (1, 2)), (np.array([[1, 1], [2, 2]]), ((1, 1), (2, 2)))],
+    ids=["0-d", "1-d", "2-d"],
+)
+def test_a_numpy_array_as_a_parameter_becomes_python_numbers(
+    probe_on_torch, torch, given, expected
+):
+    """A numpy array where the name takes a parameter (``pad_width``) reaches the
+    library as Python numbers: a number for a 0-d array, tuples (nested for 2-d) for
+    the others, by position and by keyword, on the cold and the warm cache."""
+    t = torch.ones(3)
+    for _ in range(2):
+        for out in (do("pad", t, given), do("pad", t, pad_width=given)):
+            assert out == expected
+            assert type(out) is type(expected)
+            if isinstance(out, tuple):
+                assert all(type(e) is type(f) for e, f in zip(out, expected, strict=True))
+
+
+@pytest.mark.parametrize("backend", ["torch", "jax", "dask"])
+def test_a_numpy_array_as_a_parameter_beside_a_sequence(backend):
+    """``stack([a, a], np.array(1))``: the sequence's arrays decide, and the numpy
+    array in the ``axis`` parameter reaches the library as a Python number (dask's
+    ``stack`` cannot take an array there), whether or not the library converts numpy
+    constants."""
+    pytest.importorskip({"dask": "dask.array"}.get(backend, backend))
+    a = dispatch.convert(np.arange(3.0), backend)
+    want = np.stack([np.arange(3.0)] * 2, axis=1)
+    for _ in range(2):
+        for out in (do("stack", [a, a], np.array(1)), do("stack", [a, a], axis=np.array(1))):
+            assert dispatch.infer_backend(out) == backend
+            np.testing.assert_array_equal(dispatch.to_numpy(out), want)
+
+
+@pytest.mark.parametrize("backend", ["jax", "dask"])
+def test_like_a_backend_that_takes_numpy_arrays_still_gets_python_parameters(backend):
+    """``like=`` a library that takes numpy arrays as they are (no conversion of
+    constants): a numpy array in a parameter position is a Python number all the same."""
+    pytest.importorskip({"dask": "dask.array"}.get(backend, backend))
+    x = np.arange(6.0).reshape(2, 3)
+    for _ in range(2):
+        out = do("sum", x, np.array(0), like=backend)
+        np.testing.assert_allclose(np.asarray(out), x.sum(0))
+        out = do("sum", x, axis=np.array(1), like=backend)
+        np.testing.assert_allclose(np.asarray(out), x.sum(1))
+
+
+# ---------------------------------------------------------------- messages and notes
+
+
+def test_a_library_error_under_like_names_the_like_backend(torch):
+    """The note added to a library's error names the backend ``like=`` chose, not the
+    one the arguments would have chosen."""
+    with pytest.raises(Exception) as info:  # noqa: PT011 - whatever torch raises
+        do("reshape", np.ones(6), (4, 4), like="torch")
+    assert info.value.__notes__ == ["(raised inside dispatch.do('reshape') on backend 'torch')"]
+
+
+def test_a_name_that_is_no_string_is_named_in_the_message():
+    with pytest.raises(TypeError) as info:
+        do(3, np.ones(2))
+    assert str(info.value) == (
+        "do(3, ...): the function name must be a string such as 'sum', got int"
+    )
+
+
+def test_like_with_another_librarys_array_says_which_like(torch):
+    jnp = pytest.importorskip("jax.numpy")
+    with pytest.raises(dispatch.MixedBackendError) as info:
+        do("linalg.inv", jnp.ones((2, 3)), like="torch")
+    assert str(info.value).startswith(
+        "do('linalg.inv', like='torch'): arrays of 'jax' were passed to a call on 'torch'"
+    ), str(info.value)
+
+
+def test_precision_applies_to_creation_with_like_and_an_explicit_dtype_wins(torch):
+    """``precision(bits)`` sets the float width of creation routines that are given no
+    dtype, with ``like=`` too (torch's own default is float32, numpy's float64); a
+    dtype given in the call, or lent by a ``like=`` array, wins."""
+    with dispatch.precision(64):
+        assert do("zeros", 2, like="torch").dtype == torch.float64
+        assert do("ones", 2, dtype=torch.float32, like="torch").dtype == torch.float32
+        assert do("zeros", 2, like=torch.ones(1, dtype=torch.float32)).dtype == torch.float32
+    with dispatch.precision(32):
+        assert do("ones", 2).dtype == np.float32
+        assert do("ones", 2, dtype="float64").dtype == np.float64
