@@ -127,11 +127,11 @@ SLICES = {"slice": _slice, "slice_update": _slice_update, "scatter_update": _sca
 def _saturate_cast(x: Any, dtype: Any) -> Any:
     if type(x) is np.ndarray and x.dtype.kind in "biuf":
         dst = _composed_op("devices", "np_dtype")(dtype)
-        lo, hi = _composed_op("devices", "saturation_bounds")(x.dtype, dst)
+        lo, hi = _composed_op("_casts", "saturation_bounds")(x.dtype, dst)
         if lo is not None or hi is not None:
             x = np.clip(x, lo, hi)
         return x.astype(dst)
-    return _composed_op("devices", "saturate_cast")(x, dtype)
+    return _composed_op("_casts", "saturate_cast")(x, dtype)
 
 
 def _view(x: Any, dtype: Any) -> Any:
@@ -143,7 +143,7 @@ def _view(x: Any, dtype: Any) -> Any:
             if type(dtype) is str and len(_VIEW_DTYPES) < 64:
                 _VIEW_DTYPES[dtype] = dt
         return x.view(dt)
-    return _composed_op("devices", "view")(x, dtype)
+    return _composed_op("_casts", "view")(x, dtype)
 
 
 _VIEW_DTYPES: dict[Any, np.dtype] = {}  # view's dtypes by name, as np_dtype reads them

@@ -1303,7 +1303,7 @@ def test_a_module_outside_the_listed_submodules_is_refused_saying_so():
 @pytest.mark.parametrize(
     ("backend", "name", "reason"),
     [
-        ("torch", "testing.assert_close", "it lies in 'torch.testing' (test machinery)"),
+        ("torch", "testing.make_tensor", "it lies in 'torch.testing' (test machinery)"),
         ("torch", "hub.load", "it lies in 'torch.hub' (model downloads)"),
         ("torch", "cuda.is_available", "it lies in 'torch.cuda' (device and backend"),
         ("numpy", "load", None),

@@ -1,5 +1,5 @@
 """autoray's helpers on a library known only by the module rule, and the backend
-``'builtins'`` of Python values (issue #26's classes).
+``'builtins'`` of Python values.
 
 The library below is a real module object in ``sys.modules`` with its own array
 class and its own dtype objects, used the way an unregistered library is: nothing

@@ -146,6 +146,8 @@ def test_every_name_with_such_a_parameter_has_an_example():
     # string parameters only (order=, mode=, side=, kind=)
     missing -= {"asarray", "copy", "to_numpy", "ravel", "searchsorted", "choose", "convolve"}
     missing -= {"correlate", "sort", "argsort", "linalg.qr"}
+    # a draw (its int ``x`` and ``axis`` are test_random.py's test_permutation)
+    missing -= {"random.permutation"}
     # ``shape`` comes after numpy's ``order`` and ``subok``, which the libraries lack:
     # test_like_routines_take_a_numpy_shape passes it by keyword
     missing -= {"empty_like", "ones_like", "zeros_like", "full_like"}

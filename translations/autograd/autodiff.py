@@ -134,14 +134,31 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
 
 
 def _grad(fun: Callable, argnum: int = 0) -> Callable:
-    """autograd.grad: the gradient of a scalar ``fun`` with respect to ``argnum``."""
+    """autograd.grad: the gradient of a scalar ``fun`` with respect to ``argnum``.
+
+    >>> import numpy as np
+    >>> _grad(lambda x: (x ** 2).sum())(np.array([1.0, 2.0])).tolist()
+    [2.0, 4.0]
+    """
     require_callable("grad", "fun", fun)
     return functools.wraps(fun)(autograd.grad(fun, argnum))
 
 
+def _value_and_grad(fun: Callable, argnum: int = 0) -> Callable:
+    """autograd.value_and_grad: ``fun``'s value and its gradient with respect to ``argnum``.
+
+    >>> import numpy as np
+    >>> value, grad = _value_and_grad(lambda x: (x ** 2).sum())(np.array([1.0, 2.0]))
+    >>> float(value), grad.tolist()
+    (5.0, [2.0, 4.0])
+    """
+    require_callable("value_and_grad", "fun", fun)
+    return functools.wraps(fun)(autograd.value_and_grad(fun, argnum))
+
+
 TABLE = {
     "grad": _grad,
-    "value_and_grad": autograd.value_and_grad,
+    "value_and_grad": _value_and_grad,
     "jacobian": _jacobian,
     "gradient": _gradient,
     "hessian": _hessian,

@@ -14,12 +14,12 @@ import numpy as np
 from dispatch.translations._adapters import _Capsule as _HostCapsule
 from dispatch.translations._adapters import view_by_bitcast
 from dispatch.translations._composed._bound import backend_entries
+from dispatch.translations._composed._casts import view
 from dispatch.translations._composed.devices import (
     ComputeDevice,
     device_ref,
     list_devices_filtered,
     np_dtype,
-    view,
 )
 from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,

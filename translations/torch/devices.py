@@ -18,14 +18,12 @@ from typing import Any
 import numpy as np
 import torch
 from dispatch.translations._composed._bound import backend_entries
+from dispatch.translations._composed._casts import saturate_cast, saturation_bounds, view
 from dispatch.translations._composed.devices import (
     ComputeDevice,
     device_ref,
     list_devices_filtered,
     np_dtype,
-    saturate_cast,
-    saturation_bounds,
-    view,
 )
 from dispatch.translations._composed.devices import (
     get_default_device as _get_default_device_composed,
