@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -21,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import dispatch.translations as translations
 import numpy as np
 import pytest
 
+import dispatch.translations as translations
 from dispatch import clear_caches, do
 from dispatch._errors import UnsupportedError
 from dispatch.spec import Unsupported
@@ -62,6 +63,10 @@ def usable_backends() -> list[str]:
 
 
 def pytest_configure(config):
+    # paddle (3.3) crashes when imported after tensorflow (a segmentation fault loading
+    # libpaddle), while tensorflow after paddle works: paddle first, where installed
+    if importlib.util.find_spec("paddle") is not None:
+        importlib.import_module("paddle")
     try:
         import jax
 

@@ -1,0 +1,214 @@
+"""paddle: take, where, nonzero, sorting, searching, diagonals and padding.
+
+``paddle.take`` has no ``axis`` (numpy: along an axis), ``where`` refuses mixed
+dtypes, ``nonzero`` returns column tensors, ``argsort`` is unstable unless asked,
+``unique`` has no ``equal_nan`` and ``nn.functional.pad`` reverses the axis order
+and pads at most three axes: the adapters gather indices instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import paddle
+from paddle import Tensor
+
+from dispatch.translations.paddle._common import promote
+
+
+def _index(indices: Any, like: Tensor) -> Tensor:
+    if isinstance(indices, Tensor):
+        return indices.astype("int64") if indices.dtype != paddle.int64 else indices
+    return paddle.to_tensor(np.asarray(indices, dtype=np.int64), place=like.place)
+
+
+def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
+          mode: str = "raise") -> Tensor:
+    idx = _index(indices, a)
+    if axis is None:
+        a, axis = a.flatten(), 0
+    axis = axis % a.ndim
+    n = a.shape[axis]
+    if mode == "wrap":
+        idx = paddle.remainder(idx, paddle.to_tensor(n, dtype="int64"))
+    elif mode == "clip":
+        idx = paddle.clip(idx, 0, n - 1)
+    else:
+        idx = paddle.where(idx < 0, idx + n, idx)
+    flat = paddle.index_select(a, idx.flatten(), axis=axis)
+    shape = [*a.shape[:axis], *idx.shape, *a.shape[axis + 1:]]
+    return flat.reshape(shape)
+
+
+def _take_along_axis(arr: Tensor, indices: Any, axis: int | None = -1) -> Tensor:
+    idx = _index(indices, arr)
+    if axis is None:
+        arr, axis = arr.flatten(), 0
+    n = arr.shape[axis]
+    idx = paddle.where(idx < 0, idx + n, idx)
+    return paddle.take_along_axis(arr, idx, axis, broadcast=False)
+
+
+def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if x is None and y is None:
+        return _nonzero(condition)
+    if not isinstance(condition, Tensor):
+        condition = paddle.to_tensor(np.asarray(condition))
+    if condition.dtype != paddle.bool:
+        condition = condition != 0
+    x, y = promote(x, y)
+    return paddle.where(condition, x, y)
+
+
+def _nonzero(a: Tensor) -> tuple:
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    if a.dtype != paddle.bool:
+        a = a != 0
+    return tuple(i.reshape([-1]) for i in paddle.nonzero(a, as_tuple=True))
+
+
+def _argwhere(a: Tensor) -> Tensor:
+    if a.ndim == 0:
+        a = a.reshape([1])
+        return paddle.nonzero(a != 0)[:, :0]
+    return paddle.nonzero(a if a.dtype == paddle.bool else a != 0)
+
+
+def _flatnonzero(a: Tensor) -> Tensor:
+    return _nonzero(a.flatten())[0]
+
+
+def _sort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+          stable: Any = None) -> Tensor:
+    if axis is None:
+        a, axis = a.flatten(), 0
+    if a.dtype == paddle.bool:
+        return paddle.sort(a.astype("int8"), axis=axis).astype("bool")
+    return paddle.sort(a, axis=axis, stable=True)
+
+
+def _argsort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+             stable: Any = None) -> Tensor:
+    if axis is None:
+        a, axis = a.flatten(), 0
+    if a.dtype == paddle.bool:
+        a = a.astype("int8")
+    return paddle.argsort(a, axis=axis, stable=True)
+
+
+def _searchsorted(a: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Any:
+    if sorter is not None:
+        a = _take(a, sorter)
+    scalar = not isinstance(v, Tensor) and np.ndim(v) == 0
+    v = v if isinstance(v, Tensor) else paddle.to_tensor(np.asarray(v))
+    a, v = promote(a, v)
+    out = paddle.searchsorted(a, v.reshape([-1]) if v.ndim == 0 else v, right=side == "right")
+    return out.reshape([]) if scalar or v.ndim == 0 else out
+
+
+def _diagonal(a: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+    return paddle.diagonal(a, offset=offset, axis1=axis1, axis2=axis2)
+
+
+def _diag(v: Tensor, k: int = 0) -> Tensor:
+    if v.ndim == 1:
+        return paddle.diag(v, offset=k)
+    if v.ndim == 2:
+        return paddle.diagonal(v, offset=k).clone()
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def _triangle(fn: Any) -> Any:
+    def triangle(m: Tensor, k: int = 0) -> Tensor:
+        if m.dtype == paddle.bool:
+            return fn(m.astype("int8"), diagonal=k).astype("bool")
+        return fn(m, diagonal=k)
+
+    return triangle
+
+
+def _trace(a: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+           out: None = None) -> Tensor:
+    from dispatch.translations.paddle.reductions import _sum
+
+    return _sum(paddle.diagonal(a, offset=offset, axis1=axis1, axis2=axis2), axis=-1,
+                dtype=dtype)
+
+
+def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    i = np.arange(-before, n + after)
+    if mode == "edge":
+        return np.clip(i, 0, n - 1)
+    if mode == "wrap":
+        return i % n
+    if mode == "symmetric":
+        i = i % (2 * n)
+        return np.where(i >= n, 2 * n - 1 - i, i)
+    if n == 1:
+        return np.zeros_like(i)
+    i = i % (2 * (n - 1))
+    return np.where(i >= n, 2 * (n - 1) - i, i)
+
+
+def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Tensor:
+    # the widths of every axis as numpy reads them: one number, one pair, or a pair per axis
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (array.ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    a = array
+    if mode in ("constant", "empty"):
+        value = kwargs.pop("constant_values", 0) if mode == "constant" else 0
+        values = np.broadcast_to(np.asarray(value), (a.ndim, 2))
+        for ax, (b, f) in enumerate(widths.tolist()):
+            parts = []
+            for w, val in ((b, values[ax][0]), (f, values[ax][1])):
+                shape = list(a.shape)
+                shape[ax] = w
+                parts.append(paddle.full(shape, val.item(), dtype=a.dtype))
+            a = paddle.concat([parts[0], a, parts[1]], axis=ax)
+        return a
+    if mode not in ("edge", "wrap", "symmetric", "reflect"):
+        raise ValueError(f"pad on paddle: mode {mode!r} is not supported")
+    for ax, (b, f) in enumerate(widths.tolist()):
+        if b or f:
+            idx = paddle.to_tensor(_pad_index(a.shape[ax], b, f, mode), place=a.place)
+            a = paddle.index_select(a, idx, axis=ax)
+    return a if a is not array else array.clone()
+
+
+def _unique(ar: Tensor, return_index: bool = False, return_inverse: bool = False,
+            return_counts: bool = False, axis: int | None = None, *,
+            equal_nan: bool = True, sorted: bool = True) -> Any:
+    flat = ar.flatten() if axis is None else ar
+    out = paddle.unique(flat, return_index=return_index, return_inverse=return_inverse,
+                        return_counts=return_counts, axis=axis)
+    if not (return_index or return_inverse or return_counts):
+        return out
+    out = list(out)
+    if return_inverse and axis is None:
+        k = 1 + return_index
+        out[k] = out[k].reshape(ar.shape)
+    return tuple(out)
+
+
+TABLE = {
+    "take": _take,
+    "take_along_axis": _take_along_axis,
+    "where": _where,
+    "nonzero": _nonzero,
+    "argwhere": _argwhere,
+    "flatnonzero": _flatnonzero,
+    "sort": _sort,
+    "argsort": _argsort,
+    "searchsorted": _searchsorted,
+    "diagonal": _diagonal,
+    "diag": _diag,
+    "tril": _triangle(paddle.tril),
+    "triu": _triangle(paddle.triu),
+    "trace": _trace,
+    "pad": _pad,
+    "unique": _unique,
+}

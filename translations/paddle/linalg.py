@@ -1,0 +1,339 @@
+"""paddle: products and ``numpy.linalg`` with numpy's results.
+
+paddle's ``slogdet`` stacks sign and log into one tensor, ``svd`` has no
+``compute_uv``, ``dot`` is a vector-only product, ``eig``/``eigvals`` return
+complex results for real matrices (numpy: real where they are real), ``solve``
+wants a column for a vector right-hand side and products refuse mixed dtypes:
+the adapters below.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+import paddle
+from paddle import Tensor
+
+from dispatch.translations.paddle._common import np_name, promote
+
+SlogdetResult = namedtuple("SlogdetResult", "sign logabsdet")
+SVDResult = namedtuple("SVDResult", "U S Vh")
+EighResult = namedtuple("EighResult", "eigenvalues eigenvectors")
+EigResult = namedtuple("EigResult", "eigenvalues eigenvectors")
+QRResult = namedtuple("QRResult", "Q R")
+
+
+def _inexact(a: Tensor) -> Tensor:
+    return a if a.is_floating_point() or a.is_complex() else a.astype("float64")
+
+
+def _matmul(x1: Any, x2: Any, /, out: None = None, **kwargs: Any) -> Tensor:
+    x1, x2 = promote(x1, x2)
+    if x1.dtype == paddle.bool:
+        return paddle.matmul(x1.astype("int64"), x2.astype("int64")) != 0
+    return paddle.matmul(x1, x2)
+
+
+def _dot(a: Any, b: Any, out: None = None) -> Tensor:
+    a, b = promote(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if b.ndim == 1 or (a.ndim <= 2 and b.ndim <= 2):
+        return _matmul(a, b)
+    # numpy's dot: the last axis of a with the second to last of b
+    return paddle.tensordot(a, b, axes=[[a.ndim - 1], [b.ndim - 2]])
+
+
+def _vdot(a: Any, b: Any) -> Tensor:
+    a, b = promote(a, b)
+    a = paddle.conj(a) if a.is_complex() else a
+    return paddle.sum(a.flatten() * b.flatten())
+
+
+def _inner(a: Any, b: Any) -> Tensor:
+    a, b = promote(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return paddle.tensordot(a, b, axes=[[a.ndim - 1], [b.ndim - 1]])
+
+
+def _outer(a: Any, b: Any, out: None = None) -> Tensor:
+    a, b = promote(a, b)
+    return paddle.outer(a.flatten(), b.flatten())
+
+
+def _tensordot(a: Any, b: Any, axes: Any = 2) -> Tensor:
+    a, b = promote(a, b)
+    if isinstance(axes, (int, np.integer)):
+        axes = [list(range(a.ndim - int(axes), a.ndim)), list(range(int(axes)))]
+    else:
+        axes = [list(ax) if isinstance(ax, (tuple, list)) else [ax] for ax in axes]
+    return paddle.tensordot(a, b, axes=axes)
+
+
+def _kron(a: Any, b: Any) -> Tensor:
+    a, b = promote(a, b)
+    return paddle.kron(a, b)
+
+
+def _einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Tensor:
+    kwargs.pop("optimize", None)
+    return paddle.einsum(subscripts, *promote(*operands))
+
+
+def _cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+           axis: int | None = None) -> Tensor:
+    a, b = promote(a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = paddle.moveaxis(a, axisa, -1)
+    b = paddle.moveaxis(b, axisb, -1)
+    two = a.shape[-1] == 2 and b.shape[-1] == 2
+    if a.shape[-1] == 2:
+        a = paddle.concat([a, paddle.zeros([*a.shape[:-1], 1], a.dtype)], axis=-1)
+    if b.shape[-1] == 2:
+        b = paddle.concat([b, paddle.zeros([*b.shape[:-1], 1], b.dtype)], axis=-1)
+    a, b = paddle.broadcast_tensors([a, b])
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    if two:  # numpy: the z component alone, for two 2-vectors
+        return a0 * b1 - a1 * b0
+    out = paddle.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return paddle.moveaxis(out, -1, axisc)
+
+
+def _slogdet(a: Tensor) -> tuple:
+    out = paddle.linalg.slogdet(_inexact(a))
+    return SlogdetResult(out[0], out[1])
+
+
+def _det(a: Tensor) -> Tensor:
+    return paddle.linalg.det(_inexact(a))
+
+
+def _inv(a: Tensor) -> Tensor:
+    return paddle.linalg.inv(_inexact(a))
+
+
+def _solve(a: Tensor, b: Any) -> Tensor:
+    a, b = promote(_inexact(a), b)
+    if b.ndim == 1:
+        return paddle.linalg.solve(a, b.unsqueeze(-1)).squeeze(-1)
+    return paddle.linalg.solve(a, b)
+
+
+def _svd(a: Tensor, full_matrices: bool = True, compute_uv: bool = True,
+         hermitian: bool = False) -> Any:
+    a = _inexact(a)
+    if not compute_uv:
+        return paddle.linalg.svd(a, full_matrices=False)[1]
+    u, s, vh = paddle.linalg.svd(a, full_matrices=full_matrices)
+    return SVDResult(u, s, vh)
+
+
+def _svdvals(x: Tensor, /) -> Tensor:
+    return paddle.linalg.svd(_inexact(x), full_matrices=False)[1]
+
+
+def _eigh(a: Tensor, UPLO: str = "L") -> tuple:
+    w, v = paddle.linalg.eigh(_inexact(a), UPLO=UPLO)
+    return EighResult(w, v)
+
+
+def _eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
+    return paddle.linalg.eigvalsh(_inexact(a), UPLO=UPLO)
+
+
+def _real_if_real(w: Tensor, a: Tensor) -> bool:
+    return not a.is_complex() and bool(paddle.all(paddle.imag(w) == 0))
+
+
+def _eig(a: Tensor) -> tuple:
+    a = _inexact(a)
+    w, v = paddle.linalg.eig(a)
+    if _real_if_real(w, a):
+        w, v = paddle.real(w), paddle.real(v)
+    return EigResult(w, v)
+
+
+def _eigvals(a: Tensor) -> Tensor:
+    a = _inexact(a)
+    w = paddle.linalg.eigvals(a)
+    return paddle.real(w) if _real_if_real(w, a) else w
+
+
+def _qr(a: Tensor, mode: str = "reduced") -> Any:
+    a = _inexact(a)
+    if mode == "r":
+        return paddle.linalg.qr(a, mode="r")
+    q, r = paddle.linalg.qr(a, mode=mode)
+    return QRResult(q, r)
+
+
+def _cholesky(a: Tensor, /, *, upper: bool = False) -> Tensor:
+    return paddle.linalg.cholesky(_inexact(a), upper=upper)
+
+
+def _norm(x: Tensor, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Tensor:
+    x = _inexact(x)
+    if isinstance(axis, (int, np.integer)):
+        axis = (int(axis),)
+    if axis is None and ord is None:
+        out = _vector_norm(x, axis=None, keepdims=keepdims)
+        return out
+    if axis is None:
+        axis = tuple(range(x.ndim))
+    if len(axis) == 1:
+        return _vector_norm(x, axis=axis, keepdims=keepdims, ord=2 if ord is None else ord)
+    return _matrix_norm_axes(x, "fro" if ord is None else ord, tuple(axis), keepdims)
+
+
+def _vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
+                 ord: Any = 2) -> Tensor:
+    ndim = x.ndim
+    x = paddle.abs(_inexact(x))
+    if axis is None:
+        x, axes = x.flatten(), [0]
+    else:
+        axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    keep = keepdims and axis is not None
+    if ord == np.inf:
+        out = paddle.max(x, axis=axes, keepdim=keep)
+    elif ord == -np.inf:
+        out = paddle.min(x, axis=axes, keepdim=keep)
+    elif ord == 0:
+        out = paddle.sum((x != 0).astype(x.dtype), axis=axes, keepdim=keep)
+    elif ord == 1:
+        out = paddle.sum(x, axis=axes, keepdim=keep)
+    elif ord == 2:
+        out = paddle.sqrt(paddle.sum(x * x, axis=axes, keepdim=keep))
+    else:
+        out = paddle.pow(paddle.sum(paddle.pow(x, float(ord)), axis=axes, keepdim=keep),
+                         1.0 / float(ord))
+    if axis is None and keepdims:
+        out = out.reshape([1] * ndim)
+    return out
+
+
+def _matrix_norm_axes(x: Tensor, ord: Any, axes: tuple, keepdims: bool) -> Tensor:
+    r, c = (a % x.ndim for a in axes)
+    x = paddle.moveaxis(x, [r, c], [x.ndim - 2, x.ndim - 1])
+    a = paddle.abs(x)
+    if ord == "fro":
+        out = paddle.sqrt(paddle.sum(a * a, axis=[-2, -1]))
+    elif ord == "nuc":
+        out = paddle.sum(paddle.linalg.svd(x, full_matrices=False)[1], axis=-1)
+    elif ord in (1, -1):
+        s = paddle.sum(a, axis=-2)
+        out = paddle.max(s, axis=-1) if ord == 1 else paddle.min(s, axis=-1)
+    elif ord in (np.inf, -np.inf):
+        s = paddle.sum(a, axis=-1)
+        out = paddle.max(s, axis=-1) if ord == np.inf else paddle.min(s, axis=-1)
+    elif ord in (2, -2):
+        s = paddle.linalg.svd(x, full_matrices=False)[1]
+        out = paddle.max(s, axis=-1) if ord == 2 else paddle.min(s, axis=-1)
+    else:
+        raise ValueError(f"Invalid norm order {ord!r} for matrices")
+    if keepdims:
+        for ax in sorted((r, c)):
+            out = out.unsqueeze(ax)
+    return out
+
+
+def _matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> Tensor:
+    return _matrix_norm_axes(_inexact(x), ord, (-2, -1), keepdims)
+
+
+def _pinv(a: Tensor, rcond: Any = None, hermitian: bool = False, *,
+          rtol: Any = None) -> Tensor:
+    a = _inexact(a)
+    tol = rcond if rcond is not None else rtol
+    return paddle.linalg.pinv(a, rcond=1e-15 if tol is None else float(tol),
+                              hermitian=hermitian)
+
+
+def _matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *,
+                 rtol: Any = None) -> Tensor:
+    A = _inexact(A)
+    if A.ndim < 2:
+        return paddle.to_tensor(int(bool(paddle.any(A != 0))), dtype="int64")
+    s = paddle.linalg.svd(A, full_matrices=False)[1]
+    smax = paddle.max(s, axis=-1, keepdim=True)
+    if tol is not None:
+        cut = paddle.to_tensor(np.asarray(tol), dtype=s.dtype)
+        cut = cut.unsqueeze(-1) if cut.ndim else cut
+    else:
+        eps = float(np.finfo(np_name(s.dtype)).eps)
+        cut = smax * (rtol if rtol is not None else max(A.shape[-2:]) * eps)
+    return paddle.sum((s > cut).astype("int64"), axis=-1)
+
+
+def _matrix_power(a: Tensor, n: int) -> Tensor:
+    return paddle.linalg.matrix_power(_inexact(a) if n < 0 else a, n)
+
+
+def _multi_dot(arrays: Any, *, out: None = None) -> Tensor:
+    return paddle.linalg.multi_dot(promote(*arrays))
+
+
+def _lstsq(a: Tensor, b: Any, rcond: Any = None) -> tuple:
+    a, b = promote(_inexact(a), b)
+    vec = b.ndim == 1
+    bb = b.unsqueeze(-1) if vec else b
+    x = paddle.linalg.pinv(a, rcond=1e-15 if rcond is None else float(rcond)) @ bb
+    rank = _matrix_rank(a)
+    m, n = a.shape[-2:]
+    if int(rank) == n and m > n:
+        r = bb - a @ x
+        resid = paddle.sum(paddle.abs(r) ** 2, axis=-2)
+    else:
+        resid = paddle.zeros([0], dtype=x.dtype)
+    s = paddle.linalg.svd(a, full_matrices=False)[1]
+    return (x.squeeze(-1) if vec else x), resid.reshape([-1]), rank, s
+
+
+def _cond(x: Tensor, p: Any = None) -> Tensor:
+    x = _inexact(x)
+    if p is None or p in (2, -2):
+        s = paddle.linalg.svd(x, full_matrices=False)[1]
+        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+    return _matrix_norm(x, ord=p) * _matrix_norm(paddle.linalg.inv(x), ord=p)
+
+
+TABLE = {
+    "matmul": _matmul,
+    "linalg.matmul": _matmul,
+    "dot": _dot,
+    "vdot": _vdot,
+    "inner": _inner,
+    "outer": _outer,
+    "linalg.outer": _outer,
+    "tensordot": _tensordot,
+    "linalg.tensordot": _tensordot,
+    "kron": _kron,
+    "einsum": _einsum,
+    "cross": _cross,
+    "linalg.slogdet": _slogdet,
+    "linalg.det": _det,
+    "linalg.inv": _inv,
+    "linalg.solve": _solve,
+    "linalg.svd": _svd,
+    "linalg.svdvals": _svdvals,
+    "linalg.eigh": _eigh,
+    "linalg.eigvalsh": _eigvalsh,
+    "linalg.eig": _eig,
+    "linalg.eigvals": _eigvals,
+    "linalg.qr": _qr,
+    "linalg.cholesky": _cholesky,
+    "linalg.norm": _norm,
+    "linalg.vector_norm": _vector_norm,
+    "linalg.matrix_norm": _matrix_norm,
+    "linalg.pinv": _pinv,
+    "linalg.matrix_rank": _matrix_rank,
+    "linalg.matrix_power": _matrix_power,
+    "linalg.multi_dot": _multi_dot,
+    "linalg.lstsq": _lstsq,
+    "linalg.cond": _cond,
+}

@@ -1,0 +1,215 @@
+"""paddle: reductions and cumulative functions with numpy's keywords and dtypes.
+
+paddle spells ``keepdims`` as ``keepdim``, takes axes as lists, refuses means of
+integers, keeps int32 in products and names the variance's correction
+``unbiased``; numpy's result dtype of each reduction (int64 sums of small
+integers, float64 means of integers) is read from numpy itself on an empty array
+of the input's dtype, once per dtype.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import paddle
+from paddle import Tensor
+
+from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, _dtype
+
+_FLOATS = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
+
+
+@functools.cache
+def _numpy_dtype(name: str, dtype: Any, arg: Any = None) -> Any:
+    """paddle's dtype of numpy's ``name`` reduction of an array of ``dtype``."""
+    sample = np.ones((1, 1), NP_NAMES[dtype])
+    out = getattr(np, name)(sample, axis=0, dtype=arg) if arg is not None else getattr(
+        np, name)(sample, axis=0)
+    return _DTYPES[out.dtype.name]
+
+
+def _axis(axis: Any) -> Any:
+    return list(axis) if isinstance(axis, tuple) else axis
+
+
+def _cast(out: Tensor, dt: Any) -> Tensor:
+    return out if out.dtype == dt else out.astype(dt)
+
+
+def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+         keepdims: bool = False) -> Tensor:
+    dt = _dtype(dtype) or _numpy_dtype("sum", a.dtype)
+    if a.dtype == paddle.bool:
+        a = a.astype(dt)
+    return _cast(paddle.sum(a, axis=_axis(axis), dtype=dt, keepdim=keepdims), dt)
+
+
+def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False) -> Tensor:
+    dt = _dtype(dtype) or _numpy_dtype("prod", a.dtype)
+    a = _cast(a, dt)
+    if isinstance(axis, (tuple, list)):
+        for ax in sorted((x % max(a.ndim, 1) for x in axis), reverse=True):
+            a = paddle.prod(a, axis=ax, keepdim=keepdims)
+        return a
+    return paddle.prod(a, axis=axis, keepdim=keepdims)
+
+
+def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+          keepdims: bool = False) -> Tensor:
+    dt = _dtype(dtype) or _numpy_dtype("mean", a.dtype)
+    return paddle.mean(_cast(a, dt), axis=_axis(axis), keepdim=keepdims)
+
+
+def _count(a: Tensor, axis: Any) -> int:
+    if axis is None:
+        return a.size
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    return n
+
+
+def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, correction: float | None = None, mean: Any = None) -> Tensor:
+    ddof = ddof if correction is None else correction
+    dt = _dtype(dtype) or _numpy_dtype("var", a.dtype)
+    x = a if a.is_complex() else _cast(a, dt)
+    m = paddle.mean(x, axis=_axis(axis), keepdim=True) if mean is None else mean
+    d = x - m
+    sq = paddle.real(d * paddle.conj(d)) if d.is_complex() else d * d
+    n = _count(a, axis)
+    return paddle.sum(sq, axis=_axis(axis), keepdim=keepdims) / max(n - ddof, 0)
+
+
+def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+         keepdims: bool = False, *, correction: float | None = None, mean: Any = None) -> Tensor:
+    return paddle.sqrt(_var(a, axis, dtype, None, ddof, keepdims, correction=correction,
+                            mean=mean))
+
+
+def _extreme(fn: Any) -> Any:
+    def extreme(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False,
+                initial: Any = None, where: Any = True) -> Tensor:
+        if a.dtype == paddle.bool:
+            return fn(a.astype("int64"), axis=_axis(axis), keepdim=keepdims).astype("bool")
+        return fn(a, axis=_axis(axis), keepdim=keepdims)
+
+    return extreme
+
+
+def _arg(fn: Any) -> Any:
+    def arg(a: Tensor, axis: int | None = None, out: None = None, *,
+            keepdims: bool = False) -> Tensor:
+        if a.dtype == paddle.bool:
+            a = a.astype("int64")
+        if axis is None and keepdims:
+            return fn(a.flatten(), axis=0).reshape([1] * a.ndim)
+        out_ = fn(a, axis=axis, keepdim=keepdims)
+        if a.is_floating_point():
+            # numpy returns the first NaN's index (paddle skips NaN)
+            nan = paddle.isnan(a)
+            first = paddle.argmax(nan.astype("int32"), axis=axis, keepdim=keepdims)
+            has = paddle.any(nan, axis=axis, keepdim=keepdims) if axis is not None else \
+                paddle.any(nan)
+            out_ = paddle.where(has, first, out_)
+        return out_
+
+    return arg
+
+
+def _logical(fn: Any) -> Any:
+    def logical(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
+                where: Any = True) -> Tensor:
+        if a.dtype != paddle.bool:
+            a = a != 0
+        return fn(a, axis=_axis(axis), keepdim=keepdims)
+
+    return logical
+
+
+def _cumulative(name: str, fn: Any) -> Any:
+    def cumulative(a: Tensor, axis: int | None = None, dtype: Any = None,
+                   out: None = None) -> Tensor:
+        dt = _dtype(dtype) or _numpy_dtype(name, a.dtype)
+        a = _cast(a, dt)
+        if axis is None:
+            a, axis = a.flatten(), 0
+        return fn(a, axis)
+
+    return cumulative
+
+
+def _cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Tensor:
+    return _cumulative_array("cumsum", x, axis, dtype, include_initial, 0)
+
+
+def _cumulative_prod(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
+                     include_initial: bool = False) -> Tensor:
+    return _cumulative_array("cumprod", x, axis, dtype, include_initial, 1)
+
+
+def _cumulative_array(name: str, x: Tensor, axis: Any, dtype: Any, initial: bool,
+                      fill: int) -> Tensor:
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"cumulative_{name[3:]}: axis is required for arrays of more "
+                             "than one dimension")
+        axis = 0
+    out = _CUM[name](x, axis, dtype)
+    if initial:
+        shape = list(out.shape)
+        shape[axis] = 1
+        out = paddle.concat([paddle.full(shape, fill, dtype=out.dtype), out], axis=axis)
+    return out
+
+
+def _median(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
+            keepdims: bool = False) -> Tensor:
+    dt = _numpy_dtype("median", a.dtype)
+    a = _cast(a, dt)
+    if isinstance(axis, (tuple, list)):
+        return paddle.quantile(a, 0.5, axis=list(axis), keepdim=keepdims)
+    return paddle.median(a, axis=axis, keepdim=keepdims, mode="avg")
+
+
+def _count_nonzero(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+    return paddle.count_nonzero(a, axis=_axis(axis), keepdim=keepdims).astype("int64")
+
+
+def _ptp(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False) -> Tensor:
+    hi = _EXTREMES["max"](a, axis, keepdims=keepdims)
+    lo = _EXTREMES["min"](a, axis, keepdims=keepdims)
+    return hi - lo
+
+
+_EXTREMES = {"max": _extreme(paddle.max), "min": _extreme(paddle.min)}
+_CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
+        "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
+
+TABLE = {
+    "sum": _sum,
+    "prod": _prod,
+    "mean": _mean,
+    "var": _var,
+    "std": _std,
+    "max": _EXTREMES["max"],
+    "amax": _EXTREMES["max"],
+    "min": _EXTREMES["min"],
+    "amin": _EXTREMES["min"],
+    "ptp": _ptp,
+    "argmax": _arg(paddle.argmax),
+    "argmin": _arg(paddle.argmin),
+    "all": _logical(paddle.all),
+    "any": _logical(paddle.any),
+    "cumsum": _CUM["cumsum"],
+    "cumprod": _CUM["cumprod"],
+    "cumulative_sum": _cumulative_sum,
+    "cumulative_prod": _cumulative_prod,
+    "median": _median,
+    "count_nonzero": _count_nonzero,
+}

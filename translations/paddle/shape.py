@@ -1,0 +1,214 @@
+"""paddle: shapes, joins, splits and reorderings with numpy's signatures.
+
+paddle's ``transpose`` and ``flip`` need their axes (numpy: all, reversed),
+``concat``/``stack`` refuse mixed dtypes (numpy promotes), ``split`` takes
+section sizes (numpy: indices), ``squeeze`` ignores an axis that is not 1 long
+and shapes are lists.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import paddle
+from paddle import Tensor
+
+from dispatch.translations.paddle._common import promote
+
+
+def _shape(shape: Any) -> list:
+    return [int(shape)] if isinstance(shape, (int, np.integer)) else [int(s) for s in shape]
+
+
+def _transpose(a: Tensor, axes: Any = None) -> Tensor:
+    perm = list(range(a.ndim))[::-1] if axes is None else [int(x) % max(a.ndim, 1)
+                                                            for x in axes]
+    return paddle.transpose(a, perm)
+
+
+def _matrix_transpose(x: Tensor, /) -> Tensor:
+    if x.ndim < 2:
+        raise ValueError("matrix_transpose: the array needs at least 2 dimensions")
+    return paddle.transpose(x, [*range(x.ndim - 2), x.ndim - 1, x.ndim - 2])
+
+
+def _reshape(a: Tensor, shape: Any = None, order: str = "C", *, newshape: Any = None,
+             copy: bool | None = None) -> Tensor:
+    shape = newshape if shape is None else shape
+    if order != "C":
+        raise ValueError(f"reshape on paddle: order={order!r} is not supported, only 'C'")
+    return paddle.reshape(a, _shape(shape))
+
+
+def _ravel(a: Tensor, order: str = "C") -> Tensor:
+    return paddle.reshape(a, [-1])
+
+
+def _flatten(a: Tensor, order: str = "C") -> Tensor:
+    return paddle.reshape(a, [-1]).clone()
+
+
+def _flip(m: Tensor, axis: Any = None) -> Tensor:
+    axes = list(range(m.ndim)) if axis is None else (
+        list(axis) if isinstance(axis, (tuple, list)) else [axis])
+    return paddle.flip(m, axes) if axes else m.clone()
+
+
+def _expand_dims(a: Tensor, axis: Any) -> Tensor:
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    n = a.ndim + len(axes)
+    for ax in sorted(x % n for x in axes):
+        a = paddle.unsqueeze(a, ax)
+    return a
+
+
+def _squeeze(a: Tensor, axis: Any = None) -> Tensor:
+    if axis is None:
+        return paddle.squeeze(a)
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    for ax in axes:
+        if a.shape[ax] != 1:
+            raise ValueError("cannot select an axis to squeeze out which has size not "
+                             "equal to one")
+    return paddle.squeeze(a, axis=axes)
+
+
+def _concatenate(arrays: Any, axis: int | None = 0, out: None = None, *, dtype: Any = None,
+                 casting: str = "same_kind") -> Tensor:
+    arrays = promote(*arrays)
+    if axis is None:
+        arrays, axis = [x.flatten() for x in arrays], 0
+    if dtype is not None:
+        arrays = [x.astype(dtype) for x in arrays]
+    return paddle.concat(arrays, axis=axis)
+
+
+def _stack(arrays: Any, axis: int = 0, out: None = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> Tensor:
+    arrays = promote(*arrays)
+    if dtype is not None:
+        arrays = [x.astype(dtype) for x in arrays]
+    return paddle.stack(arrays, axis=axis)
+
+
+def _sections(n: int, indices_or_sections: Any) -> list[int]:
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if n % k:
+            raise ValueError("array split does not result in an equal division")
+        return [n // k] * k
+    bounds = [0, *(min(max(int(i) if i >= 0 else int(i) + n, 0), n)
+                   for i in indices_or_sections), n]
+    return [max(b - a, 0) for a, b in itertools.pairwise(bounds)]
+
+
+def _split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
+    if not isinstance(indices_or_sections, (int, np.integer)) and not isinstance(
+            indices_or_sections, (list, tuple)):
+        indices_or_sections = [int(i) for i in np.asarray(indices_or_sections).tolist()]
+    n = ary.shape[axis]
+    sizes = _sections(n, indices_or_sections)
+    # paddle.split refuses empty sections: slice them one by one
+    out, start = [], 0
+    for size in sizes:
+        idx = [slice(None)] * ary.ndim
+        idx[axis] = slice(start, start + size)
+        out.append(ary[tuple(idx)])
+        start += size
+    return out
+
+
+def _tile(A: Tensor, reps: Any) -> Tensor:
+    reps = _shape(reps)
+    if len(reps) < A.ndim:
+        reps = [1] * (A.ndim - len(reps)) + reps
+    return paddle.tile(A, reps)
+
+
+def _roll(a: Tensor, shift: Any, axis: Any = None) -> Tensor:
+    if axis is None:
+        return paddle.roll(a.flatten(), shift).reshape(a.shape)
+    shifts = list(shift) if isinstance(shift, (tuple, list)) else shift
+    axes = list(axis) if isinstance(axis, (tuple, list)) else axis
+    if isinstance(axes, list) and not isinstance(shifts, list):
+        shifts = [shifts] * len(axes)
+    return paddle.roll(a, shifts, axes)
+
+
+def _repeat(a: Tensor, repeats: Any, axis: int | None = None) -> Tensor:
+    if axis is None:
+        a, axis = a.flatten(), 0
+    if not isinstance(repeats, (int, np.integer)):
+        repeats = paddle.to_tensor(np.asarray(repeats), dtype="int64") if not isinstance(
+            repeats, Tensor) else repeats.astype("int64")
+        if repeats.ndim == 0 or repeats.shape[0] == 1:
+            repeats = int(repeats.reshape([-1])[0])
+    return paddle.repeat_interleave(a, repeats, axis=axis)
+
+
+def _moveaxis(a: Tensor, source: Any, destination: Any) -> Tensor:
+    return paddle.moveaxis(a, source, destination)
+
+
+def _swapaxes(a: Tensor, axis1: int, axis2: int) -> Tensor:
+    perm = list(range(a.ndim))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return paddle.transpose(a, perm)
+
+
+def _broadcast_to(array: Tensor, shape: Any, subok: bool = False) -> Tensor:
+    return paddle.broadcast_to(array, _shape(shape))
+
+
+def _broadcast_arrays(*args: Any, subok: bool = False) -> tuple:
+    tensors = [a if isinstance(a, Tensor) else paddle.to_tensor(np.asarray(a)) for a in args]
+    return tuple(paddle.broadcast_tensors(tensors)) if len(tensors) > 1 else tuple(tensors)
+
+
+def _atleast(n: int) -> Any:
+    def atleast(*arys: Any) -> Any:
+        outs = []
+        for a in arys:
+            if a.ndim < n:
+                shape = {0: [1] * n, 1: [1, a.shape[0], 1][:n] if n == 3 else [1, a.shape[0]],
+                         2: [*a.shape, 1]}[a.ndim]
+                a = a.reshape(shape)
+            outs.append(a)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    return atleast
+
+
+def _copy(a: Tensor, order: str = "K", subok: bool = False) -> Tensor:
+    return a.clone()
+
+
+TABLE = {
+    "transpose": _transpose,
+    "permute_dims": _transpose,
+    "matrix_transpose": _matrix_transpose,
+    "linalg.matrix_transpose": _matrix_transpose,
+    "reshape": _reshape,
+    "ravel": _ravel,
+    "flatten": _flatten,
+    "flip": _flip,
+    "expand_dims": _expand_dims,
+    "squeeze": _squeeze,
+    "concatenate": _concatenate,
+    "concat": _concatenate,
+    "stack": _stack,
+    "split": _split,
+    "tile": _tile,
+    "roll": _roll,
+    "repeat": _repeat,
+    "moveaxis": _moveaxis,
+    "swapaxes": _swapaxes,
+    "broadcast_to": _broadcast_to,
+    "broadcast_arrays": _broadcast_arrays,
+    "atleast_1d": _atleast(1),
+    "atleast_2d": _atleast(2),
+    "atleast_3d": _atleast(3),
+    "copy": _copy,
+}
