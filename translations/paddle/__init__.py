@@ -19,14 +19,19 @@ from typing import Any
 
 from dispatch.translations._adapters import merge_topics
 from dispatch.translations.paddle import (
+    autodiff,
+    control,
     creation,
     devices,
+    dtypes,
     elementwise,
+    fft,
     indexing,
     linalg,
     random,
     reductions,
     shape,
+    special,
 )
 
 TYPES = ("paddle",)
@@ -39,5 +44,6 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 
 TABLE = merge_topics(
-    creation, elementwise, reductions, shape, indexing, linalg, random, devices,
+    creation, elementwise, reductions, shape, indexing, linalg, fft, special, random,
+    autodiff, control, devices, dtypes,
 )

@@ -151,23 +151,42 @@ def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
 def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
               indexing: str = "xy") -> tuple:
     xs = [x.flatten() for x in xi]
-    if not xs:
+    n = len(xs)
+    if n == 0:
         return ()
-    if indexing == "xy" and len(xs) > 1:
-        xs[0], xs[1] = xs[1], xs[0]
-    out = list(paddle.meshgrid(*xs)) if len(xs) > 1 else [xs[0].clone()]
-    if indexing == "xy" and len(xs) > 1:
-        out = [paddle.transpose(o, [1, 0, *range(2, o.ndim)]) for o in out]
-        out[0], out[1] = out[1], out[0]
+    swap = indexing == "xy" and n > 1
     if sparse:
-        shapes = []
-        for i, x in enumerate(xi):
-            shape = [1] * len(xi)
-            j = {0: 1, 1: 0}.get(i, i) if indexing == "xy" and len(xi) > 1 else i
-            shape[j] = x.size
-            shapes.append(x.flatten().reshape(shape))
-        return tuple(shapes)
-    return tuple(out)
+        out = []
+        for i, x in enumerate(xs):
+            shape = [1] * n
+            shape[{0: 1, 1: 0}.get(i, i) if swap else i] = x.shape[0]
+            out.append(x.reshape(shape))
+        return tuple(out)
+    if n == 1:
+        return (xs[0].clone(),)
+    # paddle.meshgrid is 'ij'; numpy's 'xy' is 'ij' of (x1, x0, x2...) with the first two
+    # outputs swapped back
+    order = [1, 0, *range(2, n)] if swap else list(range(n))
+    grids = paddle.meshgrid(*[xs[i] for i in order])
+    return tuple(grids[order.index(i)] for i in range(n))
+
+
+def _indices(dimensions: Any, dtype: Any = int, sparse: bool = False, *,
+             device: Any = None) -> Any:
+    dims = [int(d) for d in dimensions]
+    dt = _dtype(dtype) or paddle.int64
+    ranges = [paddle.arange(d, dtype="int64").astype(dt) for d in dims]
+    if sparse:
+        out = []
+        for i, r in enumerate(ranges):
+            shape = [1] * len(dims)
+            shape[i] = dims[i]
+            out.append(_on(r.reshape(shape), device))
+        return tuple(out)
+    if not dims:
+        return _on(paddle.zeros([0], dtype=dt), device)
+    grids = paddle.meshgrid(*ranges) if len(dims) > 1 else [ranges[0]]
+    return _on(paddle.stack(grids), device)
 
 
 TABLE = merge_tables(
@@ -186,6 +205,7 @@ TABLE = merge_tables(
         "linspace": _linspace,
         "tri": _tri,
         "meshgrid": _meshgrid,
+        "indices": _indices,
     },
     fill_entries("paddle", "geomspace", "logspace", "tril_indices", "triu_indices"),
     names=("creation", "filled"),

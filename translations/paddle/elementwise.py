@@ -75,7 +75,11 @@ def _exp2(x: Tensor) -> Tensor:
 
 
 def _cbrt(x: Tensor) -> Tensor:
-    return paddle.sign(x) * paddle.pow(paddle.abs(x), 1.0 / 3.0)
+    # pow(|x|, 1/3) is a few units of roundoff off; one Newton step on y^3 = |x| fixes it
+    a = paddle.abs(x)
+    y = paddle.pow(a, 1.0 / 3.0)
+    y = paddle.where(y > 0, y - (y * y * y - a) / (3.0 * y * y), y)
+    return paddle.sign(x) * y
 
 
 def _fmod(x1: Tensor, x2: Tensor) -> Tensor:
@@ -281,6 +285,20 @@ def _round(a: Tensor, decimals: int = 0, out: None = None) -> Tensor:
     return paddle.round(a * scale) / scale
 
 
+def _fix(x: Tensor, out: None = None) -> Tensor:
+    return paddle.trunc(x) if x.is_floating_point() else x.clone()
+
+
+def _array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
+    a1, a2 = (a if isinstance(a, Tensor) else paddle.to_tensor(np.asarray(a)) for a in (a1, a2))
+    if list(a1.shape) != list(a2.shape):
+        return False
+    same = _UFUNCS["equal"](a1, a2)
+    if equal_nan and (a1.is_floating_point() or a1.is_complex()):
+        same = same | (_UFUNCS["isnan"](a1) & _UFUNCS["isnan"](a2))
+    return bool(paddle.all(same))
+
+
 def _real(x: Tensor) -> Tensor:
     return paddle.real(x) if x.is_complex() else x
 
@@ -327,6 +345,8 @@ TABLE = merge_tables(
     {name: _UFUNCS[target] for name, target in _SPELLINGS.items()},
     {
         "round": _round,
+        "fix": _fix,
+        "array_equal": _array_equal,
         "around": _round,
         "real": _real,
         "imag": _imag,

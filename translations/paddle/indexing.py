@@ -61,6 +61,17 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return paddle.where(condition, x, y)
 
 
+def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    choices = promote(*choicelist, default)
+    out = paddle.broadcast_to(choices[-1], list(np.broadcast_shapes(
+        *(tuple(c.shape) for c in choices), *(tuple(c.shape) for c in condlist))))
+    for cond, choice in zip(reversed(condlist), reversed(choices[:-1]), strict=True):
+        out = paddle.where(cond, choice, out)
+    return out
+
+
 def _nonzero(a: Tensor) -> tuple:
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
@@ -199,6 +210,7 @@ TABLE = {
     "take_along_axis": _take_along_axis,
     "where": _where,
     "nonzero": _nonzero,
+    "select": _select,
     "argwhere": _argwhere,
     "flatnonzero": _flatnonzero,
     "sort": _sort,

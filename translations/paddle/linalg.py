@@ -302,7 +302,59 @@ def _cond(x: Tensor, p: Any = None) -> Tensor:
     return _matrix_norm(x, ord=p) * _matrix_norm(paddle.linalg.inv(x), ord=p)
 
 
+def _lu_factor(a: Tensor, overwrite_a: bool = False, check_finite: bool = True) -> tuple:
+    # paddle's pivots are LAPACK's, 1-based; scipy's are 0-based
+    lu, piv = paddle.linalg.lu(_inexact(a))
+    return lu, piv.astype("int32") - 1
+
+
+def _lu(a: Tensor, permute_l: bool = False, overwrite_a: bool = False,
+        check_finite: bool = True, p_indices: bool = False) -> tuple:
+    lu, piv = paddle.linalg.lu(_inexact(a))
+    p, lower, upper = paddle.linalg.lu_unpack(lu, piv)
+    return (p @ lower, upper) if permute_l else (p, lower, upper)
+
+
+def _solve_triangular(a: Tensor, b: Any, trans: Any = 0, lower: bool = False,
+                      unit_diagonal: bool = False, overwrite_b: bool = False,
+                      check_finite: bool = True) -> Tensor:
+    a, b = promote(_inexact(a), b)
+    vector = b.ndim == a.ndim - 1
+    bb = b.unsqueeze(-1) if vector else b
+    transpose = trans in (1, "T", 2, "C")
+    if trans in (2, "C") and a.is_complex():
+        a = paddle.conj(a)
+    x = paddle.linalg.triangular_solve(a, bb, upper=not lower, transpose=transpose,
+                                       unitriangular=unit_diagonal)
+    return x.squeeze(-1) if vector else x
+
+
+def _cho_factor(a: Tensor, lower: bool = False, overwrite_a: bool = False,
+                check_finite: bool = True) -> tuple:
+    return paddle.linalg.cholesky(_inexact(a), upper=not lower), lower
+
+
+def _cho_solve(c_and_lower: tuple, b: Any, overwrite_b: bool = False,
+               check_finite: bool = True) -> Tensor:
+    c, lower = c_and_lower
+    c, b = promote(c, b)
+    vector = b.ndim == 1
+    x = paddle.linalg.cholesky_solve(b.unsqueeze(-1) if vector else b, c, upper=not lower)
+    return x.squeeze(-1) if vector else x
+
+
+def _expm(A: Tensor) -> Tensor:
+    return paddle.linalg.matrix_exp(_inexact(A))
+
+
 TABLE = {
+    "linalg.lu": _lu,
+    "scipy.linalg.lu": _lu,
+    "scipy.linalg.lu_factor": _lu_factor,
+    "scipy.linalg.solve_triangular": _solve_triangular,
+    "scipy.linalg.cho_factor": _cho_factor,
+    "scipy.linalg.cho_solve": _cho_solve,
+    "scipy.linalg.expm": _expm,
     "matmul": _matmul,
     "linalg.matmul": _matmul,
     "dot": _dot,

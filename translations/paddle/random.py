@@ -171,6 +171,13 @@ class Generator(Distributions):
         with self._drawing():
             return paddle.binomial(count, prob).astype("int64")
 
+    def beta(self, a: Any, b: Any, size: Any = None) -> Any:
+        """Beta draws, as x / (x + y) of two gamma draws."""
+        shape = _size(size, a, b)
+        x = self.gamma(a, 1.0, shape)
+        y = self.gamma(b, 1.0, shape)
+        return x / (x + y)
+
     def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
         """Exponential draws."""
         u = self.random(_size(size, scale))

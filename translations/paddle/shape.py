@@ -120,6 +120,30 @@ def _split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
     return out
 
 
+def _array_split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
+    n = ary.shape[axis]
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        q, r = divmod(n, k)
+        points = np.cumsum([q + 1] * r + [q] * (k - r))[:-1].tolist()
+        return _split(ary, points, axis)
+    return _split(ary, indices_or_sections, axis)
+
+
+def _fliplr(m: Tensor) -> Tensor:
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return paddle.flip(m, [1])
+
+
+def _flipud(m: Tensor) -> Tensor:
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return paddle.flip(m, [0])
+
+
 def _tile(A: Tensor, reps: Any) -> Tensor:
     reps = _shape(reps)
     if len(reps) < A.ndim:
@@ -163,8 +187,10 @@ def _broadcast_to(array: Tensor, shape: Any, subok: bool = False) -> Tensor:
 
 
 def _broadcast_arrays(*args: Any, subok: bool = False) -> tuple:
+    # paddle.broadcast_tensors wants one dtype; numpy keeps each array's own
     tensors = [a if isinstance(a, Tensor) else paddle.to_tensor(np.asarray(a)) for a in args]
-    return tuple(paddle.broadcast_tensors(tensors)) if len(tensors) > 1 else tuple(tensors)
+    shape = list(np.broadcast_shapes(*(tuple(t.shape) for t in tensors)))
+    return tuple(paddle.broadcast_to(t, shape) for t in tensors)
 
 
 def _atleast(n: int) -> Any:
@@ -200,6 +226,9 @@ TABLE = {
     "concat": _concatenate,
     "stack": _stack,
     "split": _split,
+    "array_split": _array_split,
+    "fliplr": _fliplr,
+    "flipud": _flipud,
     "tile": _tile,
     "roll": _roll,
     "repeat": _repeat,
