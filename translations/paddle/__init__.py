@@ -31,6 +31,7 @@ from dispatch.translations.paddle import (
     random,
     reductions,
     shape,
+    sparse,
     special,
 )
 
@@ -45,5 +46,5 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, shape, indexing, linalg, fft, special, random,
-    autodiff, control, devices, dtypes,
+    sparse, autodiff, control, devices, dtypes,
 )

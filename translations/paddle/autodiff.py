@@ -19,6 +19,7 @@ from paddle import Tensor
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import hessian_result
+from dispatch.translations._composed._bound import checkpoint_pass_through
 from dispatch.translations._composed.autodiff import gradient as _np_gradient
 from dispatch.translations.paddle._common import promote
 
@@ -163,6 +164,58 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     return hessian_of_f
 
 
+def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """jax's ``vjp``: ``fun``'s output and a function of a cotangent giving the
+    cotangents of the primals (one reverse pass each call)."""
+    full, xs, nested = _leaves(primals, tuple(range(len(primals))))
+    out = fun(*full)
+    value, aux = (out[0], out[1]) if has_aux else (out, None)
+
+    def vjp_fn(cotangent: Any) -> tuple:
+        ct = cotangent if isinstance(cotangent, Tensor) else promote(cotangent)[0]
+        raw = paddle.grad(value, xs, grad_outputs=ct.astype(value.dtype), retain_graph=True,
+                          create_graph=nested, allow_unused=True)
+        gs = tuple(paddle.zeros_like(x) if g is None else g for g, x in zip(raw, xs,
+                                                                           strict=True))
+        return gs if nested else _detach(gs)
+
+    primal_out = value if nested else _detach(value)
+    return (primal_out, vjp_fn, aux) if has_aux else (primal_out, vjp_fn)
+
+
+def _jvp(fun: Callable, primals: Any, tangents: Any) -> tuple:
+    """jax's ``jvp``: ``(fun(*primals), J @ tangents)``, by the derivative of a
+    vector-Jacobian product with respect to its cotangent (two reverse passes)."""
+    full, xs, _ = _leaves(tuple(primals), tuple(range(len(primals))))
+    out = fun(*full)
+    u = paddle.zeros_like(out)
+    u.stop_gradient = False
+    raw = paddle.grad(out, xs, grad_outputs=u, create_graph=True, allow_unused=True)
+    pairs = [(g, t) for g, t in zip(raw, tangents, strict=True) if g is not None]
+    total = sum(paddle.sum(g * (t if isinstance(t, Tensor) else promote(t)[0]).astype(g.dtype))
+                for g, t in pairs)
+    if not pairs:
+        return out.detach(), paddle.zeros_like(out).detach()
+    (tangent_out,) = paddle.grad(total, [u], allow_unused=True)
+    tangent_out = paddle.zeros_like(out) if tangent_out is None else tangent_out
+    return out.detach(), tangent_out.detach()
+
+
+def _variable(x: Any) -> Any:
+    """A trainable copy of ``x``: a paddle parameter (``stop_gradient=False``); integers
+    and bools become float64."""
+    t = (x if isinstance(x, Tensor) else promote(x)[0]).detach().clone()
+    if not (t.is_floating_point() or t.is_complex()):
+        t = t.astype("float64")
+    p = paddle.create_parameter(t.shape, t.dtype,
+                                default_initializer=paddle.nn.initializer.Assign(t))
+    return p
+
+
+def _is_module(obj: Any) -> bool:
+    return isinstance(obj, paddle.nn.Layer)
+
+
 def _stop_gradient(x: Any) -> Any:
     return x.detach() if isinstance(x, Tensor) else x
 
@@ -174,4 +227,11 @@ TABLE = {
     "value_and_grad": _value_and_grad,
     "hessian": _hessian,
     "stop_gradient": _stop_gradient,
+    "vjp": _vjp,
+    "jvp": _jvp,
+    "variable": _variable,
+    "is_module": _is_module,
+    # a checkpoint changes only what a backward pass keeps in memory: f itself has the
+    # values and derivatives it asks for (paddle's recompute needs a Layer and a program)
+    "checkpoint": checkpoint_pass_through,
 }

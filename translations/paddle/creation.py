@@ -16,7 +16,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
-from dispatch.engine import merge_tables
+from dispatch.engine import merge_tables, unsupported
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations.paddle._common import _dtype, promote
 from dispatch.translations.paddle.devices import _place
@@ -189,6 +189,15 @@ def _indices(dimensions: Any, dtype: Any = int, sparse: bool = False, *,
     return _on(paddle.stack(grids), device)
 
 
+def _window(fn: Any) -> Any:
+    # a window is made from its length alone: numpy's values, as a float64 tensor
+    def window(M: Any, *beta: Any, device: Any = None) -> Tensor:
+        return _on(paddle.to_tensor(fn(int(M), *beta), dtype="float64"), device)
+
+    window.__name__ = window.__qualname__ = "_" + fn.__name__
+    return window
+
+
 TABLE = merge_tables(
     {
         "zeros": _zeros,
@@ -206,7 +215,12 @@ TABLE = merge_tables(
         "tri": _tri,
         "meshgrid": _meshgrid,
         "indices": _indices,
+        **{name: _window(getattr(np, name))
+           for name in ("bartlett", "blackman", "hamming", "hanning", "kaiser")},
+        "asfortranarray": unsupported("paddle makes C-ordered tensors only (no order "
+                                      "argument in its creation and copy functions)"),
     },
-    fill_entries("paddle", "geomspace", "logspace", "tril_indices", "triu_indices"),
+    fill_entries("paddle", "geomspace", "logspace", "tril_indices", "triu_indices",
+                 "diag_indices", "mask_indices"),
     names=("creation", "filled"),
 )

@@ -84,6 +84,8 @@ def _array(a: Any, dtype: Any = None, *, copy: bool = True, device: Any = None,
 def _to_numpy(x: Any) -> np.ndarray:
     if not isinstance(x, Tensor):
         return np.asarray(x)
+    if x.is_sparse_coo() or x.is_sparse_csr():
+        x = x.to_dense()
     if x.dtype == paddle.bfloat16:
         x = x.astype(paddle.float32)
     return x.detach().cpu().numpy()
@@ -141,6 +143,22 @@ def _allocate_on_device(x: Tensor, device: Any) -> Tensor:
     return _to_device(x, device)
 
 
+def _get_peak_memory(device: Any = None) -> int:
+    # paddle counts allocations on GPUs only; 0 on the CPU
+    place = _place(device)
+    if place is None and not paddle.device.is_compiled_with_cuda():
+        return 0
+    if place is not None and "gpu" not in str(place).lower():
+        return 0
+    return int(paddle.device.cuda.max_memory_allocated(place))
+
+
+def _reset_peak_memory(device: Any = None) -> None:
+    place = _place(device)
+    if paddle.device.is_compiled_with_cuda() and (place is None or "gpu" in str(place).lower()):
+        paddle.device.cuda.reset_max_memory_allocated(place)
+
+
 def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Tensor:
     out = paddle.from_dlpack(x)
     return out if device is None else _to_device(out, device)
@@ -167,6 +185,8 @@ TABLE = merge_tables(
         "list_devices": _list_devices,
         "get_device": _get_device,
         "allocate_on_device": _allocate_on_device,
+        "get_peak_memory": _get_peak_memory,
+        "reset_peak_memory": _reset_peak_memory,
     },
     {n: f for n, f in backend_entries("paddle").items() if n != "random_permutations"},
     names=("devices", "bound list methods"),

@@ -355,6 +355,7 @@ TABLE = {
     "scipy.linalg.cho_factor": _cho_factor,
     "scipy.linalg.cho_solve": _cho_solve,
     "scipy.linalg.expm": _expm,
+    "linalg.expm": _expm,
     "matmul": _matmul,
     "linalg.matmul": _matmul,
     "dot": _dot,

@@ -14,7 +14,11 @@ from typing import Any
 import paddle
 from paddle import Tensor
 
+from dispatch.engine import unsupported
 from dispatch.translations.paddle._common import promote
+
+_NO_BESSEL = ("paddle has no Bessel functions of the first and second kind (J, Y) nor "
+              "modified ones of the second kind (K)")
 
 
 def _float(x: Any) -> Tensor:
@@ -108,6 +112,9 @@ def _multigammaln(a: Any, d: int) -> Tensor:
 
 
 TABLE = {
+    **{f"scipy.special.{n}": unsupported(_NO_BESSEL)
+       for n in ("j0", "j1", "y0", "y1", "k0", "k1", "k0e", "k1e")},
+    "scipy.special.zeta": unsupported("paddle has no Hurwitz zeta function"),
     "scipy.special.erf": _unary(paddle.erf),
     "erf": _unary(paddle.erf),
     "scipy.special.erfc": _erfc,
