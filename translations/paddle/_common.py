@@ -94,3 +94,63 @@ def promote(*xs: Any) -> list[Tensor]:
 
 def axis_list(axis: Any) -> Any:
     return list(axis) if isinstance(axis, tuple) else axis
+
+
+# paddle registers many kernels for int32/int64/float32/float64 only: the dtypes
+# computed in a wider one, then cast back (exact for values that only move)
+WIDER: dict[Any, Any] = {
+    paddle.bool: paddle.int32, paddle.uint8: paddle.int32, paddle.int8: paddle.int32,
+    paddle.int16: paddle.int32, paddle.float16: paddle.float32,
+    paddle.bfloat16: paddle.float32,
+}
+
+
+def widened(fn: Any) -> Any:
+    """``fn(a, ...)`` computed on ``a`` in a dtype paddle has kernels for, its result
+    cast back to ``a``'s dtype (for functions that move or select values)."""
+
+    def wide(a: Tensor, *args: Any, **kwargs: Any) -> Any:
+        wider = WIDER.get(a.dtype)
+        if wider is None:
+            return fn(a, *args, **kwargs)
+        return fn(a.astype(wider), *args, **kwargs).astype(a.dtype)
+
+    wide.__name__ = wide.__qualname__ = getattr(fn, "__name__", "wide")
+    return wide
+
+
+def by_parts(fn: Any) -> Any:
+    """``fn`` on a complex tensor as ``fn`` of its real and imaginary parts (for
+    functions that only move values, whose complex kernels paddle lacks)."""
+
+    def parts(a: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not a.is_complex():
+            return fn(a, *args, **kwargs)
+        return paddle.complex(fn(paddle.real(a), *args, **kwargs),
+                              fn(paddle.imag(a), *args, **kwargs))
+
+    parts.__name__ = parts.__qualname__ = getattr(fn, "__name__", "parts")
+    return parts
+
+
+def no_complex(name: str, a: Tensor) -> None:
+    """UnsupportedError for a complex ``a``, where paddle has no complex kernel."""
+    if a.is_complex():
+        from dispatch.engine import UnsupportedError
+
+        raise UnsupportedError(f"{name!r} is not supported on backend 'paddle' for complex "
+                               "input: paddle has no complex kernel for it")
+
+
+def power(x: Tensor, p: float) -> Tensor:
+    """``x ** p`` for a Python float ``p``: paddle.pow reads a Python exponent as float32
+    (``pow(3.0, 1/3)`` in float64 is off by 1.6e-8), a tensor exponent keeps its width."""
+    return paddle.pow(x, paddle.full([], p, dtype=x.dtype))
+
+
+def real_embedding(a: Tensor) -> Tensor:
+    """The real 2n x 2n matrix [[Re, -Im], [Im, Re]] of complex matrices ``a``: sums,
+    products, inverses and exponentials of these are those of ``a``, embedded."""
+    re, im = paddle.real(a), paddle.imag(a)
+    return paddle.concat([paddle.concat([re, -im], axis=-1), paddle.concat([im, re], axis=-1)],
+                         axis=-2)

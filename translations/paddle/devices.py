@@ -71,8 +71,10 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         a = a.toarray()
     arr = np.asarray(a)
     if arr.dtype.kind == "u" and arr.dtype.itemsize > 1:
-        raise TypeError(f"paddle has no dtype {arr.dtype.name} (its unsigned integers are "
-                        "uint8 only)")
+        from dispatch.engine import UnsupportedError
+
+        raise UnsupportedError(f"'asarray' is not supported on backend 'paddle' for "
+                               f"{arr.dtype.name}: paddle's only unsigned integer dtype is uint8")
     return paddle.to_tensor(arr, dtype=dtype, place=place)
 
 

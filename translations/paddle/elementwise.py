@@ -21,7 +21,7 @@ import paddle
 from paddle import Tensor
 
 from dispatch.engine import merge_tables
-from dispatch.translations.paddle._common import _DTYPES, NP_NAMES
+from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, WIDER, power
 
 _NP = {t: np.dtype(n) for t, n in NP_NAMES.items() if n != "bfloat16"}
 _SCALARS = (bool, int, float, complex)
@@ -48,6 +48,10 @@ def _operand(a: Any, dt: Any, like: Any) -> Tensor:
     return paddle.to_tensor(np.asarray(a), dtype=dt, place=like)
 
 
+# (ufunc, dtype) pairs whose paddle kernel is missing: computed in WIDER[dtype]
+_NARROW: set[tuple[str, Any]] = set()
+
+
 def _ufunc(name: str, fn: Callable) -> Callable:
     """numpy's ufunc ``name`` computed by ``fn`` on operands of numpy's loop dtypes."""
     uf = getattr(np, name)
@@ -59,7 +63,18 @@ def _ufunc(name: str, fn: Callable) -> Callable:
         dts = _loop(uf, tuple(_key(a) for a in args))
         place = next((a.place for a in args if isinstance(a, Tensor)), None)
         ops = [_operand(a, dt, place) for a, dt in zip(args, dts, strict=False)]
-        out = fn(*ops, **kwargs)
+        wider = WIDER.get(dts[0])
+        if wider is not None and (name, dts[0]) in _NARROW:
+            ops = [o.astype(wider) if o.dtype == dts[0] else o for o in ops]
+        try:
+            out = fn(*ops, **kwargs)
+        except RuntimeError as err:
+            # paddle registers no kernel of this function for small integers or
+            # float16: compute in a wider dtype (cast back below) from now on
+            if wider is None or "not registered" not in str(err):
+                raise
+            _NARROW.add((name, dts[0]))
+            return call(*args, **kwargs)
         if isinstance(out, tuple):
             return tuple(o if o.dtype == d else o.astype(d)
                          for o, d in zip(out, dts[nin:], strict=True))
@@ -70,6 +85,22 @@ def _ufunc(name: str, fn: Callable) -> Callable:
     return call
 
 
+def _abs(x: Tensor) -> Tensor:
+    # paddle's complex abs is accurate to float32 level only (|0.25j| is off by 1e-8)
+    if x.is_complex():
+        return paddle.hypot(paddle.real(x), paddle.imag(x))
+    return paddle.abs(x)
+
+
+def _exp(x: Tensor) -> Tensor:
+    # paddle's complex exp is accurate to float32 level only (exp(0.25j) off by 5e-9)
+    if x.is_complex():
+        r = paddle.exp(paddle.real(x))
+        i = paddle.imag(x)
+        return paddle.complex(r * paddle.cos(i), r * paddle.sin(i))
+    return paddle.exp(x)
+
+
 def _exp2(x: Tensor) -> Tensor:
     return paddle.pow(paddle.full_like(x, 2), x)
 
@@ -77,7 +108,7 @@ def _exp2(x: Tensor) -> Tensor:
 def _cbrt(x: Tensor) -> Tensor:
     # pow(|x|, 1/3) is a few units of roundoff off; one Newton step on y^3 = |x| fixes it
     a = paddle.abs(x)
-    y = paddle.pow(a, 1.0 / 3.0)
+    y = power(a, 1.0 / 3.0)
     y = paddle.where(y > 0, y - (y * y * y - a) / (3.0 * y * y), y)
     return paddle.sign(x) * y
 
@@ -208,7 +239,9 @@ def _ldexp(x1: Tensor, x2: Tensor) -> Tensor:
 
 def _frexp(x: Tensor) -> tuple:
     m, e = paddle.frexp(x)
-    return m, e
+    # numpy's exponent of nan and inf is 0 (paddle: the int32 minimum)
+    return m, paddle.where(paddle.isfinite(x), e.astype("int32"), paddle.zeros_like(x,
+                                                                                  "int32"))
 
 
 def _modf(x: Tensor) -> tuple:
@@ -234,9 +267,9 @@ def _shift(fn: Callable) -> Callable:
 
 # numpy ufunc name -> paddle's kernel (numpy's loop dtypes in and out, see _ufunc)
 _KERNELS: dict[str, Callable] = {
-    "absolute": paddle.abs, "fabs": paddle.abs, "negative": paddle.neg, "positive": _positive,
+    "absolute": _abs, "fabs": paddle.abs, "negative": paddle.neg, "positive": _positive,
     "sign": _sign, "sqrt": paddle.sqrt, "square": paddle.square, "cbrt": _cbrt,
-    "exp": paddle.exp, "exp2": _exp2, "expm1": paddle.expm1, "log": paddle.log,
+    "exp": _exp, "exp2": _exp2, "expm1": paddle.expm1, "log": paddle.log,
     "log2": paddle.log2, "log10": paddle.log10, "log1p": paddle.log1p, "sin": paddle.sin,
     "cos": paddle.cos, "tan": paddle.tan, "arcsin": paddle.asin, "arccos": paddle.acos,
     "arctan": paddle.atan, "sinh": paddle.sinh, "cosh": paddle.cosh, "tanh": paddle.tanh,

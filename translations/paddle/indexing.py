@@ -14,7 +14,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
-from dispatch.translations.paddle._common import promote
+from dispatch.translations.paddle._common import WIDER, by_parts, promote, widened
 
 
 def _index(indices: Any, like: Tensor) -> Tensor:
@@ -47,6 +47,19 @@ def _take_along_axis(arr: Tensor, indices: Any, axis: int | None = -1) -> Tensor
         arr, axis = arr.flatten(), 0
     n = arr.shape[axis]
     idx = paddle.where(idx < 0, idx + n, idx)
+    # numpy broadcasts the two on every axis but ``axis``
+    shape = list(np.broadcast_shapes(
+        tuple(s for i, s in enumerate(arr.shape) if i != axis % arr.ndim),
+        tuple(s for i, s in enumerate(idx.shape) if i != axis % arr.ndim)))
+    ax = axis % arr.ndim
+    arr = paddle.broadcast_to(arr, [*shape[:ax], arr.shape[ax], *shape[ax:]])
+    idx = paddle.broadcast_to(idx, [*shape[:ax], idx.shape[ax], *shape[ax:]])
+    return _gather_along(arr, idx, ax)
+
+
+@by_parts
+@widened
+def _gather_along(arr: Tensor, idx: Tensor, axis: int) -> Tensor:
     return paddle.take_along_axis(arr, idx, axis, broadcast=False)
 
 
@@ -96,8 +109,9 @@ def _sort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None,
           stable: Any = None) -> Tensor:
     if axis is None:
         a, axis = a.flatten(), 0
-    if a.dtype == paddle.bool:
-        return paddle.sort(a.astype("int8"), axis=axis).astype("bool")
+    wider = WIDER.get(a.dtype)
+    if wider is not None:
+        return paddle.sort(a.astype(wider), axis=axis, stable=True).astype(a.dtype)
     return paddle.sort(a, axis=axis, stable=True)
 
 
@@ -105,9 +119,8 @@ def _argsort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = No
              stable: Any = None) -> Tensor:
     if axis is None:
         a, axis = a.flatten(), 0
-    if a.dtype == paddle.bool:
-        a = a.astype("int8")
-    return paddle.argsort(a, axis=axis, stable=True)
+    wider = WIDER.get(a.dtype)
+    return paddle.argsort(a if wider is None else a.astype(wider), axis=axis, stable=True)
 
 
 def _searchsorted(a: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Any:
@@ -124,6 +137,10 @@ def _diagonal(a: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Ten
     return paddle.diagonal(a, offset=offset, axis1=axis1, axis2=axis2)
 
 
+def _diagflat(v: Any, k: int = 0) -> Tensor:
+    return _diag(v.flatten(), k)
+
+
 def _diag(v: Tensor, k: int = 0) -> Tensor:
     if v.ndim == 1:
         return paddle.diag(v, offset=k)
@@ -133,9 +150,9 @@ def _diag(v: Tensor, k: int = 0) -> Tensor:
 
 
 def _triangle(fn: Any) -> Any:
+    @by_parts
+    @widened
     def triangle(m: Tensor, k: int = 0) -> Tensor:
-        if m.dtype == paddle.bool:
-            return fn(m.astype("int8"), diagonal=k).astype("bool")
         return fn(m, diagonal=k)
 
     return triangle
@@ -147,6 +164,26 @@ def _trace(a: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: An
 
     return _sum(paddle.diagonal(a, offset=offset, axis1=axis1, axis2=axis2), axis=-1,
                 dtype=dtype)
+
+
+def _isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Tensor:
+    a, b = promote(a, b)
+    if not (a.is_floating_point() or a.is_complex()):
+        a, b = a.astype("float64"), b.astype("float64")
+    a, b = paddle.broadcast_tensors([a, b])
+    diff = paddle.abs(a - b)
+    close = diff <= atol + rtol * paddle.abs(b)
+    # infinities are close only to themselves (inf - inf is nan above)
+    close = paddle.where(paddle.isinf(a) | paddle.isinf(b), a == b, close)
+    if equal_nan:
+        close = close | (paddle.isnan(a) & paddle.isnan(b))
+    return close
+
+
+def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+              equal_nan: bool = False) -> bool:
+    return bool(paddle.all(_isclose(a, b, rtol, atol, equal_nan)))
 
 
 def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
@@ -194,6 +231,16 @@ def _unique(ar: Tensor, return_index: bool = False, return_inverse: bool = False
             return_counts: bool = False, axis: int | None = None, *,
             equal_nan: bool = True, sorted: bool = True) -> Any:
     flat = ar.flatten() if axis is None else ar
+    wider = WIDER.get(ar.dtype)
+    if wider is not None:
+        out = _unique(flat.astype(wider), return_index, return_inverse, return_counts, axis)
+        if isinstance(out, tuple):
+            out = (out[0].astype(ar.dtype), *out[1:])
+            if return_inverse and axis is None:
+                k = 1 + return_index
+                out = (*out[:k], out[k].reshape(ar.shape), *out[k + 1:])
+            return out
+        return out.astype(ar.dtype)
     out = paddle.unique(flat, return_index=return_index, return_inverse=return_inverse,
                         return_counts=return_counts, axis=axis)
     if not (return_index or return_inverse or return_counts):
@@ -211,6 +258,8 @@ TABLE = {
     "where": _where,
     "nonzero": _nonzero,
     "select": _select,
+    "isclose": _isclose,
+    "allclose": _allclose,
     "argwhere": _argwhere,
     "flatnonzero": _flatnonzero,
     "sort": _sort,
@@ -218,6 +267,7 @@ TABLE = {
     "searchsorted": _searchsorted,
     "diagonal": _diagonal,
     "diag": _diag,
+    "diagflat": _diagflat,
     "tril": _triangle(paddle.tril),
     "triu": _triangle(paddle.triu),
     "trace": _trace,

@@ -16,7 +16,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
-from dispatch.translations.paddle._common import np_name, promote
+from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
 
 SlogdetResult = namedtuple("SlogdetResult", "sign logabsdet")
 SVDResult = namedtuple("SVDResult", "U S Vh")
@@ -49,7 +49,8 @@ def _dot(a: Any, b: Any, out: None = None) -> Tensor:
 def _vdot(a: Any, b: Any) -> Tensor:
     a, b = promote(a, b)
     a = paddle.conj(a) if a.is_complex() else a
-    return paddle.sum(a.flatten() * b.flatten())
+    out = paddle.sum(a.flatten() * b.flatten())
+    return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def _inner(a: Any, b: Any) -> Tensor:
@@ -80,7 +81,18 @@ def _kron(a: Any, b: Any) -> Tensor:
 
 def _einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Tensor:
     kwargs.pop("optimize", None)
-    return paddle.einsum(subscripts, *promote(*operands))
+    ops = promote(*operands)
+    dt = ops[0].dtype if ops else None
+    if ops and not (ops[0].is_floating_point() or ops[0].is_complex()):
+        # paddle's einsum has float kernels only: integers summed in int64 wrap as numpy's
+        return paddle.einsum(subscripts, *(o.astype("float64") for o in ops)).round().astype(
+            dt) if dt != paddle.int64 else _int_einsum(subscripts, ops)
+    return paddle.einsum(subscripts, *ops)
+
+
+def _int_einsum(subscripts: str, ops: list) -> Tensor:
+    return paddle.einsum(subscripts, *(o.astype("float64") for o in ops)).round().astype(
+        "int64")
 
 
 def _cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
@@ -106,7 +118,9 @@ def _cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
 
 def _slogdet(a: Tensor) -> tuple:
     out = paddle.linalg.slogdet(_inexact(a))
-    return SlogdetResult(out[0], out[1])
+    # numpy's logabsdet is real for complex matrices too
+    log = paddle.real(out[1]) if out[1].is_complex() else out[1]
+    return SlogdetResult(out[0], log)
 
 
 def _det(a: Tensor) -> Tensor:
@@ -119,9 +133,21 @@ def _inv(a: Tensor) -> Tensor:
 
 def _solve(a: Tensor, b: Any) -> Tensor:
     a, b = promote(_inexact(a), b)
-    if b.ndim == 1:
-        return paddle.linalg.solve(a, b.unsqueeze(-1)).squeeze(-1)
-    return paddle.linalg.solve(a, b)
+    # numpy 2: a 1-d b is one right-hand side for every matrix of the batch
+    vec = b.ndim == 1
+    bb = b.unsqueeze(-1) if vec else b
+    lead = list(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(bb.shape[:-2])))
+    a = paddle.broadcast_to(a, [*lead, *a.shape[-2:]])
+    bb = paddle.broadcast_to(bb, [*lead, *bb.shape[-2:]])
+    if a.is_complex():
+        # paddle has no complex solve: the real system of twice the size
+        n = a.shape[-1]
+        rhs = paddle.concat([paddle.real(bb), paddle.imag(bb)], axis=-2)
+        x = paddle.linalg.solve(real_embedding(a), rhs)
+        out = paddle.complex(x[..., :n, :], x[..., n:, :])
+    else:
+        out = paddle.linalg.solve(a, bb)
+    return out.squeeze(-1) if vec else out
 
 
 def _svd(a: Tensor, full_matrices: bool = True, compute_uv: bool = True,
@@ -172,7 +198,27 @@ def _qr(a: Tensor, mode: str = "reduced") -> Any:
     return QRResult(q, r)
 
 
+def _complex_cholesky(a: Tensor) -> Tensor:
+    # paddle has no complex Cholesky: the column algorithm, one column per step
+    n = a.shape[-1]
+    cols = []
+    for j in range(n):
+        s = a[..., j:, j]
+        if cols:
+            prev = paddle.stack(cols, axis=-1)  # (..., n, j)
+            s = s - paddle.sum(prev[..., j:, :] * paddle.conj(prev[..., j:j + 1, :]), axis=-1)
+        d = paddle.sqrt(paddle.real(s[..., :1]))
+        col = s / paddle.complex(d, paddle.zeros_like(d))
+        top = paddle.zeros([*a.shape[:-2], j], dtype=a.dtype)
+        cols.append(paddle.concat([top, col], axis=-1))
+    return paddle.stack(cols, axis=-1)
+
+
 def _cholesky(a: Tensor, /, *, upper: bool = False) -> Tensor:
+    if a.is_complex():
+        low = _complex_cholesky(a)
+        return paddle.conj(paddle.transpose(low, [*range(low.ndim - 2), low.ndim - 1,
+                                                  low.ndim - 2])) if upper else low
     return paddle.linalg.cholesky(_inexact(a), upper=upper)
 
 
@@ -190,10 +236,17 @@ def _norm(x: Tensor, ord: Any = None, axis: Any = None, keepdims: bool = False) 
     return _matrix_norm_axes(x, "fro" if ord is None else ord, tuple(axis), keepdims)
 
 
+def _abs(x: Tensor) -> Tensor:
+    # paddle's complex abs is accurate to float32 level only
+    if x.is_complex():
+        return paddle.hypot(paddle.real(x), paddle.imag(x))
+    return paddle.abs(x)
+
+
 def _vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
                  ord: Any = 2) -> Tensor:
     ndim = x.ndim
-    x = paddle.abs(_inexact(x))
+    x = _abs(_inexact(x))
     if axis is None:
         x, axes = x.flatten(), [0]
     else:
@@ -210,8 +263,8 @@ def _vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     elif ord == 2:
         out = paddle.sqrt(paddle.sum(x * x, axis=axes, keepdim=keep))
     else:
-        out = paddle.pow(paddle.sum(paddle.pow(x, float(ord)), axis=axes, keepdim=keep),
-                         1.0 / float(ord))
+        out = power(paddle.sum(power(x, float(ord)), axis=axes, keepdim=keep),
+                    1.0 / float(ord))
     if axis is None and keepdims:
         out = out.reshape([1] * ndim)
     return out
@@ -220,7 +273,7 @@ def _vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
 def _matrix_norm_axes(x: Tensor, ord: Any, axes: tuple, keepdims: bool) -> Tensor:
     r, c = (a % x.ndim for a in axes)
     x = paddle.moveaxis(x, [r, c], [x.ndim - 2, x.ndim - 1])
-    a = paddle.abs(x)
+    a = _abs(x)
     if ord == "fro":
         out = paddle.sqrt(paddle.sum(a * a, axis=[-2, -1]))
     elif ord == "nuc":
@@ -249,9 +302,20 @@ def _matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> T
 def _pinv(a: Tensor, rcond: Any = None, hermitian: bool = False, *,
           rtol: Any = None) -> Tensor:
     a = _inexact(a)
-    tol = rcond if rcond is not None else rtol
-    return paddle.linalg.pinv(a, rcond=1e-15 if tol is None else float(tol),
-                              hermitian=hermitian)
+    tol = 1e-15 if rcond is None and rtol is None else float(rcond if rcond is not None
+                                                              else rtol)
+    # through the SVD: paddle's pinv of a complex matrix returns its conjugate
+    u, s, vh = paddle.linalg.svd(a, full_matrices=False)
+    cut = tol * paddle.max(s, axis=-1, keepdim=True)
+    inv = paddle.where(s > cut, 1.0 / paddle.where(s > cut, s, paddle.ones_like(s)),
+                       paddle.zeros_like(s))
+    v = paddle.conj(vh) if vh.is_complex() else vh
+    uh = paddle.conj(u) if u.is_complex() else u
+    inv = inv.astype(a.dtype) if a.is_complex() else inv
+    return paddle.matmul(paddle.transpose(v, [*range(v.ndim - 2), v.ndim - 1, v.ndim - 2])
+                         * inv.unsqueeze(-2), paddle.transpose(uh, [*range(uh.ndim - 2),
+                                                                    uh.ndim - 1,
+                                                                    uh.ndim - 2]))
 
 
 def _matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *,
@@ -271,7 +335,17 @@ def _matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *,
 
 
 def _matrix_power(a: Tensor, n: int) -> Tensor:
-    return paddle.linalg.matrix_power(_inexact(a) if n < 0 else a, n)
+    if n < 0 or a.is_floating_point() or a.is_complex():
+        return paddle.linalg.matrix_power(_inexact(a), n)
+    # paddle has float kernels only; integers multiply exactly by repeated squaring
+    out = paddle.broadcast_to(paddle.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    base = a
+    while n:
+        if n & 1:
+            out = paddle.matmul(out, base)
+        base = paddle.matmul(base, base)
+        n >>= 1
+    return out
 
 
 def _multi_dot(arrays: Any, *, out: None = None) -> Tensor:
@@ -344,6 +418,11 @@ def _cho_solve(c_and_lower: tuple, b: Any, overwrite_b: bool = False,
 
 
 def _expm(A: Tensor) -> Tensor:
+    if A.is_complex():
+        # exp of the real embedding is the embedding of exp (paddle has no complex expm)
+        n = A.shape[-1]
+        e = paddle.linalg.matrix_exp(real_embedding(A))
+        return paddle.complex(e[..., :n, :n], e[..., n:, :n])
     return paddle.linalg.matrix_exp(_inexact(A))
 
 

@@ -155,6 +155,8 @@ def _cumulative_prod(x: Tensor, /, *, axis: int | None = None, dtype: Any = None
 
 def _cumulative_array(name: str, x: Tensor, axis: Any, dtype: Any, initial: bool,
                       fill: int) -> Tensor:
+    if x.ndim == 0:
+        x = x.reshape([1])
     if axis is None:
         if x.ndim > 1:
             raise ValueError(f"cumulative_{name[3:]}: axis is required for arrays of more "
@@ -166,6 +168,32 @@ def _cumulative_array(name: str, x: Tensor, axis: Any, dtype: Any, initial: bool
         shape[axis] = 1
         out = paddle.concat([paddle.full(shape, fill, dtype=out.dtype), out], axis=axis)
     return out
+
+
+def _nan_free(a: Tensor, fill: float) -> Tensor:
+    if a.is_floating_point() or a.is_complex():
+        return paddle.where(paddle.isnan(a), paddle.full_like(a, fill), a)
+    return a
+
+
+def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+            keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
+    return _sum(_nan_free(a, 0.0), axis, dtype, keepdims=keepdims)
+
+
+def _nanprod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
+    return _prod(_nan_free(a, 1.0), axis, dtype, keepdims=keepdims)
+
+
+def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: bool = False, *, where: Any = True) -> Tensor:
+    dt = _dtype(dtype) or _numpy_dtype("mean", a.dtype)
+    a = _cast(a, dt)
+    if not (a.is_floating_point() or a.is_complex()):
+        return _mean(a, axis, keepdims=keepdims)
+    count = _sum(~paddle.isnan(a), axis, keepdims=keepdims).astype(a.dtype)
+    return _sum(_nan_free(a, 0.0), axis, keepdims=keepdims) / count
 
 
 def _median(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
@@ -211,5 +239,8 @@ TABLE = {
     "cumulative_sum": _cumulative_sum,
     "cumulative_prod": _cumulative_prod,
     "median": _median,
+    "nansum": _nansum,
+    "nanprod": _nanprod,
+    "nanmean": _nanmean,
     "count_nonzero": _count_nonzero,
 }

@@ -15,7 +15,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
-from dispatch.translations.paddle._common import promote
+from dispatch.translations.paddle._common import by_parts, promote, widened
 
 
 def _shape(shape: Any) -> list:
@@ -132,6 +132,24 @@ def _array_split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
     return _split(ary, indices_or_sections, axis)
 
 
+def _hsplit(ary: Tensor, indices_or_sections: Any) -> list:
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return _split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def _vsplit(ary: Tensor, indices_or_sections: Any) -> list:
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return _split(ary, indices_or_sections, 0)
+
+
+def _dsplit(ary: Tensor, indices_or_sections: Any) -> list:
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return _split(ary, indices_or_sections, 2)
+
+
 def _fliplr(m: Tensor) -> Tensor:
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
@@ -169,6 +187,16 @@ def _repeat(a: Tensor, repeats: Any, axis: int | None = None) -> Tensor:
             repeats, Tensor) else repeats.astype("int64")
         if repeats.ndim == 0 or repeats.shape[0] == 1:
             repeats = int(repeats.reshape([-1])[0])
+    return _repeat_interleave(a, repeats, axis)
+
+
+@by_parts
+@widened
+def _repeat_interleave(a: Tensor, repeats: Any, axis: int) -> Tensor:
+    if isinstance(repeats, int) and repeats == 0:  # paddle refuses zero repeats
+        index = [slice(None)] * a.ndim
+        index[axis] = slice(0, 0)
+        return a[tuple(index)]
     return paddle.repeat_interleave(a, repeats, axis=axis)
 
 
@@ -198,8 +226,12 @@ def _atleast(n: int) -> Any:
         outs = []
         for a in arys:
             if a.ndim < n:
-                shape = {0: [1] * n, 1: [1, a.shape[0], 1][:n] if n == 3 else [1, a.shape[0]],
-                         2: [*a.shape, 1]}[a.ndim]
+                if a.ndim == 0:
+                    shape = [1] * n
+                elif a.ndim == 1:
+                    shape = [1, a.shape[0], 1][:n] if n == 3 else [1, a.shape[0]][-n:]
+                else:
+                    shape = [*a.shape, 1]
                 a = a.reshape(shape)
             outs.append(a)
         return outs[0] if len(outs) == 1 else tuple(outs)
@@ -227,6 +259,9 @@ TABLE = {
     "stack": _stack,
     "split": _split,
     "array_split": _array_split,
+    "hsplit": _hsplit,
+    "vsplit": _vsplit,
+    "dsplit": _dsplit,
     "fliplr": _fliplr,
     "flipud": _flipud,
     "tile": _tile,

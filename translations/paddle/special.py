@@ -38,7 +38,9 @@ def _unary(fn: Callable) -> Callable:
 def _binary(fn: Callable) -> Callable:
     def binary(a: Any, x: Any) -> Tensor:
         a, x = promote(_float(a) if isinstance(a, Tensor) else a, x)
-        return fn(_float(a), _float(x))
+        # paddle's kernels give wrong values for operands of different shapes
+        a, x = paddle.broadcast_tensors([_float(a), _float(x)])
+        return fn(a, x)
 
     binary.__name__ = binary.__qualname__ = "_" + fn.__name__
     return binary
