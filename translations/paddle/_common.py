@@ -81,6 +81,11 @@ def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
 
 def promote(*xs: Any) -> list[Tensor]:
     """The arguments as tensors of numpy's common dtype."""
+    first = xs[0] if xs else None
+    if type(first) is Tensor:
+        dt = first.dtype  # paddle's dtypes are singletons: compared by identity
+        if all(type(x) is Tensor and x.dtype is dt for x in xs):
+            return list(xs)  # the common case, kept cheap: nothing to promote
     tensors = [x for x in xs if isinstance(x, Tensor)]
     dt = result_dtype(*xs)
     like = tensors[0] if tensors else None

@@ -48,6 +48,21 @@ def _operand(a: Any, dt: Any, like: Any) -> Tensor:
     return paddle.to_tensor(np.asarray(a), dtype=dt, place=like)
 
 
+def _keeps_float_dtypes(uf: np.ufunc) -> tuple:
+    """The float dtypes (as paddle's, None where not) whose operands numpy's single-output
+    loop of ``uf`` computes and returns in that dtype."""
+    out = []
+    for name in ("float32", "float64"):
+        dt = np.dtype(name)
+        try:
+            loop = uf.resolve_dtypes((dt,) * uf.nin + (None,) * uf.nout)
+        except TypeError:
+            loop = ()
+        keeps = uf.nout == 1 and loop and loop[:-1] == (dt,) * uf.nin
+        out.append(_DTYPES[name] if keeps else None)
+    return tuple(out)
+
+
 # (ufunc, dtype) pairs whose paddle kernel is missing: computed in WIDER[dtype]
 _NARROW: set[tuple[str, Any]] = set()
 
@@ -56,8 +71,18 @@ def _ufunc(name: str, fn: Callable) -> Callable:
     """numpy's ufunc ``name`` computed by ``fn`` on operands of numpy's loop dtypes."""
     uf = getattr(np, name)
     nin = uf.nin
+    # operands that are all float32 or all float64 tensors go straight to the kernel where
+    # numpy's loop computes in their dtype (not float_power, which computes in float64)
+    fast = _keeps_float_dtypes(uf)
 
     def call(*args: Any, **kwargs: Any) -> Any:
+        if fast and len(args) == nin:
+            first = args[0]
+            if type(first) is Tensor:
+                dt = first.dtype
+                if (dt is fast[0] or dt is fast[1]) and all(
+                        type(a) is Tensor and a.dtype is dt for a in args):
+                    return fn(*args, **kwargs)
         if len(args) != nin:
             raise TypeError(f"{name} takes {nin} array argument(s), got {len(args)}")
         dts = _loop(uf, tuple(_key(a) for a in args))
@@ -305,6 +330,30 @@ _SPELLINGS = {
     "asinh": "arcsinh", "atanh": "arctanh", "atan2": "arctan2",
 }
 _UFUNCS = {name: _ufunc(name, fn) for name, fn in _KERNELS.items()}
+
+
+def _native_first(name: str, kernel: Callable) -> Callable:
+    """The ufunc ``name`` with paddle's kernel called first on two tensors: paddle
+    refuses operands of two dtypes where numpy would promote them (TypeError), and
+    computes in numpy's dtype otherwise, so only a refusal takes the general path
+    (reading dtypes costs as much as the kernel on small tensors)."""
+    general = _UFUNCS[name]
+
+    def call(x1: Any, x2: Any, /) -> Any:
+        if type(x1) is Tensor and type(x2) is Tensor:
+            try:
+                return kernel(x1, x2)
+            except (TypeError, ValueError, RuntimeError):
+                pass
+        return general(x1, x2)
+
+    call.__name__ = call.__qualname__ = "_" + name
+    return call
+
+
+for _name, _kernel in (("add", paddle.add), ("subtract", paddle.subtract),
+                       ("multiply", paddle.multiply)):
+    _UFUNCS[_name] = _native_first(_name, _kernel)
 
 
 def _round(a: Tensor, decimals: int = 0, out: None = None) -> Tensor:

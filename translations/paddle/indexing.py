@@ -64,6 +64,13 @@ def _gather_along(arr: Tensor, idx: Tensor, axis: int) -> Tensor:
 
 
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if type(condition) is Tensor and type(x) is Tensor and type(y) is Tensor:
+        # paddle refuses a condition that is not bool and x, y it would not promote as
+        # numpy does; float32 with float64 gives float64, as numpy
+        try:
+            return paddle.where(condition, x, y)
+        except (TypeError, ValueError, RuntimeError):
+            pass
     if x is None and y is None:
         return _nonzero(condition)
     if not isinstance(condition, Tensor):

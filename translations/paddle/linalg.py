@@ -30,6 +30,13 @@ def _inexact(a: Tensor) -> Tensor:
 
 
 def _matmul(x1: Any, x2: Any, /, out: None = None, **kwargs: Any) -> Tensor:
+    if type(x1) is Tensor and type(x2) is Tensor:
+        dt = x1.dtype
+        if dt is x2.dtype:  # one dtype: paddle's kernel, or its refusal (bool, int8...)
+            try:
+                return paddle.matmul(x1, x2)
+            except (TypeError, ValueError, RuntimeError, NotImplementedError):
+                pass
     x1, x2 = promote(x1, x2)
     if x1.dtype == paddle.bool:
         return paddle.matmul(x1.astype("int64"), x2.astype("int64")) != 0

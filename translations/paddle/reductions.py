@@ -18,6 +18,7 @@ from paddle import Tensor
 
 from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, _dtype
 
+_F64, _F32 = paddle.float64, paddle.float32
 _FLOATS = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
 
 
@@ -40,6 +41,12 @@ def _cast(out: Tensor, dt: Any) -> Tensor:
 
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
          keepdims: bool = False) -> Tensor:
+    if dtype is None:
+        dt = a.dtype
+        if dt is _F64 or dt is _F32:  # numpy keeps the dtype
+            if axis is None and not keepdims:
+                return paddle.sum(a)
+            return paddle.sum(a, axis=_axis(axis), keepdim=keepdims)
     dt = _dtype(dtype) or _numpy_dtype("sum", a.dtype)
     if a.dtype == paddle.bool:
         a = a.astype(dt)

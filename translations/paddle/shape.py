@@ -23,6 +23,8 @@ def _shape(shape: Any) -> list:
 
 
 def _transpose(a: Tensor, axes: Any = None) -> Tensor:
+    if axes is not None:  # paddle takes negative axes in the permutation too
+        return paddle.transpose(a, axes)
     perm = list(range(a.ndim))[::-1] if axes is None else [int(x) % max(a.ndim, 1)
                                                             for x in axes]
     return paddle.transpose(a, perm)
@@ -36,6 +38,8 @@ def _matrix_transpose(x: Tensor, /) -> Tensor:
 
 def _reshape(a: Tensor, shape: Any = None, order: str = "C", *, newshape: Any = None,
              copy: bool | None = None) -> Tensor:
+    if newshape is None and order == "C" and type(shape) is tuple:
+        return paddle.reshape(a, shape)
     shape = newshape if shape is None else shape
     if order != "C":
         raise ValueError(f"reshape on paddle: order={order!r} is not supported, only 'C'")
@@ -87,7 +91,14 @@ def _concatenate(arrays: Any, axis: int | None = 0, out: None = None, *, dtype: 
 
 def _stack(arrays: Any, axis: int = 0, out: None = None, *, dtype: Any = None,
            casting: str = "same_kind") -> Tensor:
+    if dtype is None and type(arrays) is list:
+        try:  # paddle refuses tensors of two dtypes (numpy promotes): then promote first
+            return paddle.stack(arrays) if axis == 0 else paddle.stack(arrays, axis)
+        except (TypeError, ValueError, RuntimeError):
+            pass
     arrays = promote(*arrays)
+    if dtype is None:
+        return paddle.stack(arrays, axis=axis)
     if dtype is not None:
         arrays = [x.astype(dtype) for x in arrays]
     return paddle.stack(arrays, axis=axis)
