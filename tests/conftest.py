@@ -603,6 +603,14 @@ def memory_spans(x: Any) -> list[tuple[str, int, int]]:
         if x.numel() == 0 or storage.nbytes() == 0:  # no element: nothing to share
             return []
         return [(str(x.device), storage.data_ptr(), storage.data_ptr() + storage.nbytes())]
+    if mod == "paddle":
+        if x.is_sparse_coo() or x.is_sparse_csr():
+            return memory_spans(x.values())
+        if x.size == 0:
+            return []
+        size = x.element_size()
+        return _bounds(str(x.place), x.data_ptr(), tuple(x.shape),
+                       tuple(s * size for s in x.strides), size)
     if mod == "cupy":
         dev = f"cuda:{x.device.id}"
         return _bounds(dev, x.data.ptr, x.shape, x.strides, x.itemsize)

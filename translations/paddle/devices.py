@@ -30,6 +30,12 @@ def _get_dtype_name(x: Any) -> str:
     return np_name(x.dtype)
 
 
+def _promote_types(type1: Any, type2: Any) -> Any:
+    # numpy's promotion table, answered as paddle dtypes
+    names = (np_name(t) if isinstance(t, paddle.dtype) else t for t in (type1, type2))
+    return _dtype(np.promote_types(*names))
+
+
 def _to_backend_dtype(dtype_name: Any) -> Any:
     out = _dtype(dtype_name)
     if out is None:
@@ -183,6 +189,7 @@ TABLE = merge_tables(
         "cast": _astype,
         "to_backend_dtype": _to_backend_dtype,
         "get_dtype_name": _get_dtype_name,
+        "promote_types": _promote_types,
         "is_available": _is_available,
         "list_devices": _list_devices,
         "get_device": _get_device,

@@ -222,6 +222,63 @@ def _ptp(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False) 
     return hi - lo
 
 
+def _cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: Any = None,
+         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Tensor:
+    # numpy's recipe: float64 at least, rows are variables, weights multiply
+    from dispatch.translations.paddle._common import promote
+
+    x = promote(m)[0]
+    dt = _dtype(dtype) or _DTYPES[np.result_type(NP_NAMES[x.dtype], np.float64).name]
+    x = x.astype(dt).reshape([1, -1]) if x.ndim < 2 else x.astype(dt)
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    if y is not None:
+        yy = promote(y)[0].astype(dt)
+        yy = yy.reshape([1, -1]) if yy.ndim < 2 else yy
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        x = paddle.concat([x, yy], axis=0)
+    ddof = (0 if bias else 1) if ddof is None else ddof
+    w = None
+    if fweights is not None:
+        w = promote(fweights)[0].astype("float64")
+    if aweights is not None:
+        a = promote(aweights)[0].astype("float64")
+        w = a if w is None else w * a
+    if w is None:
+        avg = paddle.mean(x, axis=1)
+        fact = x.shape[1] - ddof
+    else:
+        w = w.astype(dt) if x.is_complex() else w.astype(x.dtype)
+        v1 = paddle.sum(w)
+        avg = paddle.sum(x * w, axis=1) / v1
+        if ddof == 0:
+            fact = v1
+        elif aweights is None:
+            fact = v1 - ddof
+        else:
+            fact = v1 - ddof * paddle.sum(w * a.astype(w.dtype)) / v1
+    x = x - avg.unsqueeze(1)
+    xt = (x * w if w is not None else x).T
+    c = paddle.matmul(x, paddle.conj(xt) if xt.is_complex() else xt) / fact
+    return c.squeeze()
+
+
+def _corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> Tensor:
+    c = _cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c
+    d = paddle.diagonal(c)
+    std = paddle.sqrt(paddle.real(d) if d.is_complex() else d)
+    if c.is_complex():
+        std = std.astype(c.dtype)
+    c = c / std.unsqueeze(1) / std.unsqueeze(0)
+    if c.is_complex():
+        return paddle.complex(paddle.clip(paddle.real(c), -1, 1), paddle.clip(paddle.imag(c),
+                                                                              -1, 1))
+    return paddle.clip(c, -1, 1)
+
+
 _EXTREMES = {"max": _extreme(paddle.max), "min": _extreme(paddle.min)}
 _CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
         "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
@@ -250,4 +307,6 @@ TABLE = {
     "nanprod": _nanprod,
     "nanmean": _nanmean,
     "count_nonzero": _count_nonzero,
+    "cov": _cov,
+    "corrcoef": _corrcoef,
 }
