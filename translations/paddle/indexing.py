@@ -78,6 +78,9 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     if condition.dtype != paddle.bool:
         condition = condition != 0
     x, y = promote(x, y)
+    wider = WIDER.get(x.dtype)
+    if wider is not None and x.dtype is not paddle.bool:  # float16, int8...: no kernel
+        return paddle.where(condition, x.astype(wider), y.astype(wider)).astype(x.dtype)
     return paddle.where(condition, x, y)
 
 

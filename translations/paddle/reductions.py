@@ -67,6 +67,8 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
 def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
           keepdims: bool = False) -> Tensor:
     dt = _dtype(dtype) or _numpy_dtype("mean", a.dtype)
+    if dt is paddle.float16:  # numpy sums float16 in float32 and rounds back
+        return paddle.mean(a.astype("float32"), axis=_axis(axis), keepdim=keepdims).astype(dt)
     return paddle.mean(_cast(a, dt), axis=_axis(axis), keepdim=keepdims)
 
 
@@ -101,9 +103,20 @@ def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 def _extreme(fn: Any) -> Any:
     def extreme(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False,
                 initial: Any = None, where: Any = True) -> Tensor:
+        if where is not True:
+            if initial is None:
+                raise ValueError("reduction operation does not have an identity, so to use "
+                                 "a where mask one has to specify 'initial'")
+            mask = paddle.broadcast_to(promote_mask(where), a.shape)
+            a = paddle.where(mask, a, paddle.full_like(a, initial))
         if a.dtype == paddle.bool:
-            return fn(a.astype("int64"), axis=_axis(axis), keepdim=keepdims).astype("bool")
-        return fn(a, axis=_axis(axis), keepdim=keepdims)
+            out = fn(a.astype("int64"), axis=_axis(axis), keepdim=keepdims).astype("bool")
+        else:
+            out = fn(a, axis=_axis(axis), keepdim=keepdims)
+        if initial is not None:
+            bound = paddle.full_like(out, initial)
+            out = paddle.maximum(out, bound) if fn is paddle.max else paddle.minimum(out, bound)
+        return out
 
     return extreme
 
@@ -133,6 +146,9 @@ def _logical(fn: Any) -> Any:
                 where: Any = True) -> Tensor:
         if a.dtype != paddle.bool:
             a = a != 0
+        if where is not True:  # outside the mask: all's identity True, any's False
+            mask = paddle.broadcast_to(promote_mask(where), a.shape)
+            a = paddle.where(mask, a, paddle.full_like(a, fn is paddle.all))
         return fn(a, axis=_axis(axis), keepdim=keepdims)
 
     return logical
@@ -185,12 +201,12 @@ def _nan_free(a: Tensor, fill: float) -> Tensor:
 
 def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
-    return _sum(_nan_free(a, 0.0), axis, dtype, keepdims=keepdims)
+    return TABLE["sum"](_nan_free(a, 0.0), axis, dtype, keepdims=keepdims, where=where)
 
 
 def _nanprod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
              keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
-    return _prod(_nan_free(a, 1.0), axis, dtype, keepdims=keepdims)
+    return TABLE["prod"](_nan_free(a, 1.0), axis, dtype, keepdims=keepdims, where=where)
 
 
 def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
@@ -199,8 +215,12 @@ def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     a = _cast(a, dt)
     if not (a.is_floating_point() or a.is_complex()):
         return _mean(a, axis, keepdims=keepdims)
-    count = _sum(~paddle.isnan(a), axis, keepdims=keepdims).astype(a.dtype)
-    return _sum(_nan_free(a, 0.0), axis, keepdims=keepdims) / count
+    mask = ~paddle.isnan(a)
+    if where is not True:
+        mask = mask & paddle.broadcast_to(promote_mask(where), a.shape)
+    count = _sum(mask, axis, keepdims=keepdims).astype(a.dtype)
+    zero = paddle.zeros_like(a)
+    return _sum(paddle.where(mask, a, zero), axis, keepdims=keepdims) / count
 
 
 def _median(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
@@ -279,16 +299,66 @@ def _corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) 
     return paddle.clip(c, -1, 1)
 
 
+def _masked(fn: Any, fill: float | None) -> Any:
+    """``fn`` with numpy's ``where=``: the elements outside the mask count as ``fill``
+    (sum: 0, prod: 1); mean, var and std divide by the number of elements inside."""
+
+    def reduce(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+               *args: Any, where: Any = True, **kwargs: Any) -> Tensor:
+        if where is True:
+            return fn(a, axis, dtype, out, *args, **kwargs)
+        mask = paddle.broadcast_to(promote_mask(where), a.shape)
+        if fill is not None:
+            a = paddle.where(mask, a, paddle.full_like(a, fill))
+            return fn(a, axis, dtype, out, *args, **kwargs)
+        return _masked_moment(fn, a, mask, axis, dtype, *args, **kwargs)
+
+    reduce.__name__ = reduce.__qualname__ = fn.__name__
+    return reduce
+
+
+def promote_mask(where: Any) -> Tensor:
+    from dispatch.translations.paddle._common import promote
+
+    m = promote(where)[0]
+    return m if m.dtype == paddle.bool else m != 0
+
+
+def _masked_moment(fn: Any, a: Tensor, mask: Tensor, axis: Any, dtype: Any, *args: Any,
+                   keepdims: bool = False, ddof: float = 0, correction: Any = None,
+                   **_: Any) -> Tensor:
+    dt = _dtype(dtype) or _numpy_dtype("mean", a.dtype)
+    x = _cast(a, dt)
+    zero = paddle.zeros_like(x)
+    count = paddle.sum(mask.astype(dt), axis=_axis(axis), keepdim=True)
+    mean = paddle.sum(paddle.where(mask, x, zero), axis=_axis(axis), keepdim=True) / count
+    if fn is _mean:
+        return mean if keepdims else _drop(mean, axis, a.ndim)
+    ddof = ddof if correction is None else correction
+    d = paddle.where(mask, x - mean, zero)
+    sq = paddle.real(d * paddle.conj(d)) if d.is_complex() else d * d
+    var = paddle.sum(sq, axis=_axis(axis), keepdim=True) / (count - ddof)
+    out = paddle.sqrt(var) if fn is _std else var
+    return out if keepdims else _drop(out, axis, a.ndim)
+
+
+def _drop(x: Tensor, axis: Any, ndim: int) -> Tensor:
+    if axis is None:
+        return x.reshape([])
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    return paddle.squeeze(x, axis=[ax % ndim for ax in axes])
+
+
 _EXTREMES = {"max": _extreme(paddle.max), "min": _extreme(paddle.min)}
 _CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
         "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
 
 TABLE = {
-    "sum": _sum,
-    "prod": _prod,
-    "mean": _mean,
-    "var": _var,
-    "std": _std,
+    "sum": _masked(_sum, 0.0),
+    "prod": _masked(_prod, 1.0),
+    "mean": _masked(_mean, None),
+    "var": _masked(_var, None),
+    "std": _masked(_std, None),
     "max": _EXTREMES["max"],
     "amax": _EXTREMES["max"],
     "min": _EXTREMES["min"],

@@ -113,7 +113,14 @@ def _multigammaln(a: Any, d: int) -> Tensor:
     return paddle.multigammaln(_float(a), int(d))
 
 
+def _ndtri(y: Any) -> Tensor:
+    # the normal quantile: sqrt(2) erfinv(2y - 1)
+    y = _float(y)
+    return 1.4142135623730951 * paddle.erfinv(2.0 * y - 1.0)
+
+
 TABLE = {
+    "scipy.special.ndtri": _ndtri,
     **{f"scipy.special.{n}": unsupported(_NO_BESSEL)
        for n in ("j0", "j1", "y0", "y1", "k0", "k1", "k0e", "k1e")},
     "scipy.special.zeta": unsupported("paddle has no Hurwitz zeta function"),
