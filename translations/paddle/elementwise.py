@@ -263,6 +263,9 @@ def _ldexp(x1: Tensor, x2: Tensor) -> Tensor:
 
 
 def _frexp(x: Tensor) -> tuple:
+    if x.dtype is paddle.float16:  # paddle's frexp takes float32 and float64 only
+        m, e = _frexp(x.astype("float32"))
+        return m.astype(x.dtype), e
     m, e = paddle.frexp(x)
     # numpy's exponent of nan and inf is 0 (paddle: the int32 minimum)
     return m, paddle.where(paddle.isfinite(x), e.astype("int32"), paddle.zeros_like(x,

@@ -86,6 +86,8 @@ def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
          keepdims: bool = False, *, correction: float | None = None, mean: Any = None) -> Tensor:
     ddof = ddof if correction is None else correction
     dt = _dtype(dtype) or _numpy_dtype("var", a.dtype)
+    if dt is paddle.float16:  # paddle has no float16 mean: float32, rounded back
+        return _var(a.astype("float32"), axis, None, None, ddof, keepdims, mean=mean).astype(dt)
     x = a if a.is_complex() else _cast(a, dt)
     m = paddle.mean(x, axis=_axis(axis), keepdim=True) if mean is None else mean
     d = x - m
@@ -194,6 +196,8 @@ def _cumulative_array(name: str, x: Tensor, axis: Any, dtype: Any, initial: bool
 
 
 def _nan_free(a: Tensor, fill: float) -> Tensor:
+    if a.dtype is paddle.float16:  # no float16 where kernel
+        return _nan_free(a.astype("float32"), fill).astype(a.dtype)
     if a.is_floating_point() or a.is_complex():
         return paddle.where(paddle.isnan(a), paddle.full_like(a, fill), a)
     return a

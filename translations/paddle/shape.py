@@ -47,6 +47,8 @@ def _reshape(a: Tensor, shape: Any = None, order: str = "C", *, newshape: Any = 
 
 
 def _ravel(a: Tensor, order: str = "C") -> Tensor:
+    if order in ("F", "f") and a.ndim > 1:  # column-major: the reversed axes, flattened
+        return paddle.transpose(a, list(range(a.ndim))[::-1]).reshape([-1])
     return paddle.reshape(a, [-1])
 
 
@@ -120,14 +122,16 @@ def _split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
             indices_or_sections, (list, tuple)):
         indices_or_sections = [int(i) for i in np.asarray(indices_or_sections).tolist()]
     n = ary.shape[axis]
-    sizes = _sections(n, indices_or_sections)
-    # paddle.split refuses empty sections: slice them one by one
-    out, start = [], 0
-    for size in sizes:
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sizes = _sections(n, indices_or_sections)
+        points = np.cumsum([0, *sizes]).tolist()
+    else:
+        points = [0, *(int(i) for i in indices_or_sections), n]
+    out = []
+    for start, stop in itertools.pairwise(points):
         idx = [slice(None)] * ary.ndim
-        idx[axis] = slice(start, start + size)
+        idx[axis] = slice(start, stop)
         out.append(ary[tuple(idx)])
-        start += size
     return out
 
 
@@ -171,6 +175,28 @@ def _flipud(m: Tensor) -> Tensor:
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
     return paddle.flip(m, [0])
+
+
+def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    return _concatenate(_atleast(2)(*tup) if len(tup) > 1 else [_atleast(2)(*tup)], 0,
+                        dtype=dtype)
+
+
+def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    arrs = _atleast(1)(*tup) if len(tup) > 1 else [_atleast(1)(*tup)]
+    return _concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype)
+
+
+def _dstack(tup: Any) -> Tensor:
+    return _concatenate(_atleast(3)(*tup) if len(tup) > 1 else [_atleast(3)(*tup)], 2)
+
+
+def _column_stack(tup: Any) -> Tensor:
+    cols = []
+    for a in tup:
+        a = a if isinstance(a, Tensor) else promote(a)[0]
+        cols.append(a.reshape([-1, 1]) if a.ndim < 2 else a)
+    return _concatenate(cols, 1)
 
 
 def _tile(A: Tensor, reps: Any) -> Tensor:
@@ -236,6 +262,8 @@ def _atleast(n: int) -> Any:
     def atleast(*arys: Any) -> Any:
         outs = []
         for a in arys:
+            if not isinstance(a, Tensor):
+                a = promote(a)[0]
             if a.ndim < n:
                 if a.ndim == 0:
                     shape = [1] * n
@@ -270,6 +298,11 @@ TABLE = {
     "stack": _stack,
     "split": _split,
     "array_split": _array_split,
+    "vstack": _vstack,
+    "row_stack": _vstack,
+    "hstack": _hstack,
+    "dstack": _dstack,
+    "column_stack": _column_stack,
     "hsplit": _hsplit,
     "vsplit": _vsplit,
     "dsplit": _dsplit,

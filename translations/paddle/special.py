@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import paddle
 from paddle import Tensor
 
@@ -89,8 +90,21 @@ def _logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
     return paddle.logsumexp(a, axis=axes, keepdim=keepdims)
 
 
+def _over_axes(fn: Any, x: Tensor, axis: Any) -> Tensor:
+    """``fn(x, axis=-1)`` over several axes: moved last and flattened into one."""
+    axes = [a % x.ndim for a in axis]
+    rest = [a for a in range(x.ndim) if a not in axes]
+    moved = paddle.transpose(x, rest + axes)
+    shape = list(moved.shape)
+    flat = moved.reshape([*shape[:len(rest)], -1])
+    out = fn(flat, axis=-1).reshape(shape)
+    return paddle.transpose(out, list(np.argsort(rest + axes)))
+
+
 def _softmax(x: Any, axis: Any = None) -> Tensor:
     x = _float(x)
+    if isinstance(axis, (tuple, list)):
+        return _over_axes(paddle.nn.functional.softmax, x, axis)
     if axis is None:
         return paddle.nn.functional.softmax(x.flatten(), axis=0).reshape(x.shape)
     return paddle.nn.functional.softmax(x, axis=axis)
@@ -98,6 +112,8 @@ def _softmax(x: Any, axis: Any = None) -> Tensor:
 
 def _log_softmax(x: Any, axis: Any = None) -> Tensor:
     x = _float(x)
+    if isinstance(axis, (tuple, list)):
+        return _over_axes(paddle.nn.functional.log_softmax, x, axis)
     if axis is None:
         return paddle.nn.functional.log_softmax(x.flatten(), axis=0).reshape(x.shape)
     return paddle.nn.functional.log_softmax(x, axis=axis)
