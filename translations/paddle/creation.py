@@ -215,12 +215,12 @@ TABLE = merge_tables(
         "tri": _tri,
         "meshgrid": _meshgrid,
         "indices": _indices,
-        **{name: _window(getattr(np, name))
-           for name in ("bartlett", "blackman", "hamming", "hanning", "kaiser")},
         "asfortranarray": unsupported("paddle makes C-ordered tensors only (no order "
                                       "argument in its creation and copy functions)"),
     },
+    {name: _window(getattr(np, name))
+     for name in ("bartlett", "blackman", "hamming", "hanning", "kaiser")},
     fill_entries("paddle", "geomspace", "logspace", "tril_indices", "triu_indices",
                  "diag_indices", "mask_indices"),
-    names=("creation", "filled"),
+    names=("creation", "windows", "filled"),
 )

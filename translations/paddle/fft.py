@@ -14,6 +14,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
+from dispatch.engine import merge_tables
 from dispatch.translations.paddle.shape import _roll
 
 
@@ -54,14 +55,18 @@ def _shift(sign: int) -> Callable:
     return shift
 
 
-TABLE: dict[str, Any] = {
+_TRANSFORMS = {
     f"fft.{name}": _transform(getattr(paddle.fft, name))
     for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
                  "irfft2", "fftn", "ifftn", "rfftn", "irfftn")
 }
-TABLE.update({
-    "fft.fftfreq": _fftfreq,
-    "fft.rfftfreq": _rfftfreq,
-    "fft.fftshift": _shift(1),
-    "fft.ifftshift": _shift(-1),
-})
+TABLE = merge_tables(
+    _TRANSFORMS,
+    {
+        "fft.fftfreq": _fftfreq,
+        "fft.rfftfreq": _rfftfreq,
+        "fft.fftshift": _shift(1),
+        "fft.ifftshift": _shift(-1),
+    },
+    names=("transforms", "helpers"),
+)

@@ -15,7 +15,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
-from dispatch.engine import unsupported
+from dispatch.engine import merge_tables, unsupported
 from dispatch.translations.paddle._common import promote
 
 _NO_BESSEL = ("paddle has no Bessel functions of the first and second kind (J, Y) nor "
@@ -135,10 +135,11 @@ def _ndtri(y: Any) -> Tensor:
     return 1.4142135623730951 * paddle.erfinv(2.0 * y - 1.0)
 
 
-TABLE = {
+_BESSEL = {f"scipy.special.{n}": unsupported(_NO_BESSEL)
+           for n in ("j0", "j1", "y0", "y1", "k0", "k1", "k0e", "k1e")}
+
+TABLE = merge_tables(_BESSEL, {
     "scipy.special.ndtri": _ndtri,
-    **{f"scipy.special.{n}": unsupported(_NO_BESSEL)
-       for n in ("j0", "j1", "y0", "y1", "k0", "k1", "k0e", "k1e")},
     "scipy.special.zeta": unsupported("paddle has no Hurwitz zeta function"),
     "scipy.special.erf": _unary(paddle.erf),
     "erf": _unary(paddle.erf),
@@ -162,4 +163,4 @@ TABLE = {
     "scipy.special.logsumexp": _logsumexp,
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
-}
+}, names=("bessel", "special"))
