@@ -17,6 +17,7 @@ import paddle
 from paddle import Tensor
 
 from dispatch.translations._adapters import argnums as _argnums
+from dispatch.translations._adapters import check_primals, require_callable
 from dispatch.translations._adapters import first_output as _first
 from dispatch.translations._adapters import hessian_result
 from dispatch.translations._composed._bound import checkpoint_pass_through
@@ -104,6 +105,7 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _grad(f: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """jax's ``grad``: the gradient of a scalar ``f`` with respect to ``argnums``."""
+    require_callable("grad", "fun", f)
     nums, single = _argnums(argnums)
 
     @functools.wraps(f)
@@ -122,6 +124,7 @@ def _grad(f: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
 
 def _value_and_grad(f: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """jax's ``value_and_grad``."""
+    require_callable("value_and_grad", "fun", f)
     nums, single = _argnums(argnums)
 
     @functools.wraps(f)
@@ -167,6 +170,7 @@ def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
 def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """jax's ``vjp``: ``fun``'s output and a function of a cotangent giving the
     cotangents of the primals (one reverse pass each call)."""
+    require_callable("vjp", "fun", fun)
     full, xs, nested = _leaves(primals, tuple(range(len(primals))))
     out = fun(*full)
     value, aux = (out[0], out[1]) if has_aux else (out, None)
@@ -186,6 +190,8 @@ def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 def _jvp(fun: Callable, primals: Any, tangents: Any) -> tuple:
     """jax's ``jvp``: ``(fun(*primals), J @ tangents)``, by the derivative of a
     vector-Jacobian product with respect to its cotangent (two reverse passes)."""
+    require_callable("jvp", "fun", fun)
+    check_primals("jvp", primals, tangents)
     full, xs, _ = _leaves(tuple(primals), tuple(range(len(primals))))
     out = fun(*full)
     u = paddle.zeros_like(out)

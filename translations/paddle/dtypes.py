@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import paddle
 from paddle import Tensor
 
+from dispatch.engine import unsupported
 from dispatch.translations._composed.dtypes import memory_view, overlap
 
 
@@ -22,12 +22,23 @@ def _tensor(x: Any, name: str) -> Tensor:
     return x
 
 
+def _dense(shape: list, strides: list) -> bool:
+    # numpy's contiguity: axes of length 1 may have any stride
+    step = 1
+    for n, s in zip(shape, strides, strict=True):
+        if n != 1 and s != step:
+            return False
+        step *= n
+    return True
+
+
 def _isfortran(a: Any) -> bool:
     # numpy's flags.fnc: Fortran-contiguous and not C-contiguous
     a = _tensor(a, "isfortran")
-    if a.is_contiguous() or a.ndim < 2:
+    shape, strides = list(a.shape), list(a.strides)
+    if a.size == 0 or _dense(shape[::-1], strides[::-1]):
         return False
-    return paddle.transpose(a, list(range(a.ndim - 1, -1, -1))).is_contiguous()
+    return _dense(shape, strides)
 
 
 def _memory(t: Any, name: str) -> tuple[str, np.ndarray | None]:
@@ -54,4 +65,6 @@ TABLE = {
     "isfortran": _isfortran,
     "shares_memory": _shares_memory,
     "may_share_memory": _may_share_memory,
+    "min_scalar_type": unsupported("numpy's answer is uint16 or uint32 for many values "
+                                   "(300, 70000) and paddle has no dtype for either"),
 }
