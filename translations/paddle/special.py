@@ -68,26 +68,53 @@ def _polygamma(n: Any, x: Any) -> Tensor:
     x = _float(x)
     if isinstance(n, Tensor):
         if n.size != 1:
-            return paddle.stack([paddle.polygamma(xi, int(ni)) for ni, xi in
-                                 zip(n.flatten().tolist(), x.flatten(), strict=False)]
-                                ).reshape(x.shape)
+            out = paddle.stack([paddle.polygamma(xi, int(ni)) for ni, xi in
+                                zip(n.flatten().tolist(), x.flatten(), strict=False)]
+                               ).reshape(x.shape)
+            return _polygamma_at_inf(out, x, n.broadcast_to(x.shape) > 0)
         n = int(n.item())
-    return paddle.polygamma(x, int(n)) if n else paddle.digamma(x)
+    if not n:
+        return paddle.digamma(x)
+    return _polygamma_at_inf(paddle.polygamma(x, int(n)), x, None)
+
+
+def _polygamma_at_inf(out: Tensor, x: Tensor, positive_n: Tensor | None) -> Tensor:
+    # paddle gives NaN at +inf; every derivative of digamma tends to 0 there (scipy's -0/0)
+    at_inf = x == float("inf")
+    if positive_n is not None:
+        at_inf = paddle.logical_and(at_inf, positive_n)
+    return paddle.where(at_inf, paddle.zeros_like(out), out)
+
+
+def _axes_of(a: Tensor, axis: Any) -> list:
+    if axis is None:
+        return list(range(a.ndim))
+    return [int(v) % a.ndim for v in (axis if isinstance(axis, (tuple, list)) else [axis])]
 
 
 def _logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
                return_sign: bool = False) -> Any:
-    if b is not None or return_sign:
-        from dispatch.translations._composed import special as composed
-
-        return composed.logsumexp(a, axis=axis, b=b, keepdims=keepdims,
-                                  return_sign=return_sign)
+    # composed here: paddle.logsumexp gives NaN where every term is -inf (scipy: -inf)
     a = _float(a)
-    axes = list(range(a.ndim)) if axis is None else (
-        list(axis) if isinstance(axis, (tuple, list)) else [axis])
-    if a.ndim == 0:
-        return a.clone()
-    return paddle.logsumexp(a, axis=axes, keepdim=keepdims)
+    if b is not None:
+        a, b = paddle.broadcast_tensors(promote(a, b))
+        a, b = _float(a), _float(b).astype(a.dtype)
+    zero_d = a.ndim == 0
+    if zero_d:
+        a, b = a.reshape([1]), None if b is None else b.reshape([1])
+    axes = _axes_of(a, axis)
+    m = paddle.amax(a, axis=axes, keepdim=True)
+    m = paddle.where(paddle.isfinite(m), m, paddle.zeros_like(m)).detach()
+    # paddle's float64 exp clamps its argument near -709.8: exp(-inf) is 5.6e-309, not 0
+    e = paddle.where(a == float("-inf"), paddle.zeros_like(a), paddle.exp(a - m))
+    s = paddle.sum(e if b is None else e * b, axis=axes, keepdim=True)
+    sign = paddle.sign(s)
+    out = paddle.log(paddle.abs(s) if return_sign else s) + m
+    if zero_d:
+        out, sign = out.reshape([]), sign.reshape([])
+    elif not keepdims:
+        out, sign = out.squeeze(axes), sign.squeeze(axes)
+    return (out, sign) if return_sign else out
 
 
 def _over_axes(fn: Any, x: Tensor, axis: Any) -> Tensor:
@@ -111,12 +138,12 @@ def _softmax(x: Any, axis: Any = None) -> Tensor:
 
 
 def _log_softmax(x: Any, axis: Any = None) -> Tensor:
+    # x - logsumexp(x): paddle's log_softmax loses the terms far below the largest
+    # (-64.47 for scipy's -1003.97 at a spread of 1000)
     x = _float(x)
-    if isinstance(axis, (tuple, list)):
-        return _over_axes(paddle.nn.functional.log_softmax, x, axis)
-    if axis is None:
-        return paddle.nn.functional.log_softmax(x.flatten(), axis=0).reshape(x.shape)
-    return paddle.nn.functional.log_softmax(x, axis=axis)
+    if x.ndim == 0:  # scipy: 0, NaN for an infinite x
+        return x - x
+    return x - _logsumexp(x, axis=axis, keepdims=True)
 
 
 def _xlogy(x: Any, y: Any) -> Tensor:
@@ -131,8 +158,25 @@ def _multigammaln(a: Any, d: int) -> Tensor:
 
 def _ndtri(y: Any) -> Tensor:
     # the normal quantile: sqrt(2) erfinv(2y - 1)
+    # NaN outside [0, 1], as scipy (erfinv gives +-inf there)
     y = _float(y)
-    return 1.4142135623730951 * paddle.erfinv(2.0 * y - 1.0)
+    # erfinv(2q - 1) keeps only the digits of 2q - 1 (1e-9 relative at q = 1e-10): the
+    # lower tail q = min(y, 1 - y) (1 - y is exact for y >= 1/2), refined by Newton
+    # steps on scipy-accurate erfc
+    q = paddle.minimum(y, 1.0 - y)
+    x = 1.4142135623730951 * paddle.erfinv(2.0 * q - 1.0)
+    # where 2q - 1 rounds to -1 (q < 1e-16), the tail's asymptote q ~ phi(x) / |x|
+    t = -2.0 * paddle.log(q)
+    tail = -paddle.sqrt(t - paddle.log(t) - 1.8378770664093453)
+    x = paddle.where(paddle.logical_and(paddle.isinf(x), q > 0), tail, x)
+    for _ in range(3):  # Newton on log(ndtr(x)) - log(q), concave in x
+        cdf = 0.5 * _erfc(-x / 1.4142135623730951)
+        step = (paddle.log(cdf) - paddle.log(q)) * cdf / (
+            paddle.exp(-0.5 * x * x) * 0.3989422804014327)
+        x = paddle.where(paddle.isfinite(step), x - step, x)
+    out = paddle.where(y > 0.5, -x, x)
+    outside = paddle.logical_or(y < 0, y > 1)
+    return paddle.where(outside, paddle.full_like(out, float("nan")), out)
 
 
 _BESSEL = {f"scipy.special.{n}": unsupported(_NO_BESSEL)
