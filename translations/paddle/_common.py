@@ -69,6 +69,16 @@ def result_dtype(*xs: Any) -> Any:
     return _DTYPES[np.result_type(*parts).name]
 
 
+def _host(x: Any) -> Any:
+    """A list or tuple holding tensors, with numpy arrays in their place (numpy cannot
+    read a list of tensors: ``np.asarray([t, t])`` fails)."""
+    if isinstance(x, Tensor):
+        return x.numpy()
+    if isinstance(x, (list, tuple)):
+        return [_host(v) for v in x]
+    return x
+
+
 def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
     """``x`` as a tensor: Python scalars take ``like``'s dtype kind as numpy 2 does."""
     if isinstance(x, Tensor):
@@ -76,7 +86,7 @@ def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
     if like is not None and isinstance(x, (bool, int, float, complex)):
         dt = result_dtype(like, x)
         return paddle.to_tensor(x, dtype=dt, place=like.place)
-    return paddle.to_tensor(np.asarray(x))
+    return paddle.to_tensor(np.asarray(_host(x)))
 
 
 def promote(*xs: Any) -> list[Tensor]:
@@ -86,6 +96,7 @@ def promote(*xs: Any) -> list[Tensor]:
         dt = first.dtype  # paddle's dtypes are singletons: compared by identity
         if all(type(x) is Tensor and x.dtype is dt for x in xs):
             return list(xs)  # the common case, kept cheap: nothing to promote
+    xs = tuple(np.asarray(_host(x)) if isinstance(x, (list, tuple)) else x for x in xs)
     tensors = [x for x in xs if isinstance(x, Tensor)]
     dt = result_dtype(*xs)
     like = tensors[0] if tensors else None

@@ -237,6 +237,34 @@ def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -
     return a if a is not array else array.clone()
 
 
+def _one_nan(flat: Tensor, out: Any, return_index: bool, return_inverse: bool,
+             return_counts: bool) -> Any:
+    """paddle.unique's answer with its NaNs (sorted last, one entry each) merged into one,
+    as numpy 2's ``equal_nan=True``. The index, inverse and counts of the NaN are read
+    from ``flat``: paddle's for its NaN entries are wrong (index 0, count 0)."""
+    parts = list(out) if isinstance(out, (tuple, list)) else [out]
+    values = parts[0]
+    k = int(paddle.sum(paddle.logical_not(paddle.isnan(values))).item())
+    if values.shape[0] == k:
+        return out
+    parts[0] = values[:k + 1]
+    at = 1
+    if return_index:
+        idx = parts[at]
+        first = paddle.nonzero(paddle.isnan(flat))[0].astype(idx.dtype)
+        parts[at] = paddle.concat([idx[:k], first])
+        at += 1
+    if return_inverse:
+        inv = parts[at]
+        parts[at] = paddle.where(paddle.isnan(flat), paddle.full_like(inv, k), inv)
+        at += 1
+    if return_counts:
+        counts = parts[at]
+        nans = paddle.sum(paddle.isnan(flat).astype(counts.dtype)).reshape([1])
+        parts[at] = paddle.concat([counts[:k], nans])
+    return tuple(parts) if isinstance(out, (tuple, list)) else parts[0]
+
+
 def _unique(ar: Tensor, return_index: bool = False, return_inverse: bool = False,
             return_counts: bool = False, axis: int | None = None, *,
             equal_nan: bool = True, sorted: bool = True) -> Any:
@@ -253,6 +281,8 @@ def _unique(ar: Tensor, return_index: bool = False, return_inverse: bool = False
         return out.astype(ar.dtype)
     out = paddle.unique(flat, return_index=return_index, return_inverse=return_inverse,
                         return_counts=return_counts, axis=axis)
+    if axis is None and equal_nan and flat.is_floating_point():
+        out = _one_nan(flat, out, return_index, return_inverse, return_counts)
     if not (return_index or return_inverse or return_counts):
         return out
     out = list(out)
