@@ -21,7 +21,7 @@ import paddle
 from paddle import Tensor
 
 from dispatch.engine import merge_tables
-from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, WIDER, power
+from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, WIDER, is_int, power
 
 _NP = {t: np.dtype(n) for t, n in NP_NAMES.items() if n != "bfloat16"}
 _SCALARS = (bool, int, float, complex)
@@ -142,8 +142,12 @@ def _fmod(x1: Tensor, x2: Tensor) -> Tensor:
     # C's fmod: the remainder takes the dividend's sign (paddle.remainder: the divisor's)
     if x1.dtype in (paddle.float16, paddle.float32, paddle.float64):
         return x1 - paddle.trunc(x1 / x2) * x2
-    r = paddle.remainder(x1, x2)
-    return paddle.where((r != 0) & ((r < 0) != (x1 < 0)), r - x2, r)
+    # integers: numpy gives 0 for a zero divisor (paddle raises); no uint8/int8/int16 kernel
+    zero = x2 == 0
+    a, b = x1.astype("int64"), paddle.where(zero, paddle.ones_like(x2), x2).astype("int64")
+    r = paddle.remainder(a, b)
+    r = paddle.where((r != 0) & ((r < 0) != (a < 0)), r - b, r)
+    return paddle.where(zero, paddle.zeros_like(r), r).astype(x1.dtype)
 
 
 def _sign(x: Tensor) -> Tensor:
@@ -210,6 +214,8 @@ def _divmod(x1: Tensor, x2: Tensor) -> tuple:
 
 
 def _power(x1: Tensor, x2: Tensor) -> Tensor:
+    if is_int(x1) and is_int(x2) and x2.size and bool(paddle.any(x2 < 0)):
+        raise ValueError("power: Integers to negative integer powers are not allowed.")
     return paddle.pow(x1, x2)
 
 
@@ -219,7 +225,8 @@ def _logaddexp2(x1: Tensor, x2: Tensor) -> Tensor:
 
 
 def _heaviside(x1: Tensor, x2: Tensor) -> Tensor:
-    return paddle.heaviside(x1, x2)
+    # numpy's heaviside(nan, h) is nan; paddle's is 1
+    return paddle.where(paddle.isnan(x1), x1, paddle.heaviside(x1, x2))
 
 
 def _reciprocal(x: Tensor) -> Tensor:

@@ -30,11 +30,17 @@ def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
         a, axis = a.flatten(), 0
     axis = axis % a.ndim
     n = a.shape[axis]
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: clipmode must be one of 'clip', 'raise', or 'wrap' "
+                         f"(got {mode!r})")
     if mode == "wrap":
         idx = paddle.remainder(idx, paddle.to_tensor(n, dtype="int64"))
     elif mode == "clip":
         idx = paddle.clip(idx, 0, n - 1)
     else:
+        if idx.size and bool(paddle.any(paddle.logical_or(idx >= n, idx < -n))):
+            raise IndexError(f"take: index out of bounds for axis {axis} with size {n} "
+                             f"on paddle")
         idx = paddle.where(idx < 0, idx + n, idx)
     flat = paddle.index_select(a, idx.flatten(), axis=axis)
     shape = [*a.shape[:axis], *idx.shape, *a.shape[axis + 1:]]
