@@ -224,6 +224,11 @@ def _logaddexp2(x1: Tensor, x2: Tensor) -> Tensor:
     return paddle.logaddexp(x1 * ln2, x2 * ln2) / ln2
 
 
+def _sinc(x: Tensor) -> Tensor:
+    # paddle.sinc has float kernels only: integers in float64, numpy's float for them
+    return paddle.sinc(x if x.is_floating_point() or x.is_complex() else x.astype("float64"))
+
+
 def _heaviside(x1: Tensor, x2: Tensor) -> Tensor:
     # numpy's heaviside(nan, h) is nan; paddle's is 1
     return paddle.where(paddle.isnan(x1), x1, paddle.heaviside(x1, x2))
@@ -437,6 +442,7 @@ TABLE = merge_tables(
     {name: _UFUNCS[target] for name, target in _SPELLINGS.items()},
     {
         "round": _round,
+        "sinc": _sinc,
         "fix": _fix,
         "array_equal": _array_equal,
         "around": _round,

@@ -16,6 +16,7 @@ import numpy as np
 import paddle
 from paddle import Tensor
 
+from dispatch.translations._composed import reductions as _composed_reductions
 from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, _dtype
 
 _F64, _F32 = paddle.float64, paddle.float32
@@ -98,8 +99,10 @@ def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, correction: float | None = None, mean: Any = None) -> Tensor:
-    return paddle.sqrt(_var(a, axis, dtype, None, ddof, keepdims, correction=correction,
-                            mean=mean))
+    v = _var(a, axis, dtype, None, ddof, keepdims, correction=correction, mean=mean)
+    if v.dtype is paddle.float16:  # no float16 sqrt kernel: float32, rounded back
+        return paddle.sqrt(v.astype("float32")).astype(v.dtype)
+    return paddle.sqrt(v)
 
 
 def _extreme(fn: Any) -> Any:
@@ -222,9 +225,15 @@ def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     mask = ~paddle.isnan(a)
     if where is not True:
         mask = mask & paddle.broadcast_to(promote_mask(where), a.shape)
-    count = _sum(mask, axis, keepdims=keepdims).astype(a.dtype)
-    zero = paddle.zeros_like(a)
-    return _sum(paddle.where(mask, a, zero), axis, keepdims=keepdims) / count
+    half = a.dtype is paddle.float16
+    # no float16 where/divide kernels: float32, with the sum rounded to float16 first
+    # (numpy's float16 nanmean sums in float16: inf where that overflows)
+    x = a.astype("float32") if half else a
+    count = _sum(mask, axis, keepdims=keepdims).astype(x.dtype)
+    total = _sum(paddle.where(mask, x, paddle.zeros_like(x)), axis, keepdims=keepdims)
+    if half:
+        return (total.astype(a.dtype).astype(x.dtype) / count).astype(a.dtype)
+    return total / count
 
 
 def _median(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
@@ -353,6 +362,29 @@ def _drop(x: Tensor, axis: Any, ndim: int) -> Tensor:
     return paddle.squeeze(x, axis=[ax % ndim for ax in axes])
 
 
+def _half_in_float32(fn: Any) -> Any:
+    """``fn`` on a float16 tensor computed in float32 and rounded back (paddle's CPU has
+    no float16 divide, where or sqrt kernels)."""
+
+    def half(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(a, Tensor) and a.dtype is paddle.float16 and kwargs.get("dtype") is None:
+            return fn(a.astype("float32"), *args, **kwargs).astype(a.dtype)
+        return fn(a, *args, **kwargs)
+
+    half.__name__ = half.__qualname__ = getattr(fn, "__name__", "half")
+    return half
+
+
+_NANVAR = _half_in_float32(_composed_reductions.nanvar)
+
+
+def _nanstd(a: Any, *args: Any, **kwargs: Any) -> Any:
+    # numpy's float16 nanstd is the root of its float16 nanvar (inf where that overflows)
+    if isinstance(a, Tensor) and a.dtype is paddle.float16 and kwargs.get("dtype") is None:
+        return paddle.sqrt(_NANVAR(a, *args, **kwargs).astype("float32")).astype(a.dtype)
+    return _composed_reductions.nanstd(a, *args, **kwargs)
+
+
 _EXTREMES = {"max": _extreme(paddle.max), "min": _extreme(paddle.min)}
 _CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
         "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
@@ -380,6 +412,8 @@ TABLE = {
     "nansum": _nansum,
     "nanprod": _nanprod,
     "nanmean": _nanmean,
+    "nanvar": _NANVAR,
+    "nanstd": _nanstd,
     "count_nonzero": _count_nonzero,
     "cov": _cov,
     "corrcoef": _corrcoef,
