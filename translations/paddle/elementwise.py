@@ -210,7 +210,13 @@ def _remainder(x1: Tensor, x2: Tensor) -> Tensor:
 
 
 def _divmod(x1: Tensor, x2: Tensor) -> tuple:
-    return _floor_divide(x1, x2), _remainder(x1, x2)
+    q, r = _floor_divide(x1, x2), _remainder(x1, x2)
+    if q.is_floating_point():
+        # numpy's quotient is (x1 - mod) / x2: NaN with the remainder (divmod(inf, 2)),
+        # except for a zero divisor, where it is x1 / x2
+        nan = paddle.logical_and(paddle.isnan(r), x2 != 0)
+        q = paddle.where(nan, paddle.full_like(q, float("nan")), q)
+    return q, r
 
 
 def _power(x1: Tensor, x2: Tensor) -> Tensor:

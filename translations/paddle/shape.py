@@ -38,12 +38,13 @@ def _matrix_transpose(x: Tensor, /) -> Tensor:
 
 def _reshape(a: Tensor, shape: Any = None, order: str = "C", *, newshape: Any = None,
              copy: bool | None = None) -> Tensor:
-    if newshape is None and order == "C" and type(shape) is tuple:
+    if newshape is None and order == "C" and type(shape) is tuple and not copy:
         return paddle.reshape(a, shape)
     shape = newshape if shape is None else shape
     if order != "C":
         raise ValueError(f"reshape on paddle: order={order!r} is not supported, only 'C'")
-    return paddle.reshape(a, _shape(shape))
+    out = paddle.reshape(a, _shape(shape))
+    return out.clone() if copy else out  # copy=True: numpy's result owns its memory
 
 
 def _ravel(a: Tensor, order: str = "C") -> Tensor:
