@@ -25,6 +25,9 @@ def _index(indices: Any, like: Tensor) -> Tensor:
 
 def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
           mode: str = "raise") -> Tensor:
+    if a.dtype in (paddle.bool, paddle.int8, paddle.uint8, paddle.int16):
+        # no index_select kernel for these: int32 holds their values exactly
+        return _take(a.astype("int32"), indices, axis, out, mode).astype(a.dtype)
     idx = _index(indices, a)
     if axis is None:
         a, axis = a.flatten(), 0

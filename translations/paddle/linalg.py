@@ -379,8 +379,20 @@ def _cond(x: Tensor, p: Any = None) -> Tensor:
     x = _inexact(x)
     if p is None or p in (2, -2):
         s = paddle.linalg.svd(x, full_matrices=False)[1]
-        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
-    return _matrix_norm(x, ord=p) * _matrix_norm(paddle.linalg.inv(x), ord=p)
+        r = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+    else:
+        r = _matrix_norm(x, ord=p) * _matrix_norm(paddle.linalg.inv(x), ord=p)
+    # numpy: a NaN from a singular matrix (0/0 for the zero matrix) is inf, unless the
+    # matrix itself holds a NaN
+    has_nan = paddle.any(paddle.isnan(x).reshape([*x.shape[:-2], -1]), axis=-1)
+    singular = paddle.logical_and(paddle.isnan(r), paddle.logical_not(has_nan))
+    return paddle.where(singular, paddle.full_like(r, float("inf")), r)
+
+
+def _householder_product(x: Tensor, tau: Any) -> Tensor:
+    # paddle.linalg.householder_product writes ones on the diagonal of its input
+    tau = tau if isinstance(tau, Tensor) else paddle.to_tensor(tau)
+    return paddle.linalg.householder_product(x.clone(), tau)
 
 
 def _lu_factor(a: Tensor, overwrite_a: bool = False, check_finite: bool = True) -> tuple:
@@ -475,4 +487,5 @@ TABLE = {
     "linalg.multi_dot": _multi_dot,
     "linalg.lstsq": _lstsq,
     "linalg.cond": _cond,
+    "linalg.householder_product": _householder_product,
 }
