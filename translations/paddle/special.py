@@ -186,7 +186,6 @@ TABLE = merge_tables(_BESSEL, {
     "scipy.special.ndtri": _ndtri,
     "scipy.special.zeta": unsupported("paddle has no Hurwitz zeta function"),
     "scipy.special.erf": _unary(paddle.erf),
-    "erf": _unary(paddle.erf),
     "scipy.special.erfc": _erfc,
     "scipy.special.erfinv": _unary(paddle.erfinv),
     "scipy.special.gammaln": _unary(paddle.lgamma),
