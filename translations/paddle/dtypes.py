@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 from paddle import Tensor
 
-from dispatch.engine import unsupported
 from dispatch.translations._composed.dtypes import memory_view, overlap
 
 
@@ -65,6 +64,4 @@ TABLE = {
     "isfortran": _isfortran,
     "shares_memory": _shares_memory,
     "may_share_memory": _may_share_memory,
-    "min_scalar_type": unsupported("numpy's answer is uint16 or uint32 for many values "
-                                   "(300, 70000) and paddle has no dtype for either"),
 }
