@@ -89,6 +89,8 @@ ARRAYS = {
 NATIVE = {
     "numpy": {op: f"np.{op}" for op in OPS},
     "torch": {**{op: f"torch.{op}" for op in OPS}, "transpose": "torch.permute"},
+    # paddle.transpose takes the permutation, as numpy's transpose with axes
+    "paddle": {op: f"paddle.{op}" for op in OPS},
 }
 # the array API standard's spelling (transpose with axes is permute_dims)
 ARRAY_API_NAME = {**{op: op for op in OPS}, "transpose": "permute_dims"}
@@ -173,6 +175,11 @@ def _namespace(lib: str, have: dict[str, bool]) -> dict[str, Any]:
         ns["choose_backend"] = phiml.backend.choose_backend
     if lib == "numpy":
         ns.update(x=xn, y=yn, c=cn)
+    elif lib == "paddle":
+        import paddle
+
+        ns["paddle"] = paddle
+        ns.update(x=paddle.to_tensor(xn), y=paddle.to_tensor(yn), c=paddle.to_tensor(cn))
     else:
         import torch
 
@@ -190,7 +197,8 @@ def build_cases(have: dict[str, bool]) -> list[Case]:
     import dispatch
 
     cases = []
-    libs = ["numpy"] + (["torch", "mixed"] if have["torch"] else [])
+    libs = ["numpy"] + (["torch", "mixed"] if have["torch"] else []) + (
+        ["paddle"] if have.get("paddle") else [])
     for lib in libs:
         ops = OPS if lib != "mixed" else tuple(MIXED)
         for op in ops:
@@ -307,6 +315,9 @@ def paired(case: Case, method: str) -> list[float] | None:
 def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
     """Measure once (in this process); the run's medians over rounds."""
     have = {
+        # paddle first: paddle 3.3 crashes when imported after tensorflow (phiml may
+        # import it)
+        "paddle": _available("paddle"),
         "torch": _available("torch"),
         "autoray": _available("autoray"),
         "array_api": _available("array_api_compat"),
@@ -339,7 +350,9 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
                     )
             methods[m] = entry
         out["cases"].append({"op": c.op, "lib": c.lib, "methods": methods})
-    out["ratios"] = {lib: geomean_ratio(out["cases"], lib) for lib in ("numpy", "torch", "mixed")}
+    out["ratios"] = {
+        lib: geomean_ratio(out["cases"], lib) for lib in ("numpy", "torch", "mixed", "paddle")
+    }
     out["face_ratios"] = {
         f"{lib} vs {den}": geomean_ratio(out["cases"], lib, "face", den)
         for lib in ("numpy", "torch", "mixed")
@@ -411,7 +424,7 @@ def notes(run: dict) -> list[str]:
 
 def summary(runs: list[dict]) -> tuple[list[str], dict[str, Any]]:
     lines, data = [], {}
-    for lib in ("numpy", "torch", "mixed"):
+    for lib in ("numpy", "torch", "mixed", "paddle"):
         ratios = [r["ratios"].get(lib) for r in runs]
         if any(v is None for v in ratios):
             if any(c["lib"] == lib for c in runs[0]["cases"]):
@@ -500,7 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     rounds = opts.rounds or (15 if opts.quick else 40)
     repeat, target_s = 3, 0.0002
     if opts.one_run:
-        json.dump(one_run(rounds, repeat, target_s), sys.stdout)
+        result = one_run(rounds, repeat, target_s)
+        # on a line of its own, the last: a library may log to stdout (paddle installs a
+        # stdout handler on the root logger, which then shows phiml's start-up INFO line)
+        sys.stdout.write("\n" + json.dumps(result) + "\n")
         return 0
     nruns = opts.runs or (3 if opts.quick else 5)
     runs = []
@@ -510,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         if done.returncode:
             sys.stderr.write(done.stderr)
             return done.returncode
-        runs.append(json.loads(done.stdout))
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"  run {i + 1}/{nruns} done", file=sys.stderr)
 
     have = runs[0]["have"]

@@ -18,6 +18,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import types
 import warnings
@@ -26,7 +27,7 @@ import numpy as np
 
 import dispatch
 
-LIBRARIES = ("numpy", "torch", "jax", "tensorflow", "dask")
+LIBRARIES = ("numpy", "torch", "jax", "tensorflow", "dask", "paddle")
 
 # groups left out of numpy's count: not computing on arrays, or writing into them
 EXCLUDED = {
@@ -102,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--missing", nargs="*", default=(), help="list what these libraries lack")
     args = ap.parse_args(argv)
     warnings.simplefilter("ignore")
+    if importlib.util.find_spec("paddle") is not None:
+        import paddle  # noqa: F401  (paddle 3.3 crashes when imported after tensorflow)
     groups = {"numpy": (numpy_names(), None)}
     try:
         groups["keras.ops"] = (keras_names(), KERAS_ALIASES)

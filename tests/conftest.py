@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -21,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import dispatch.translations as translations
 import numpy as np
 import pytest
 
+import dispatch.translations as translations
 from dispatch import clear_caches, do
 from dispatch._errors import UnsupportedError
 from dispatch.spec import Unsupported
@@ -65,6 +66,10 @@ def usable_backends() -> list[str]:
 
 
 def pytest_configure(config):
+    # paddle (3.3) crashes when imported after tensorflow (a segmentation fault loading
+    # libpaddle), while tensorflow after paddle works: paddle first, where installed
+    if importlib.util.find_spec("paddle") is not None:
+        importlib.import_module("paddle")
     try:
         import jax
 
@@ -631,6 +636,14 @@ def memory_spans(x: Any) -> list[tuple[str, int, int]]:
         if x.numel() == 0 or storage.nbytes() == 0:  # no element: nothing to share
             return []
         return [(str(x.device), storage.data_ptr(), storage.data_ptr() + storage.nbytes())]
+    if mod == "paddle":
+        if x.is_sparse_coo() or x.is_sparse_csr():
+            return memory_spans(x.values())
+        if x.size == 0:
+            return []
+        size = x.element_size()
+        return _bounds(str(x.place), x.data_ptr(), tuple(x.shape),
+                       tuple(s * size for s in x.strides), size)
     if mod == "cupy":
         dev = f"cuda:{x.device.id}"
         return _bounds(dev, x.data.ptr, x.shape, x.strides, x.itemsize)

@@ -578,6 +578,13 @@ def _np_dtype(dtype: Any) -> Any:
         return dtype.as_numpy_dtype
     if type(dtype).__module__.startswith("torch"):
         return str(dtype).removeprefix("torch.")
+    if not isinstance(dtype, (np.dtype, type, str)):
+        # paddle.float64 prints as its module's attribute, as torch's dtypes do
+        label = str(dtype).rsplit(".", 1)[-1]
+        try:
+            return np.dtype(label)
+        except TypeError:
+            pass
     return dtype
 
 

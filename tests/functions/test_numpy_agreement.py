@@ -243,7 +243,7 @@ def test_gradient_of_array_matches_numpy(backend, case):
     assert_close(actual, expected, dtype=_dtype_mode(f, expected, backend, actual))
 
 
-AUTODIFF = {"torch", "jax", "tensorflow"}
+AUTODIFF = {"torch", "jax", "tensorflow", "paddle"}
 
 
 def _square_sum(x):

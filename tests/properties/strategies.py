@@ -40,7 +40,12 @@ ALL = (*NUMERIC, "bool")
 INEXACT = FLOAT + COMPLEX
 INT_BOOL = (*INT, "bool")
 
-NARROW_DTYPES = {"sparse": ("float64", "int64", "complex128", "bool")}
+NARROW_DTYPES = {
+    "sparse": ("float64", "int64", "complex128", "bool"),
+    # paddle stores no uint16, uint32 nor uint64 (its asarray refuses them)
+    "paddle": ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+               "float64", "complex64", "complex128"),
+}
 MAX_SIDE = 5
 MAX_DIMS = 3
 

@@ -46,12 +46,16 @@ def as_numpy_dtype(d: Any, name: str = "dtype") -> np.dtype:
         return np_dtype(d)
     if isinstance(d, np.generic):
         return d.dtype
-    label = getattr(d, "name", None)  # tf.DType
-    label = label if isinstance(label, str) else str(d).rsplit(".", 1)[-1]  # torch.float32
-    try:
-        return np_dtype(label)
-    except TypeError:
-        raise TypeError(f"{name}: {d!r} is not a dtype nor an array") from None
+    # tf.DType's name; torch.float32 and paddle.float32 (whose name is "FLOAT32")
+    # print as their module's attribute
+    labels = [getattr(d, "name", None), str(d).rsplit(".", 1)[-1]]
+    for label in labels:
+        if isinstance(label, str):
+            try:
+                return np_dtype(label)
+            except TypeError:
+                pass
+    raise TypeError(f"{name}: {d!r} is not a dtype nor an array")
 
 
 def _answer(dt: np.dtype, backend: str) -> Any:

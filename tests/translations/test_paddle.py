@@ -1,0 +1,92 @@
+"""paddle's own quirks: the backend is named by the tensor's module, common names keep
+``paddle.Tensor`` and numpy's values and dtypes, and the names no shared test covers
+(``cov``, ``corrcoef``, ``promote_types``) match numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dispatch import do, infer_backend
+
+paddle = pytest.importorskip("paddle")
+
+A = np.array([[2.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 4.0]])
+B = np.arange(9.0).reshape(3, 3) + 1
+UNARY = (
+    "sum mean std var max min prod argmax argmin cumsum cumprod median all any sin cos tan "
+    "exp log sqrt abs tanh floor ceil round sign square negative exp2 log2 log10 log1p expm1 "
+    "arcsin arctan sinh cosh reciprocal linalg.inv linalg.det linalg.norm linalg.cholesky "
+    "linalg.slogdet linalg.pinv linalg.matrix_rank trace diag tril triu transpose ravel flip "
+    "sort argsort diff squeeze nonzero count_nonzero isfinite"
+).split()
+BINARY = (
+    "add subtract multiply divide power maximum minimum matmul dot outer kron hypot arctan2 "
+    "equal less greater isclose"
+).split()
+
+
+def _reference(name: str):
+    mod = np
+    for part in name.split("."):
+        mod = getattr(mod, part)
+    return mod
+
+
+def _same(got, expected) -> None:
+    got = got if isinstance(got, tuple) else (got,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected, strict=True):
+        assert isinstance(g, paddle.Tensor), type(g)
+        out = do("to_numpy", g)
+        assert out.dtype == np.asarray(e).dtype, (out.dtype, np.asarray(e).dtype)
+        np.testing.assert_allclose(out, e, rtol=1e-12, atol=1e-12)
+
+
+def test_infer_backend_names_paddle():
+    assert infer_backend(paddle.to_tensor(A)) == "paddle"
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_common_unary_names_match_numpy(name):
+    _same(do(name, paddle.to_tensor(A)), _reference(name)(A))
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_common_binary_names_match_numpy(name):
+    _same(do(name, paddle.to_tensor(A), paddle.to_tensor(B)), _reference(name)(A, B))
+
+
+def test_int_and_float_tensors_promote_as_numpy():
+    i = np.array([1, 2, 3])
+    _same(do("add", paddle.to_tensor(i), paddle.to_tensor(A[0])), np.add(i, A[0]))
+    _same(do("divide", paddle.to_tensor(i), paddle.to_tensor(i)), np.divide(i, i))
+    _same(do("sin", paddle.to_tensor(i)), np.sin(i))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"rowvar": False}, {"bias": True}, {"ddof": 0},
+     {"fweights": np.array([1, 2, 1])}, {"aweights": np.array([0.5, 1.0, 2.0])}],
+)
+def test_cov_matches_numpy(kwargs):
+    moved = {k: paddle.to_tensor(v) for k, v in kwargs.items() if isinstance(v, np.ndarray)}
+    _same(do("cov", paddle.to_tensor(A), **{**kwargs, **moved}), np.cov(A, **kwargs))
+
+
+def test_cov_of_two_vectors_and_corrcoef_match_numpy():
+    _same(do("cov", paddle.to_tensor(A[0]), paddle.to_tensor(B[1])), np.cov(A[0], B[1]))
+    _same(do("corrcoef", paddle.to_tensor(A)), np.corrcoef(A))
+
+
+def test_promote_types_is_numpys_as_paddle_dtypes():
+    assert do("promote_types", "int32", "float32", like="paddle") == paddle.float64
+    assert do("promote_types", paddle.int8, paddle.uint8, like="paddle") == paddle.int16
+
+
+def test_wide_unsigned_arrays_are_refused_with_the_reason():
+    from dispatch import UnsupportedError
+
+    with pytest.raises(UnsupportedError, match="uint32"):
+        do("asarray", np.array([1], dtype=np.uint32), like="paddle")

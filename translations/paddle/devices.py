@@ -1,0 +1,202 @@
+"""paddle: conversions to and from tensors, dtypes, and the method list's devices.
+
+``asarray`` takes what ``numpy.asarray`` takes and reads Python floats as float64
+data, as numpy does (``paddle.to_tensor(1.5)`` is float32); ``to_numpy`` detaches
+and moves to the host. Devices are paddle's places (``"cpu"``, ``"gpu:0"``), as
+:class:`ComputeDevice` records.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+import numpy as np
+import paddle
+from paddle import Tensor
+
+from dispatch.engine import merge_tables
+from dispatch.translations._composed._bound import backend_entries
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    device_ref,
+    list_devices_filtered,
+)
+from dispatch.translations.paddle._common import _dtype, np_name
+
+
+def _get_dtype_name(x: Any) -> str:
+    return np_name(x.dtype)
+
+
+def _promote_types(type1: Any, type2: Any) -> Any:
+    # numpy's promotion table, answered as paddle dtypes
+    names = (np_name(t) if isinstance(t, paddle.dtype) else t for t in (type1, type2))
+    return _dtype(np.promote_types(*names))
+
+
+def _to_backend_dtype(dtype_name: Any) -> Any:
+    out = _dtype(dtype_name)
+    if out is None:
+        raise TypeError("a dtype name is needed, got None")
+    return out
+
+
+def _place(device: Any) -> Any:
+    ref = device_ref(device)
+    if ref is None or not isinstance(ref, str):
+        return ref
+    return paddle.CPUPlace() if ref == "cpu" else paddle.CUDAPlace(int(ref.partition(":")[2]
+                                                                        or 0))
+
+
+def _holds_tensor(seq: Any) -> bool:
+    return any(isinstance(e, Tensor) or (isinstance(e, (list, tuple)) and _holds_tensor(e))
+               for e in seq)
+
+
+def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+             copy: bool | None = None) -> Any:
+    # paddle.to_tensor reads Python floats as float32 and always copies numpy data;
+    # numpy's reading (float64 floats, int64 ints) goes through numpy.asarray
+    dtype = _dtype(dtype)
+    place = _place(device)
+    if isinstance(a, Tensor):
+        out = a if dtype is None else a.astype(dtype)
+        if place is not None:
+            out = out._copy_to(place, False) if str(out.place) != str(place) else out
+        return out.clone() if copy and out is a else out
+    if isinstance(a, np.dtype):
+        return a  # a dtype argument read as a numpy constant: leave it a dtype
+    if isinstance(a, (list, tuple)) and _holds_tensor(a):
+        parts = [_asarray(e, device=device) for e in a]
+        out = paddle.stack(parts) if parts else paddle.zeros([0])
+        return out if dtype is None else out.astype(dtype)
+    if type(a).__module__.startswith("scipy.sparse"):
+        a = a.toarray()
+    arr = np.asarray(a)
+    if arr.dtype.kind == "u" and arr.dtype.itemsize > 1:
+        from dispatch.engine import UnsupportedError
+
+        raise UnsupportedError(f"'asarray' is not supported on backend 'paddle' for "
+                               f"{arr.dtype.name}: paddle's only unsigned integer dtype is uint8")
+    return paddle.to_tensor(arr, dtype=dtype, place=place)
+
+
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, device: Any = None,
+           **_: Any) -> Tensor:
+    return _asarray(a, dtype, device=device, copy=copy)
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    if not isinstance(x, Tensor):
+        return np.asarray(x)
+    if x.is_sparse_coo() or x.is_sparse_csr():
+        x = x.to_dense()
+    if x.dtype == paddle.bfloat16:
+        x = x.astype(paddle.float32)
+    return x.detach().cpu().numpy()
+
+
+def _astype(x: Tensor, dtype: Any, copy: bool = True) -> Tensor:
+    dt = _dtype(dtype)
+    if x.dtype == dt:
+        return x.clone() if copy else x
+    if x.is_complex() and dt not in (paddle.complex64, paddle.complex128):
+        x = x.real()  # numpy drops the imaginary part (with a warning)
+    return x.astype(dt)
+
+
+def _to_device(x: Tensor, device: Any = None) -> Tensor:
+    place = _place(device)
+    return x if place is None else x._copy_to(place, False)
+
+
+def _is_available(x: Any) -> bool:
+    # False for the variables of a static graph (paddle.jit.to_static)
+    if not isinstance(x, Tensor):
+        return True
+    return paddle.in_dynamic_mode()
+
+
+@functools.cache
+def _all_devices() -> list:
+    devices = [ComputeDevice("paddle", "cpu", "CPU", -1, os.cpu_count() or -1, "CPU",
+                             "cpu")]
+    if paddle.device.is_compiled_with_cuda():
+        for i in range(paddle.device.cuda.device_count()):
+            devices.append(ComputeDevice("paddle", f"gpu:{i}", "GPU", -1, -1, f"GPU {i}",
+                                         f"gpu:{i}"))
+    return devices
+
+
+def _list_devices(device_type: str | None = None) -> list:
+    return list_devices_filtered(_all_devices(), device_type)
+
+
+def _device_record(place: Any) -> Any:
+    name = "cpu" if "cpu" in str(place).lower() else f"gpu:{place.gpu_device_id()}"
+    for d in _all_devices():
+        if d.ref == name:
+            return d
+    return ComputeDevice("paddle", name, "CPU" if name == "cpu" else "GPU", ref=name)
+
+
+def _get_device(x: Tensor) -> Any:
+    return _device_record(x.place)
+
+
+def _allocate_on_device(x: Tensor, device: Any) -> Tensor:
+    return _to_device(x, device)
+
+
+def _get_peak_memory(device: Any = None) -> int:
+    # paddle counts allocations on GPUs only; 0 on the CPU
+    place = _place(device)
+    if place is None and not paddle.device.is_compiled_with_cuda():
+        return 0
+    if place is not None and "gpu" not in str(place).lower():
+        return 0
+    return int(paddle.device.cuda.max_memory_allocated(place))
+
+
+def _reset_peak_memory(device: Any = None) -> None:
+    place = _place(device)
+    if paddle.device.is_compiled_with_cuda() and (place is None or "gpu" in str(place).lower()):
+        paddle.device.cuda.reset_max_memory_allocated(place)
+
+
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Tensor:
+    out = paddle.from_dlpack(x)
+    return out if device is None else _to_device(out, device)
+
+
+def _to_dlpack(x: Tensor) -> Any:
+    return paddle.to_dlpack(x)
+
+
+TABLE = merge_tables(
+    {
+        "asarray": _asarray,
+        "array": _array,
+        "from_numpy": _asarray,
+        "to_numpy": _to_numpy,
+        "to_device": _to_device,
+        "from_dlpack": _from_dlpack,
+        "to_dlpack": _to_dlpack,
+        "astype": _astype,
+        "cast": _astype,
+        "to_backend_dtype": _to_backend_dtype,
+        "get_dtype_name": _get_dtype_name,
+        "promote_types": _promote_types,
+        "is_available": _is_available,
+        "list_devices": _list_devices,
+        "get_device": _get_device,
+        "allocate_on_device": _allocate_on_device,
+        "get_peak_memory": _get_peak_memory,
+        "reset_peak_memory": _reset_peak_memory,
+    },
+    {n: f for n, f in backend_entries("paddle").items() if n != "random_permutations"},
+    names=("devices", "bound list methods"),
+)
