@@ -18,6 +18,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import types
 import warnings
@@ -27,6 +28,8 @@ import numpy as np
 import dispatch
 
 LIBRARIES = ("numpy", "torch", "jax", "tensorflow", "dask")
+# libraries counted where they are installed (no CI platform is promised to have them)
+LIBRARIES += tuple(lib for lib in ("mlx",) if importlib.util.find_spec(lib))
 
 # groups left out of numpy's count: not computing on arrays, or writing into them
 EXCLUDED = {
