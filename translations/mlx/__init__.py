@@ -22,12 +22,15 @@ from typing import Any
 
 from dispatch.translations import _safety
 from dispatch.translations._adapters import merge_topics
+from dispatch.translations.mlx._common import NO_COMPLEX128
 from dispatch.translations.mlx import (
     creation,
     devices,
     elementwise,
+    fft,
     indexing,
     linalg,
+    random,
     reductions,
     shape,
 )
@@ -42,10 +45,14 @@ REFUSED = {
         ("mlx.core.set_default_device", "mlx.core.set_default_stream",
          "mlx.core.set_memory_limit", "mlx.core.set_cache_limit", "mlx.core.set_wired_limit",
          "mlx.core.set_printoptions", "mlx.core.enable_compile", "mlx.core.disable_compile",
-         "mlx.core.clear_cache", "mlx.core.random.seed"),
+         "mlx.core.clear_cache"),
         _safety.GLOBAL,
     ),
+    "mlx.core.random.seed": "mlx's global key: use do('random.seed', s, like='mlx')",
 }
+# the dtypes mlx lacks: a call whose numpy result needs one raises TypeError with this
+# reason (tests/functions/test_vocabulary_smoke.py skips such cases with it)
+MISSING_DTYPES = {"complex128": NO_COMPLEX128}
 
 
 def creation_kwargs(like: Any) -> dict[str, Any]:
@@ -55,5 +62,5 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 
 TABLE = merge_topics(
-    creation, elementwise, reductions, shape, indexing, linalg, devices,
+    creation, elementwise, reductions, shape, indexing, linalg, fft, random, devices,
 )

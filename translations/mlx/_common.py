@@ -24,6 +24,18 @@ def np_name(dtype: Any) -> str:
     return _NAMES[dtype]
 
 
+def host_dtype(dtype: Any) -> np.dtype:
+    """The numpy dtype of an mlx dtype, a numpy dtype or a name."""
+    if isinstance(dtype, mx.Dtype):
+        name = _NAMES[dtype]
+        if name == "bfloat16":
+            import ml_dtypes
+
+            return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(name)
+    return np.dtype(dtype)
+
+
 def mx_dtype(dtype: Any) -> Any:
     """The mlx dtype of a numpy dtype, a dtype name, a Python type or an mlx dtype
     (None stays None)."""

@@ -16,7 +16,7 @@ import mlx.core as mx
 import numpy as np
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import immutable_require
-from dispatch.translations.mlx._common import mx_dtype, shape_tuple
+from dispatch.translations.mlx._common import host_dtype, mx_dtype, shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
 from dispatch.engine import merge_tables, unsupported
@@ -84,7 +84,7 @@ def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *
     # numpy: integer bounds give int64, any float bound the default float; mlx gives
     # int32. The values are numpy's (its length rule for float steps included)
     host = np.arange(start, stop, step) if dtype is None else np.arange(
-        start, stop, step, dtype=np.dtype(dtype))
+        start, stop, step, dtype=host_dtype(dtype))
     if dtype is None and host.dtype.kind == "f":
         return mx.array(host, mx.float32)
     return _asarray(host)
@@ -101,7 +101,7 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     out, step = host if retstep else (host, None)
     if dtype is not None:
         dt = mx_dtype(dtype)
-        out = np.floor(out) if np.dtype(dtype).kind in "iub" else out
+        out = np.floor(out) if host_dtype(dtype).kind in "iub" else out
     elif arrays and arrays[0].dtype in (mx.float64, mx.float16, mx.bfloat16):
         dt = arrays[0].dtype
     else:
@@ -138,6 +138,6 @@ TABLE = merge_tables(
         "require": immutable_require("mlx", _IMMUTABLE),
     },
     fill_entries("mlx", "geomspace", "logspace", "tril_indices", "triu_indices",
-                 "diag_indices", "mask_indices", "kaiser", "random.rand", "random.randn"),
+                 "diag_indices", "mask_indices", "kaiser"),
     names=("creation", "fills"),
 )

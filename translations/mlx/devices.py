@@ -116,7 +116,7 @@ def _from_dlpack(x: Any) -> Any:
     return mx.from_dlpack(x) if hasattr(mx, "from_dlpack") else _asarray(np.from_dlpack(x))
 
 
-_OWN = ("get_default_device", "set_default_device")
+_OWN = ("get_default_device", "set_default_device", "random_permutations")
 
 TABLE = merge_tables(
     {
