@@ -164,7 +164,16 @@ _TORCH_BESSEL = (
     "[0.01, 30], the largest absolute errors against scipy are 3.8e-7 (j0), 4.7e-7 (j1), "
     "2.1e-7 (y0), 8.7e-7 (y1)",
 )
+_MLX_ERF = (
+    1e-6,
+    1e-6,
+    "mlx's float64 erf and erfinv are accurate to float32 level: over 20001 points, the "
+    "largest absolute errors against scipy are 4.4e-7 (erf on [-4, 4]) and 8.7e-7 "
+    "(erfinv on [-0.99, 0.99])",
+)
 TOLERANCE_EXCEPTIONS: dict[tuple[str, str], tuple[float, float, str]] = {
+    **{("mlx", n): _MLX_ERF for n in ("erf", "scipy.special.erf", "scipy.special.erfc",
+                                      "scipy.special.erfinv", "erfinv")},
     **{("torch", f"scipy.special.{n}"): _TORCH_BESSEL for n in ("j0", "j1", "y0", "y1")},
     ("torch", "scipy.special.polygamma"): (
         1e-9,

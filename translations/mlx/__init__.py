@@ -24,6 +24,7 @@ from dispatch.translations import _safety
 from dispatch.translations._adapters import merge_topics
 from dispatch.translations.mlx._common import NO_COMPLEX128
 from dispatch.translations.mlx import (
+    autodiff,
     creation,
     devices,
     elementwise,
@@ -33,6 +34,7 @@ from dispatch.translations.mlx import (
     random,
     reductions,
     shape,
+    special,
 )
 
 TYPES = ("mlx",)
@@ -62,5 +64,5 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 
 TABLE = merge_topics(
-    creation, elementwise, reductions, shape, indexing, linalg, fft, random, devices,
+    creation, elementwise, reductions, shape, indexing, linalg, fft, special, random, autodiff, devices,
 )

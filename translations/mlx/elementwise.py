@@ -216,3 +216,52 @@ TABLE = {
     "spacing": _spacing,
     "i0": _i0,
 }
+
+
+# mlx's float64 kernels of exp, sin and cos (and those built on them inside mlx:
+# logaddexp, sigmoid, softmax, logsumexp) are accurate to float32 only: measured over
+# 20001 points, relative errors 1.9e-6 (exp on [-20, 20]) and absolute 9.5e-7 (sin,
+# cos on [-30, 30]), where its power, tan and log are exact to roundoff. In float64
+# they are written with those
+_LOG2E = 1.4426950408889634
+
+
+def _exp(x: Any) -> Any:
+    x = _arr(x)
+    if x.dtype != mx.float64:
+        return mx.exp(x)
+    return mx.power(mx.array(2.0, mx.float64), x * _LOG2E)
+
+
+def _half_tan(x: Any) -> Any:
+    t = mx.tan(x / 2)
+    return t, 1 + t * t
+
+
+def _sin(x: Any) -> Any:
+    x = _arr(x)
+    if x.dtype != mx.float64:
+        return mx.sin(x)
+    t, d = _half_tan(x)
+    return mx.where(mx.isinf(t), 0.0, 2 * t / d)
+
+
+def _cos(x: Any) -> Any:
+    x = _arr(x)
+    if x.dtype != mx.float64:
+        return mx.cos(x)
+    t, d = _half_tan(x)
+    return mx.where(mx.isinf(t), -1.0, (1 - t * t) / d)
+
+
+def _logaddexp(x1: Any, x2: Any) -> Any:
+    x1, x2 = _arr(x1), _arr(x2)
+    if mx.float64 not in (x1.dtype, x2.dtype):
+        return mx.logaddexp(x1, x2)
+    hi = mx.maximum(x1, x2)
+    safe = mx.where(mx.isinf(hi), 0.0, hi)
+    return mx.where(mx.isinf(hi) & (hi > 0), hi,
+                    safe + mx.log1p(_exp(x1 - safe) + _exp(x2 - safe) - 1))
+
+
+TABLE.update({"exp": _exp, "sin": _sin, "cos": _cos, "logaddexp": _logaddexp})
