@@ -87,6 +87,7 @@ ARRAYS = {
 NATIVE = {
     "numpy": {op: f"np.{op}" for op in OPS},
     "torch": {**{op: f"torch.{op}" for op in OPS}, "transpose": "torch.permute"},
+    "mlx": {op: f"mx.{op}" for op in OPS},
 }
 # the array API standard's spelling (transpose with axes is permute_dims)
 ARRAY_API_NAME = {**{op: op for op in OPS}, "transpose": "permute_dims"}
@@ -169,6 +170,11 @@ def _namespace(lib: str, have: dict[str, bool]) -> dict[str, Any]:
         ns["choose_backend"] = phiml.backend.choose_backend
     if lib == "numpy":
         ns.update(x=xn, y=yn, c=cn)
+    elif lib == "mlx":
+        import mlx.core as mx
+
+        ns["mx"] = mx
+        ns.update(x=mx.array(xn, mx.float64), y=mx.array(yn, mx.float64), c=mx.array(cn))
     else:
         import torch
 
@@ -187,6 +193,7 @@ def build_cases(have: dict[str, bool]) -> list[Case]:
 
     cases = []
     libs = ["numpy"] + (["torch", "mixed"] if have["torch"] else [])
+    libs += ["mlx"] if have.get("mlx") else []
     for lib in libs:
         ops = OPS if lib != "mixed" else tuple(MIXED)
         for op in ops:
@@ -306,6 +313,7 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
         "autoray": _available("autoray"),
         "array_api": _available("array_api_compat"),
         "phiml": _available("phiml.backend"),
+        "mlx": _available("mlx.core"),
     }
     if have["torch"]:
         import torch
@@ -334,7 +342,8 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
                     )
             methods[m] = entry
         out["cases"].append({"op": c.op, "lib": c.lib, "methods": methods})
-    out["ratios"] = {lib: geomean_ratio(out["cases"], lib) for lib in ("numpy", "torch", "mixed")}
+    out["ratios"] = {lib: geomean_ratio(out["cases"], lib)
+                     for lib in ("numpy", "torch", "mixed", "mlx")}
     return out
 
 
@@ -399,7 +408,7 @@ def notes(run: dict) -> list[str]:
 
 def summary(runs: list[dict]) -> tuple[list[str], dict[str, Any]]:
     lines, data = [], {}
-    for lib in ("numpy", "torch", "mixed"):
+    for lib in ("numpy", "torch", "mixed", "mlx"):
         ratios = [r["ratios"].get(lib) for r in runs]
         if any(v is None for v in ratios):
             if any(c["lib"] == lib for c in runs[0]["cases"]):

@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import dispatch.translations as translations
 import numpy as np
 import pytest
 
+import dispatch.translations as translations
 from dispatch import clear_caches, do
 from dispatch._errors import UnsupportedError
 from dispatch.spec import Unsupported

@@ -22,7 +22,6 @@ from typing import Any
 
 from dispatch.translations import _safety
 from dispatch.translations._adapters import merge_topics
-from dispatch.translations.mlx._common import NO_COMPLEX128
 from dispatch.translations.mlx import (
     autodiff,
     creation,
@@ -36,6 +35,7 @@ from dispatch.translations.mlx import (
     shape,
     special,
 )
+from dispatch.translations.mlx._common import NO_COMPLEX128
 
 TYPES = ("mlx",)
 MODULES = {"": "mlx.core", "linalg": "mlx.core.linalg", "fft": "mlx.core.fft",
@@ -64,5 +64,6 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 
 TABLE = merge_topics(
-    creation, elementwise, reductions, shape, indexing, linalg, fft, special, random, autodiff, devices,
+    creation, elementwise, reductions, shape, indexing, linalg, fft, special, random, autodiff,
+    devices,
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import mlx.core as mx
+
 from dispatch.translations.mlx.devices import _asarray
 
 _FLOATS = (mx.float16, mx.bfloat16, mx.float32, mx.float64)

@@ -14,7 +14,11 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+
 from dispatch.translations.mlx.devices import _asarray
+
+_ARRAY = mx.array
+_mx_where = mx.where
 
 
 def _arr(x: Any) -> Any:
@@ -68,6 +72,9 @@ def _argwhere(a: Any) -> Any:
 
 
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if type(condition) is _ARRAY and y is not None:
+        # mlx reads a non-boolean condition as numpy does: nonzero (NaN included) is true
+        return _mx_where(condition, x, y)
     if x is None and y is None:
         return _nonzero(condition)
     if x is None or y is None:

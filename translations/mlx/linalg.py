@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import mlx.core as mx
+
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 
@@ -183,9 +184,9 @@ def _cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     if a.shape[-1] == 2 and b.shape[-1] == 2:
         return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
     if a.shape[-1] == 2:
-        a = mx.concatenate([a, mx.zeros(a.shape[:-1] + (1,), a.dtype)], -1)
+        a = mx.concatenate([a, mx.zeros((*a.shape[:-1], 1), a.dtype)], -1)
     if b.shape[-1] == 2:
-        b = mx.concatenate([b, mx.zeros(b.shape[:-1] + (1,), b.dtype)], -1)
+        b = mx.concatenate([b, mx.zeros((*b.shape[:-1], 1), b.dtype)], -1)
     return mx.moveaxis(mx.linalg.cross(a, b), -1, axisc if axis is None else axis)
 
 

@@ -12,11 +12,17 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
+
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 
 _UNSIGNED = (mx.bool_, mx.uint8, mx.uint16, mx.uint32)
 _SIGNED = (mx.int8, mx.int16, mx.int32)
+# dtypes that accumulate in their own width, as in numpy
+_WIDE = frozenset((mx.float16, mx.bfloat16, mx.float32, mx.float64, mx.complex64, mx.int64,
+                   mx.uint64))
+_ARRAY = mx.array
+_F32, _F64 = mx.float32, mx.float64
 
 
 def _arr(x: Any) -> Any:
@@ -43,6 +49,11 @@ def _no_out(out: Any, where: Any = None) -> None:
 def _accumulating(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+        # the common call (an inexact array, no dtype/out/initial) goes straight through
+        if (type(a) is _ARRAY and dtype is None and out is None and initial is None
+                and where is None and ((d := a.dtype) is not None and (
+                    d in (_F32, _F64) or d in _WIDE))):
+            return fn(a, axis, keepdims) if keepdims else fn(a, axis)
         _no_out(out, where)
         a = _accumulator(_arr(a), dtype)
         res = fn(a, axis=axis_arg(axis), keepdims=keepdims)

@@ -7,11 +7,18 @@ its ``moveaxis`` one axis only; the others are written with them.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import mlx.core as mx
+
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
+
+_ARRAY = mx.array
+_mx_reshape = mx.reshape
+_mx_transpose = mx.transpose
+_mx_stack = mx.stack
 
 
 def _arr(x: Any) -> Any:
@@ -33,6 +40,11 @@ def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = No
 
 def _stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
            casting: str = "same_kind") -> Any:
+    if dtype is None and out is None:
+        try:  # mlx takes a sequence of its own arrays only: anything else goes below
+            return _mx_stack(arrays, axis) if axis else _mx_stack(arrays)
+        except TypeError:
+            pass
     out = mx.stack(_arrs(arrays), axis=int(axis))
     return out if dtype is None else out.astype(_asarray(0, dtype).dtype)
 
@@ -74,7 +86,7 @@ def _array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
     edges = [0, *bounds, n]
     index = [slice(None)] * a.ndim
     out = []
-    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+    for lo, hi in itertools.pairwise(edges):
         index[axis] = slice(lo, max(lo, hi))
         out.append(a[tuple(index)])
     return out
@@ -117,6 +129,8 @@ def _ravel(a: Any, order: str = "C") -> Any:
 
 def _reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None,
              copy: bool | None = None) -> Any:
+    if type(a) is _ARRAY and order == "C" and newshape is None and type(shape) is not int:
+        return _mx_reshape(a, shape)
     shape = newshape if shape is None else shape
     a = _arr(a)
     if order == "F":
@@ -176,6 +190,8 @@ def _rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> Any:
 
 
 def _transpose(a: Any, axes: Any = None) -> Any:
+    if type(a) is _ARRAY:
+        return _mx_transpose(a) if axes is None else _mx_transpose(a, axes)
     return mx.transpose(_arr(a)) if axes is None else mx.transpose(_arr(a), list(axes))
 
 
