@@ -26,6 +26,7 @@ from dispatch.translations.mlx import (
     autodiff,
     creation,
     devices,
+    dtypes,
     elementwise,
     fft,
     indexing,
@@ -65,5 +66,5 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 TABLE = merge_topics(
     creation, elementwise, reductions, shape, indexing, linalg, fft, special, random, autodiff,
-    devices,
+    devices, dtypes,
 )

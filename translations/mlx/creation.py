@@ -24,6 +24,12 @@ from dispatch.translations.mlx.devices import _asarray
 _IMMUTABLE = "mlx arrays are immutable buffers, laid out in C order"
 
 
+def _filled(shape: tuple, fill: Any, dt: Any) -> Any:
+    # mlx's full makes int32 when asked for bool (mlx 0.32): cast after
+    out = mx.full(shape, fill, dt)
+    return out if dt is None or out.dtype == dt else out.astype(dt)
+
+
 def _float(dtype: Any) -> Any:
     return mx.float32 if dtype is None else mx_dtype(dtype)
 
@@ -44,7 +50,7 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     if dtype is None and not isinstance(fill_value, mx.array) and dt == mx.float64 \
             and isinstance(fill_value, float):
         dt = mx.float32  # a Python float fill is the default float, as zeros
-    return mx.full(shape_tuple(shape), fill.astype(dt), dt)
+    return _filled(shape_tuple(shape), fill.astype(dt), dt)
 
 
 def _like(fill: Any) -> Any:
@@ -52,7 +58,7 @@ def _like(fill: Any) -> Any:
              shape: Any = None, *, device: Any = None) -> Any:
         a = _asarray(a)
         dt = a.dtype if dtype is None else mx_dtype(dtype)
-        return mx.full(a.shape if shape is None else shape_tuple(shape), fill, dt)
+        return _filled(a.shape if shape is None else shape_tuple(shape), fill, dt)
 
     return like
 
@@ -62,7 +68,7 @@ def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
     a = _asarray(a)
     dt = a.dtype if dtype is None else mx_dtype(dtype)
     fill = fill_value if isinstance(fill_value, mx.array) else _asarray(fill_value)
-    return mx.full(a.shape if shape is None else shape_tuple(shape), fill.astype(dt), dt)
+    return _filled(a.shape if shape is None else shape_tuple(shape), fill.astype(dt), dt)
 
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,

@@ -112,8 +112,12 @@ def _to_device(x: Any, device: Any) -> Any:
     return x
 
 
-def _from_dlpack(x: Any) -> Any:
-    return mx.from_dlpack(x) if hasattr(mx, "from_dlpack") else _asarray(np.from_dlpack(x))
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
+    # mx.from_dlpack reads float64 data as float32 (mlx 0.32); through numpy's
+    # zero-copy view the dtype is kept
+    if isinstance(x, mx.array):
+        return x
+    return _asarray(np.from_dlpack(x))
 
 
 _OWN = ("get_default_device", "set_default_device", "random_permutations")

@@ -13,6 +13,7 @@ from typing import Any
 
 import mlx.core as mx
 
+from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx.devices import _asarray
 
 _FLOATS = (mx.float16, mx.bfloat16, mx.float32, mx.float64)
@@ -101,7 +102,7 @@ def _exp2(x: Any) -> Any:
 def _logaddexp2(x1: Any, x2: Any) -> Any:
     x1, x2 = _inexact(x1), _inexact(x2)
     ln2 = mx.array(0.6931471805599453, x1.dtype)
-    return mx.logaddexp(x1 * ln2, x2 * ln2) / ln2
+    return _logaddexp(x1 * ln2, x2 * ln2) / ln2
 
 
 def _cbrt(x: Any) -> Any:
@@ -112,7 +113,7 @@ def _cbrt(x: Any) -> Any:
 def _sinc(x: Any) -> Any:
     x = _inexact(x)
     y = mx.pi * mx.where(x == 0, 1.0e-20, x).astype(x.dtype)
-    return mx.where(x == 0, mx.array(1, x.dtype), mx.sin(y) / y)
+    return mx.where(x == 0, mx.array(1, x.dtype), _sin(y) / y)
 
 
 def _fix(x: Any) -> Any:
@@ -143,7 +144,11 @@ def _around(a: Any, decimals: int = 0, out: Any = None) -> Any:
             return a
         f = 10 ** (-decimals)
         return (mx.round(a.astype(mx.float64) / f) * f).astype(a.dtype)
-    return mx.round(a, int(decimals))
+    if decimals == 0 or a.dtype != mx.float64:
+        return mx.round(a, int(decimals))
+    # mlx scales by 10**decimals in float32: numpy's float64 scaling, then rounding
+    f = 10.0 ** abs(int(decimals))
+    return mx.round(a * f) / f if decimals > 0 else mx.round(a / f) * f
 
 
 def _rint(x: Any) -> Any:
@@ -265,4 +270,25 @@ def _logaddexp(x1: Any, x2: Any) -> Any:
                     safe + mx.log1p(_exp(x1 - safe) + _exp(x2 - safe) - 1))
 
 
-TABLE.update({"exp": _exp, "sin": _sin, "cos": _cos, "logaddexp": _logaddexp})
+def _nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None,
+                neginf: Any = None) -> Any:
+    # mlx's nan_to_num refuses float64 (mlx 0.32); numpy's, with where
+    x = _arr(x)
+    if not mx.issubdtype(x.dtype, mx.floating):
+        return x
+    info = mx.finfo(x.dtype)
+    hi = info.max if posinf is None else posinf
+    lo = info.min if neginf is None else neginf
+    out = mx.where(mx.isnan(x), nan, x)
+    return mx.where(mx.isposinf(x), hi, mx.where(mx.isneginf(x), lo, out)).astype(x.dtype)
+
+
+def _complex(real: Any, imag: Any) -> Any:
+    real, imag = _inexact(real), _inexact(imag)
+    if mx.float64 in (real.dtype, imag.dtype):
+        raise TypeError(f"complex: float64 parts make complex128 in numpy, and {_NO_C128}")
+    return real.astype(mx.complex64) + 1j * imag.astype(mx.complex64)
+
+
+TABLE.update({"exp": _exp, "sin": _sin, "cos": _cos, "logaddexp": _logaddexp,
+              "nan_to_num": _nan_to_num, "complex": _complex})

@@ -18,6 +18,7 @@ import mlx.core as mx
 
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
+from dispatch.translations.mlx.elementwise import _exp
 
 _CPU = mx.cpu
 
@@ -103,7 +104,7 @@ def _det(a: Any) -> Any:
     if a.shape[-1] == 0:
         return mx.ones(a.shape[:-2], a.dtype)
     sign, logdet = mx.linalg.slogdet(a, stream=_CPU)
-    return sign * mx.exp(logdet)
+    return sign * _exp(logdet)  # mlx's float64 exp is float32-accurate: see .elementwise
 
 
 def _pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
@@ -206,7 +207,41 @@ def _vdot(a: Any, b: Any) -> Any:
     return mx.sum(mx.conjugate(a.reshape(-1)) * b.reshape(-1))
 
 
+def _solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,
+                      unit_diagonal: bool = False, overwrite_b: bool = False,
+                      check_finite: bool = True) -> Any:
+    a, b = _arr(a), _arr(b)
+    if trans in (1, 2, "T", "C"):
+        a, lower = mx.swapaxes(a, -1, -2), not lower
+        a = mx.conjugate(a) if trans in (2, "C") else a
+    if unit_diagonal:
+        n = a.shape[-1]
+        eye = mx.eye(n, dtype=a.dtype)
+        a = a * (1 - eye) + eye
+    return mx.linalg.solve_triangular(a, b, upper=not lower, stream=_CPU)
+
+
+def _cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
+                check_finite: bool = True) -> tuple:
+    a = _arr(a)
+    c = mx.linalg.cholesky(a, upper=not lower, stream=_CPU)
+    return c, lower
+
+
+def _cho_solve(c_and_lower: Any, b: Any, overwrite_b: bool = False,
+               check_finite: bool = True) -> Any:
+    c, lower = c_and_lower
+    c, b = _arr(c), _arr(b)
+    upper_c = mx.swapaxes(c, -1, -2) if lower else c
+    lower_c = c if lower else mx.swapaxes(c, -1, -2)
+    y = mx.linalg.solve_triangular(lower_c, b, upper=False, stream=_CPU)
+    return mx.linalg.solve_triangular(upper_c, y, upper=True, stream=_CPU)
+
+
 TABLE = {
+    "scipy.linalg.solve_triangular": _solve_triangular,
+    "scipy.linalg.cho_factor": _cho_factor,
+    "scipy.linalg.cho_solve": _cho_solve,
     "linalg.inv": _on_cpu(mx.linalg.inv),
     "linalg.cholesky": _on_cpu(mx.linalg.cholesky),
     "linalg.solve": _solve,

@@ -48,6 +48,17 @@ def _cast(x: Any, like: Any) -> Any:
     return _p(x).astype(like.dtype) if isinstance(x, (mx.array, np.ndarray)) else x
 
 
+def _unit(shape: tuple, dtype: Any, key: Any) -> Any:
+    """Uniform draws on [0, 1); in float64 (which mlx's uniform sampler refuses) from
+    53 random bits, two integer draws of 26 and 27 bits."""
+    if dtype != mx.float64:
+        return mx.random.uniform(0, 1, shape, dtype, key=key)
+    k1, k2 = mx.random.split(key)
+    hi = mx.random.randint(0, 1 << 26, shape, mx.int64, key=k1).astype(mx.float64)
+    lo = mx.random.randint(0, 1 << 27, shape, mx.int64, key=k2).astype(mx.float64)
+    return (hi * (1 << 27) + lo) / float(1 << 53)
+
+
 class Generator(Distributions):
     """numpy's ``random.Generator`` methods on an mlx PRNG key.
 
@@ -93,12 +104,12 @@ class Generator(Distributions):
 
     def random(self, size: Any = None, dtype: Any = None) -> Any:
         """Uniform draws on ``[0, 1)``."""
-        return mx.random.uniform(0, 1, _size(size), _float(dtype), key=self._next())
+        return _unit(_size(size), _float(dtype), self._next())
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None,
                 dtype: Any = None) -> Any:
         """Uniform draws on ``[low, high)``."""
-        u = mx.random.uniform(0, 1, _size(size, low, high), _float(dtype), key=self._next())
+        u = _unit(_size(size, low, high), _float(dtype), self._next())
         return _cast(low, u) + (_cast(high, u) - _cast(low, u)) * u
 
     def standard_normal(self, size: Any = None, dtype: Any = None) -> Any:

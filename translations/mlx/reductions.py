@@ -152,7 +152,30 @@ def _median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = F
     return mx.median(a, axis=axis_arg(axis), keepdims=keepdims)
 
 
+def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+            keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+    a = _arr(a)
+    if mx.issubdtype(a.dtype, mx.inexact):
+        a = mx.where(mx.isnan(a), 0, a)
+    return TABLE["sum"](a, axis, dtype, out, keepdims, initial, where)
+
+
+def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+             keepdims: bool = False, *, where: Any = None) -> Any:
+    _no_out(out, where)
+    a = _arr(a)
+    if not mx.issubdtype(a.dtype, mx.inexact):
+        return TABLE["mean"](a, axis, dtype, keepdims=keepdims)
+    keep = ~mx.isnan(a)
+    total = mx.sum(mx.where(keep, a, 0), axis=axis_arg(axis), keepdims=keepdims)
+    count = mx.sum(keep, axis=axis_arg(axis), keepdims=keepdims).astype(a.dtype)
+    out = total / count
+    return out if dtype is None else out.astype(mx_dtype(dtype))
+
+
 TABLE = {
+    "nansum": _nansum,
+    "nanmean": _nanmean,
     "sum": _accumulating(mx.sum),
     "prod": _accumulating(mx.prod),
     "cumsum": _cumulative(mx.cumsum),
