@@ -24,6 +24,7 @@ from dispatch.translations import _safety
 from dispatch.translations._adapters import merge_topics
 from dispatch.translations.mlx import (
     autodiff,
+    control,
     creation,
     devices,
     dtypes,
@@ -34,6 +35,7 @@ from dispatch.translations.mlx import (
     random,
     reductions,
     shape,
+    sparse,
     special,
 )
 from dispatch.translations.mlx._common import NO_COMPLEX128
@@ -65,6 +67,6 @@ def creation_kwargs(like: Any) -> dict[str, Any]:
 
 
 TABLE = merge_topics(
-    creation, elementwise, reductions, shape, indexing, linalg, fft, special, random, autodiff,
-    devices, dtypes,
+    creation, elementwise, reductions, shape, indexing, linalg, fft, special, random, sparse,
+    autodiff, control, devices, dtypes,
 )

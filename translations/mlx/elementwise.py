@@ -244,20 +244,48 @@ def _half_tan(x: Any) -> Any:
     return t, 1 + t * t
 
 
-def _sin(x: Any) -> Any:
-    x = _arr(x)
-    if x.dtype != mx.float64:
-        return mx.sin(x)
+# the derivatives mlx would take through tan call its float32-accurate cos: each
+# function states its own, written with the other
+@mx.custom_function
+def _sin64(x: Any) -> Any:
     t, d = _half_tan(x)
     return mx.where(mx.isinf(t), 0.0, 2 * t / d)
 
 
-def _cos(x: Any) -> Any:
-    x = _arr(x)
-    if x.dtype != mx.float64:
-        return mx.cos(x)
+@mx.custom_function
+def _cos64(x: Any) -> Any:
     t, d = _half_tan(x)
     return mx.where(mx.isinf(t), -1.0, (1 - t * t) / d)
+
+
+@_sin64.vjp
+def _sin64_vjp(primals: Any, cotangent: Any, output: Any) -> Any:
+    return cotangent * _cos64(primals)
+
+
+@_cos64.vjp
+def _cos64_vjp(primals: Any, cotangent: Any, output: Any) -> Any:
+    return -cotangent * _sin64(primals)
+
+
+@_sin64.jvp
+def _sin64_jvp(primals: Any, tangents: Any) -> Any:
+    return tangents * _cos64(primals)
+
+
+@_cos64.jvp
+def _cos64_jvp(primals: Any, tangents: Any) -> Any:
+    return -tangents * _sin64(primals)
+
+
+def _sin(x: Any) -> Any:
+    x = _arr(x)
+    return _sin64(x) if x.dtype == mx.float64 else mx.sin(x)
+
+
+def _cos(x: Any) -> Any:
+    x = _arr(x)
+    return _cos64(x) if x.dtype == mx.float64 else mx.cos(x)
 
 
 def _logaddexp(x1: Any, x2: Any) -> Any:

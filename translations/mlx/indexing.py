@@ -163,7 +163,39 @@ def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
     return mx.array(_arr(a))
 
 
+def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Any:
+    # numpy's length depends on the largest value: read on the host (eager); the counts
+    # are mlx's scatter-add
+    x = _arr(x)
+    if x.ndim != 1:
+        raise ValueError("bincount: object too deep for desired array (x must be 1-d)")
+    if mx.issubdtype(x.dtype, mx.floating):
+        raise TypeError("bincount: cannot cast array data from float to int64")
+    if x.size and mx.min(x).item() < 0:
+        raise ValueError("bincount: 'list' argument must have no negative elements")
+    length = max(int(mx.max(x).item()) + 1 if x.size else 0, int(minlength))
+    if weights is None:
+        return mx.zeros((length,), mx.int64).at[x].add(mx.ones(x.shape, mx.int64))
+    w = _arr(weights)
+    dt = mx.complex64 if w.dtype == mx.complex64 else mx.float64
+    return mx.zeros((length,), dt).at[x].add(w.astype(dt))
+
+
+def _repeat(a: Any, repeats: Any, axis: Any = None) -> Any:
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if isinstance(repeats, (int, np.integer)):
+        return mx.repeat(a, int(repeats), axis)
+    # repeats per element: the output length depends on them (read on the host)
+    reps = np.asarray(repeats).astype(np.int64)
+    index = np.repeat(np.arange(a.shape[axis]), reps)
+    return mx.take(a, mx.array(index), axis=axis)
+
+
 TABLE = {
+    "bincount": _bincount,
+    "repeat": _repeat,
     "sort": _sort,
     "argsort": _argsort,
     "argpartition": _argpartition,
