@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import dispatch.translations as translations
 import numpy as np
 import pytest
 
-import dispatch.translations as translations
 from dispatch import clear_caches, do
 from dispatch._errors import UnsupportedError
 from dispatch.spec import Unsupported
@@ -77,6 +77,19 @@ def known_gap(backend: str, name: str | None) -> str | None:
     mod = importlib.import_module(f"dispatch.translations.{backend}")
     spec = getattr(mod, "TABLE", {}).get(name)
     return spec.reason if isinstance(spec, Unsupported) else None
+
+
+def missing_dtypes(backend: str) -> dict[str, str]:
+    """``{dtype name: reason}`` of the dtypes ``backend``'s library lacks (its table's
+    ``MISSING_DTYPES``: mlx has no complex128)."""
+    mod = importlib.import_module(f"dispatch.translations.{backend}")
+    return getattr(mod, "MISSING_DTYPES", {})
+
+
+def missing_dtype(backend: str, err: BaseException) -> str | None:
+    """The reason of a ``MISSING_DTYPES`` entry of ``backend`` that ``err`` states: the
+    call needed a dtype the library lacks, and its table refused it with that reason."""
+    return next((r for r in missing_dtypes(backend).values() if r in str(err)), None)
 
 
 def _backend_param(request) -> str:

@@ -38,6 +38,7 @@ from conftest import (
     assert_default_float_width,
     floats_from_ints,
     known_gap,
+    missing_dtype,
     reference_function,
     to_backend,
     to_np,
@@ -1085,7 +1086,7 @@ def test_smoke(name: str, backend: str) -> None:
         try:
             args, kwargs = to_backend(args, backend), to_backend(kwargs, backend)
         except TypeError as err:
-            if reason := _missing_dtype(backend, err):
+            if reason := missing_dtype(backend, err):
                 pytest.skip(f"{name} on {backend}: {reason}")
             raise
     reason = known_gap(backend, name)
@@ -1104,7 +1105,7 @@ def test_smoke(name: str, backend: str) -> None:
         except TypeError as err:
             # a dtype the library lacks (mlx: complex128), refused with the reason its
             # table states: the case's numpy inputs or result need that dtype
-            if reason := _missing_dtype(backend, err):
+            if reason := missing_dtype(backend, err):
                 pytest.skip(f"{name} on {backend}: {reason}")
             raise
         if s.how == "random":
@@ -1113,14 +1114,6 @@ def test_smoke(name: str, backend: str) -> None:
             s.check(out, backend)
         else:
             _check_value(name, s, out, args, backend)
-
-
-def _missing_dtype(backend: str, err: Exception) -> str | None:
-    """The reason of a ``MISSING_DTYPES`` entry of ``backend``'s table that ``err``
-    states, if any."""
-    table = importlib.import_module(f"dispatch.translations.{backend}")
-    return next((r for r in getattr(table, "MISSING_DTYPES", {}).values() if r in str(err)),
-                None)
 
 
 def _own_params() -> list:

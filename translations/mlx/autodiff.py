@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
-
-from dispatch.engine import unsupported
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import functional_jacobian
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 from dispatch.translations.mlx.devices import _asarray
+
+from dispatch.engine import unsupported
 
 
 def _inexact_args(args: tuple, argnums: tuple[int, ...]) -> tuple:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import mlx.core as mx
-
 from dispatch.translations._adapters import require_callable
 
 

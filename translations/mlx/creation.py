@@ -14,12 +14,12 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-
-from dispatch.engine import merge_tables, unsupported
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import immutable_require
 from dispatch.translations.mlx._common import host_dtype, mx_dtype, shape_tuple
 from dispatch.translations.mlx.devices import _asarray
+
+from dispatch.engine import merge_tables, unsupported
 
 _IMMUTABLE = "mlx arrays are immutable buffers, laid out in C order"
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-
-from dispatch.engine import merge_tables, unsupported
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import ComputeDevice, device_ref
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
+
+from dispatch.engine import merge_tables, unsupported
 
 
 def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,

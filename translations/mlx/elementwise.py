@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import mlx.core as mx
-
+import numpy as np
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx.devices import _asarray
 
@@ -23,12 +23,30 @@ def _arr(x: Any) -> Any:
     return x if isinstance(x, mx.array) else _asarray(x)
 
 
+def _pair(x1: Any, x2: Any) -> tuple:
+    """Both operands as mlx arrays, a Python scalar taking the dtype that mlx's
+    promotion gives it beside the other (weakly, as numpy 2 reads Python scalars)."""
+    s1, s2 = _scalar(x1), _scalar(x2)
+    if s1 and not s2:
+        x2 = _arr(x2)
+        return mx.array(x1, (mx.zeros((), x2.dtype) + x1).dtype), x2
+    if s2 and not s1:
+        x1 = _arr(x1)
+        return x1, mx.array(x2, (mx.zeros((), x1.dtype) + x2).dtype)
+    return _arr(x1), _arr(x2)
+
+
+def _scalar(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
+
+
 def _inexact(x: Any) -> Any:
     x = _arr(x)
     return x if mx.issubdtype(x.dtype, mx.inexact) else x.astype(mx.float32)
 
 
 def _copysign(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _inexact(x1), _arr(x2)
     neg = _signbit(x2)
     return mx.where(neg, -mx.abs(x1), mx.abs(x1))
@@ -43,6 +61,7 @@ def _signbit(x: Any) -> Any:
 
 
 def _hypot(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = mx.abs(_inexact(x1)), mx.abs(_inexact(x2))
     big, small = mx.maximum(x1, x2), mx.minimum(x1, x2)
     ratio = mx.where(big == 0, 0, small / mx.where(big == 0, 1, big))
@@ -51,6 +70,7 @@ def _hypot(x1: Any, x2: Any) -> Any:
 
 
 def _fmod(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     # C's fmod: the sign of the dividend (numpy's remainder takes the divisor's)
     x1, x2 = _arr(x1), _arr(x2)
     r = mx.remainder(x1, x2)
@@ -59,37 +79,43 @@ def _fmod(x1: Any, x2: Any) -> Any:
 
 
 def _fmax(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _arr(x1), _arr(x2)
     return mx.where(mx.isnan(x1), x2, mx.where(mx.isnan(x2), x1, mx.maximum(x1, x2)))
 
 
 def _fmin(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _arr(x1), _arr(x2)
     return mx.where(mx.isnan(x1), x2, mx.where(mx.isnan(x2), x1, mx.minimum(x1, x2)))
 
 
 def _gcd(x1: Any, x2: Any) -> Any:
-    a, b = mx.abs(_arr(x1)), mx.abs(_arr(x2))
+    x1, x2 = _pair(x1, x2)
+    a, b = mx.abs(x1), mx.abs(x2)
     a, b = mx.broadcast_arrays(a, b)
     # Euclid's steps, all lanes at once, until every divisor is zero (eager)
     while mx.any(b != 0).item():
         safe = mx.where(b == 0, 1, b)
-        a, b = mx.where(b == 0, a, b), mx.where(b == 0, 0, mx.remainder(a, safe))
+        a, b = mx.where(b == 0, a, b), mx.where(b == 0, 0, mx.remainder(a, safe)).astype(b.dtype)
     return a
 
 
 def _lcm(x1: Any, x2: Any) -> Any:
-    a, b = mx.abs(_arr(x1)), mx.abs(_arr(x2))
+    x1, x2 = _pair(x1, x2)
+    a, b = mx.abs(x1), mx.abs(x2)
     g = _gcd(a, b)
-    return mx.where(g == 0, 0, (a // mx.where(g == 0, 1, g)) * b)
+    return mx.where(g == 0, 0, (a // mx.where(g == 0, 1, g)) * b).astype(g.dtype)
 
 
 def _heaviside(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _inexact(x1), _arr(x2)
     return mx.where(mx.isnan(x1), x1, mx.where(x1 == 0, x2, (x1 > 0).astype(x1.dtype)))
 
 
 def _ldexp(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1 = _inexact(x1)
     return x1 * mx.power(mx.array(2.0, x1.dtype), _arr(x2).astype(x1.dtype))
 
@@ -100,6 +126,7 @@ def _exp2(x: Any) -> Any:
 
 
 def _logaddexp2(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _inexact(x1), _inexact(x2)
     ln2 = mx.array(0.6931471805599453, x1.dtype)
     return _logaddexp(x1 * ln2, x2 * ln2) / ln2
@@ -123,6 +150,7 @@ def _fix(x: Any) -> Any:
 
 
 def _float_power(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _arr(x1), _arr(x2)
     dt = mx.complex64 if any(mx.issubdtype(x.dtype, mx.complexfloating) for x in (x1, x2)) \
         else mx.float64
@@ -157,6 +185,7 @@ def _rint(x: Any) -> Any:
 
 
 def _nextafter(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _inexact(x1), _inexact(x2)
     # one unit in the last place by the bits: step the integer view up or down
     bits = {mx.float32: mx.int32, mx.float64: mx.int64, mx.float16: mx.int16}[x1.dtype]
@@ -289,6 +318,7 @@ def _cos(x: Any) -> Any:
 
 
 def _logaddexp(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
     x1, x2 = _arr(x1), _arr(x2)
     if mx.float64 not in (x1.dtype, x2.dtype):
         return mx.logaddexp(x1, x2)
@@ -302,6 +332,10 @@ def _nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None,
                 neginf: Any = None) -> Any:
     # mlx's nan_to_num refuses float64 (mlx 0.32); numpy's, with where
     x = _arr(x)
+    if x.dtype == mx.complex64:
+        parts = (_nan_to_num(mx.real(x), copy, nan, posinf, neginf),
+                 _nan_to_num(mx.imag(x), copy, nan, posinf, neginf))
+        return parts[0].astype(mx.complex64) + 1j * parts[1].astype(mx.complex64)
     if not mx.issubdtype(x.dtype, mx.floating):
         return x
     info = mx.finfo(x.dtype)

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
-
 from dispatch.translations.mlx._common import NO_COMPLEX128
 from dispatch.translations.mlx.devices import _asarray
 

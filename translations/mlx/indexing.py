@@ -14,7 +14,6 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-
 from dispatch.translations.mlx.devices import _asarray
 
 _ARRAY = mx.array
@@ -43,9 +42,19 @@ def _argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     return mx.argsort(a, axis=int(axis)).astype(mx.int64)
 
 
-def _argpartition(a: Any, kth: Any, axis: int = -1, kind: str = "introselect",
+def _argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                   order: Any = None) -> Any:
-    return mx.argpartition(_arr(a), kth, axis=axis).astype(mx.int64)
+    a = _arr(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if not isinstance(kth, (int, np.integer)):
+        # several kth: a full sort is a partition at every one of them
+        n = a.shape[axis]
+        for k in np.atleast_1d(np.asarray(kth)):
+            if not -n <= int(k) < n:
+                raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
+        return mx.argsort(a, axis=axis).astype(mx.int64)
+    return mx.argpartition(a, int(kth), axis=axis).astype(mx.int64)
 
 
 def _searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import mlx.core as mx
-
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
@@ -25,6 +24,9 @@ _CPU = mx.cpu
 
 def _arr(x: Any) -> Any:
     x = x if isinstance(x, mx.array) else _asarray(x)
+    if x.dtype == mx.complex64:
+        raise NotImplementedError("mlx factorizes real matrices only (float32, float64): "
+                                  "its linalg kernels refuse complex64")
     # mlx factorizes floats only: integers go to the default float, as numpy's
     # (float64) results of integer input would be float32 here
     return x if mx.issubdtype(x.dtype, mx.inexact) else x.astype(mx.float32)
@@ -181,14 +183,99 @@ def _lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
 
 def _cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
            axis: Any = None) -> Any:
-    a, b = mx.moveaxis(_arr(a), axisa, -1), mx.moveaxis(_arr(b), axisb, -1)
+    # written out, so that integers stay integers (mlx's cross computes in floats)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = mx.moveaxis(a if isinstance(a, mx.array) else _asarray(a), axisa, -1)
+    b = mx.moveaxis(b if isinstance(b, mx.array) else _asarray(b), axisb, -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    a0, a1 = a[..., 0], a[..., 1]
+    b0, b1 = b[..., 0], b[..., 1]
     if a.shape[-1] == 2 and b.shape[-1] == 2:
-        return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-    if a.shape[-1] == 2:
-        a = mx.concatenate([a, mx.zeros((*a.shape[:-1], 1), a.dtype)], -1)
-    if b.shape[-1] == 2:
-        b = mx.concatenate([b, mx.zeros((*b.shape[:-1], 1), b.dtype)], -1)
-    return mx.moveaxis(mx.linalg.cross(a, b), -1, axisc if axis is None else axis)
+        return a0 * b1 - a1 * b0
+    a2 = a[..., 2] if a.shape[-1] == 3 else mx.zeros_like(a0)
+    b2 = b[..., 2] if b.shape[-1] == 3 else mx.zeros_like(b0)
+    out = mx.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return mx.moveaxis(out, -1, axisc)
+
+
+_mx_matmul = mx.matmul
+
+
+def _exact(a: Any, b: Any) -> Any:
+    """``a @ b`` of integer or boolean arrays, exactly (mlx multiplies floats only)."""
+    dt = (mx.zeros((), a.dtype) + mx.zeros((), b.dtype)).dtype
+    if dt == mx.bool_:
+        return mx.any(a[..., :, :, None] & b[..., None, :, :], axis=-2)
+    return mx.sum(a[..., :, :, None].astype(dt) * b[..., None, :, :].astype(dt), axis=-2)
+
+
+def _matmul(x1: Any, x2: Any, /, out: Any = None, **kwargs: Any) -> Any:
+    try:
+        return _mx_matmul(x1, x2)
+    except ValueError:
+        a = x1 if isinstance(x1, mx.array) else _asarray(x1)
+        b = x2 if isinstance(x2, mx.array) else _asarray(x2)
+        if mx.issubdtype(a.dtype, mx.inexact) or mx.issubdtype(b.dtype, mx.inexact):
+            raise
+        if a.ndim == 0 or b.ndim == 0:
+            raise ValueError("matmul: Input operand does not have enough dimensions") from None
+        out = _exact(a[None] if a.ndim == 1 else a, b[:, None] if b.ndim == 1 else b)
+        if a.ndim == 1:
+            out = out[..., 0, :] if b.ndim > 1 else out[0]
+        if b.ndim == 1:
+            out = out[..., 0]
+        return out
+
+
+def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
+    a = a if isinstance(a, mx.array) else _asarray(a)
+    b = b if isinstance(b, mx.array) else _asarray(b)
+    if isinstance(axes, int):
+        ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [ax_a] if isinstance(ax_a, int) else list(ax_a)
+        ax_b = [ax_b] if isinstance(ax_b, int) else list(ax_b)
+    ax_a = [x % a.ndim for x in ax_a] if a.ndim else ax_a
+    ax_b = [x % b.ndim for x in ax_b] if b.ndim else ax_b
+    free_a = [i for i in range(a.ndim) if i not in ax_a]
+    free_b = [i for i in range(b.ndim) if i not in ax_b]
+    k = 1
+    for i in ax_a:
+        k *= a.shape[i]
+    am = mx.transpose(a, free_a + ax_a).reshape(-1, k) if a.ndim else a.reshape(1, 1)
+    bm = mx.transpose(b, ax_b + free_b).reshape(k, -1) if b.ndim else b.reshape(1, 1)
+    out = _matmul(am, bm)
+    return out.reshape([a.shape[i] for i in free_a] + [b.shape[i] for i in free_b])
+
+
+def _inner(a: Any, b: Any) -> Any:
+    a = a if isinstance(a, mx.array) else _asarray(a)
+    b = b if isinstance(b, mx.array) else _asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return _tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))
+
+
+def _outer(a: Any, b: Any, out: Any = None) -> Any:
+    a = a if isinstance(a, mx.array) else _asarray(a)
+    b = b if isinstance(b, mx.array) else _asarray(b)
+    return a.reshape(-1)[:, None] * b.reshape(-1)[None, :]
+
+
+def _kron(a: Any, b: Any) -> Any:
+    a = a if isinstance(a, mx.array) else _asarray(a)
+    b = b if isinstance(b, mx.array) else _asarray(b)
+    if a.size == 0 or b.size == 0:
+        nd = max(a.ndim, b.ndim)
+        sa = (1,) * (nd - a.ndim) + tuple(a.shape)
+        sb = (1,) * (nd - b.ndim) + tuple(b.shape)
+        dt = (mx.zeros((), a.dtype) * mx.zeros((), b.dtype)).dtype
+        return mx.zeros(tuple(x * y for x, y in zip(sa, sb, strict=True)), dt)
+    return mx.kron(a, b)
 
 
 def _dot(a: Any, b: Any, out: Any = None) -> Any:
@@ -197,8 +284,8 @@ def _dot(a: Any, b: Any, out: Any = None) -> Any:
     if a.ndim == 0 or b.ndim == 0:
         return a * b
     if b.ndim <= 2:
-        return a @ b
-    return mx.tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
+        return _matmul(a, b)
+    return _tensordot(a, b, ([a.ndim - 1], [b.ndim - 2]))
 
 
 def _vdot(a: Any, b: Any) -> Any:
@@ -260,6 +347,14 @@ TABLE = {
     "linalg.multi_dot": _multi_dot,
     "linalg.lstsq": _lstsq,
     "cross": _cross,
+    "matmul": _matmul,
+    "linalg.matmul": _matmul,
+    "tensordot": _tensordot,
+    "linalg.tensordot": _tensordot,
+    "inner": _inner,
+    "outer": _outer,
+    "linalg.outer": _outer,
+    "kron": _kron,
     "dot": _dot,
     "vdot": _vdot,
 }

@@ -19,12 +19,12 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-
-from dispatch.engine import merge_tables
 from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed._distributions import Distributions
 from dispatch.translations.mlx._common import mx_dtype
 from dispatch.translations.mlx.devices import _asarray
+
+from dispatch.engine import merge_tables
 
 
 def _p(x: Any) -> Any:

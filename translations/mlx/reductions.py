@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
-
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 
@@ -173,7 +172,35 @@ def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     return out if dtype is None else out.astype(mx_dtype(dtype))
 
 
+def _all(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+         where: Any = None) -> Any:
+    # mlx's all of an empty array is False; numpy's (an empty conjunction) is True
+    _no_out(out, where)
+    return mx.logical_not(mx.any(mx.logical_not(_arr(a)), axis=axis_arg(axis),
+                                 keepdims=keepdims))
+
+
+def _close(fn: Callable) -> Callable:
+    def close(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+              equal_nan: bool = False) -> Any:
+        a, b = _arr(a), _arr(b)
+        return fn(a, b, rtol, atol, equal_nan=equal_nan)
+
+    close.__name__ = fn.__name__
+    return close
+
+
+def _array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
+    a1, a2 = _arr(a1), _arr(a2)
+    if a1.shape != a2.shape:
+        return False
+    return bool(mx.array_equal(a1, a2, equal_nan=equal_nan).item())
+
+
 TABLE = {
+    "allclose": lambda *a, **k: bool(_close(mx.allclose)(*a, **k).item()),
+    "isclose": _close(mx.isclose),
+    "array_equal": _array_equal,
     "nansum": _nansum,
     "nanmean": _nanmean,
     "sum": _accumulating(mx.sum),
@@ -191,7 +218,7 @@ TABLE = {
     "argmin": _arg(mx.argmin),
     "ptp": _ptp,
     "count_nonzero": _count_nonzero,
-    "all": _logical(mx.all),
+    "all": _all,
     "any": _logical(mx.any),
     "median": _median,
 }

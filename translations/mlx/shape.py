@@ -11,7 +11,6 @@ import itertools
 from typing import Any
 
 import mlx.core as mx
-
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
