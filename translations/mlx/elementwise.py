@@ -94,8 +94,12 @@ def _gcd(x1: Any, x2: Any) -> Any:
     x1, x2 = _pair(x1, x2)
     a, b = mx.abs(x1), mx.abs(x2)
     a, b = mx.broadcast_arrays(a, b)
-    # Euclid's steps, all lanes at once, until every divisor is zero (eager)
-    while mx.any(b != 0).item():
+    # Euclid's steps, all lanes at once, until every divisor is zero (eager); 64-bit
+    # integers need at most 92 steps (Fibonacci pairs are the slowest), and the bound
+    # also ends the lanes whose absolute value overflows (abs of the most negative)
+    for _ in range(96):
+        if not mx.any(b != 0).item():
+            break
         safe = mx.where(b == 0, 1, b)
         a, b = mx.where(b == 0, a, b), mx.where(b == 0, 0, mx.remainder(a, safe)).astype(b.dtype)
     return a

@@ -325,7 +325,25 @@ def _cho_solve(c_and_lower: Any, b: Any, overwrite_b: bool = False,
     return mx.linalg.solve_triangular(upper_c, y, upper=True, stream=_CPU)
 
 
+def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
+        check_finite: bool = True, p_indices: bool = False) -> tuple:
+    # mlx gives row indices p with a = (L @ U)[p]: scipy's P is eye[p]
+    a = _arr(a)
+    if p_indices:
+        raise NotImplementedError("scipy.linalg.lu: p_indices=True is not written for mlx")
+    p, low, up = mx.linalg.lu(a, stream=_CPU)
+    perm = mx.eye(a.shape[-1], dtype=a.dtype)[p]
+    return (perm @ low, up) if permute_l else (perm, low, up)
+
+
+def _lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> tuple:
+    lu, piv = mx.linalg.lu_factor(_arr(a), stream=_CPU)
+    return lu, piv.astype(mx.int32)  # LAPACK's row interchanges, as scipy's
+
+
 TABLE = {
+    "scipy.linalg.lu": _lu,
+    "scipy.linalg.lu_factor": _lu_factor,
     "scipy.linalg.solve_triangular": _solve_triangular,
     "scipy.linalg.cho_factor": _cho_factor,
     "scipy.linalg.cho_solve": _cho_solve,

@@ -8,7 +8,7 @@ from typing import Any
 import mlx.core as mx
 from dispatch.translations.mlx._common import axis_arg
 from dispatch.translations.mlx.devices import _asarray
-from dispatch.translations.mlx.elementwise import _exp
+from dispatch.translations.mlx.elementwise import _exp, _sin
 
 
 def _f(x: Any) -> Any:
@@ -66,7 +66,60 @@ def _logit(p: Any) -> Any:
     return mx.log(p) - mx.log1p(-p)
 
 
+_HALF_LOG_2PI = 0.9189385332046727
+# Stirling's series for log Gamma, to float64 roundoff from x = 15 (the next term
+# is below 1e-16 there); smaller x are shifted up by the recurrence
+_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360)
+
+
+def _gammaln(x: Any) -> Any:
+    x = _f(x)
+    small = x < 0.5
+    y = mx.where(small, 1 - x, x)
+    shift = mx.zeros_like(y)
+    for _ in range(15):
+        low = y < 15
+        shift = shift + mx.where(low, mx.log(y), 0)
+        y = mx.where(low, y + 1, y)
+    inv = 1 / y
+    inv2 = inv * inv
+    series = mx.zeros_like(y)
+    for c in reversed(_STIRLING):
+        series = series * inv2 + c
+    big = (y - 0.5) * mx.log(y) - y + _HALF_LOG_2PI + series * inv - shift
+    # reflection: log|Gamma(x)| = log(pi / |sin(pi x)|) - log|Gamma(1 - x)|
+    s = mx.abs(_sin(mx.pi * mx.remainder(x, 2.0)))
+    out = mx.where(small, mx.log(mx.pi / s) - big, big)
+    pole = (x <= 0) & (x == mx.floor(x))
+    return mx.where(pole, mx.inf, out)
+
+
+def _digamma(x: Any) -> Any:
+    x = _f(x)
+    # reflection below 0.5, then the recurrence up to 12 and the asymptotic series
+    # (its first omitted term is below 1e-15 there)
+    small = x < 0.5
+    y = mx.where(small, 1 - x, x)
+    acc = mx.zeros_like(y)
+    for _ in range(12):
+        low = y < 12
+        acc = acc - mx.where(low, 1 / y, 0)
+        y = mx.where(low, y + 1, y)
+    inv = 1 / y
+    inv2 = inv * inv
+    series = (mx.log(y) - 0.5 * inv - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (
+        1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132))))))
+    out = acc + series
+    tan_term = mx.pi / mx.tan(mx.pi * x)
+    out = mx.where(small, out - tan_term, out)
+    pole = (x <= 0) & (x == mx.floor(x))
+    return mx.where(pole, mx.nan, out)
+
+
 TABLE = {
+    "scipy.special.gammaln": _gammaln,
+    "scipy.special.digamma": _digamma,
+    "scipy.special.psi": _digamma,
     "scipy.special.erf": lambda x: mx.erf(_f(x)),
     "scipy.special.erfc": lambda x: 1 - mx.erf(_f(x)),
     "scipy.special.erfinv": lambda y: mx.erfinv(_f(y)),
