@@ -117,7 +117,23 @@ def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
     # zero-copy view the dtype is kept
     if isinstance(x, mx.array):
         return x
+    if type(x).__name__ == "PyCapsule":
+        # a bare capsule (the list's to_dlpack): numpy reads objects that hand one out
+        x = _Capsule(x)
     return _asarray(np.from_dlpack(x))
+
+
+class _Capsule:
+    """A DLPack capsule of host memory, as the protocol object numpy reads."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU: mlx's memory is host-visible (unified)
 
 
 _OWN = ("get_default_device", "set_default_device", "random_permutations")
