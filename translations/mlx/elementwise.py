@@ -16,6 +16,8 @@ import numpy as np
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx.devices import _asarray
 
+from dispatch.engine import merge_tables
+
 _FLOATS = (mx.float16, mx.bfloat16, mx.float32, mx.float64)
 
 
@@ -222,7 +224,7 @@ def _i0(x: Any) -> Any:
     return total
 
 
-TABLE = {
+_RENAMES_AND_ADAPTERS = {
     "absolute": "abs",
     "bitwise_not": "bitwise_invert",
     "invert": "bitwise_invert",
@@ -356,5 +358,9 @@ def _complex(real: Any, imag: Any) -> Any:
     return real.astype(mx.complex64) + 1j * imag.astype(mx.complex64)
 
 
-TABLE.update({"exp": _exp, "sin": _sin, "cos": _cos, "logaddexp": _logaddexp,
-              "nan_to_num": _nan_to_num, "complex": _complex})
+TABLE = merge_tables(
+    _RENAMES_AND_ADAPTERS,
+    {"exp": _exp, "sin": _sin, "cos": _cos, "logaddexp": _logaddexp,
+     "nan_to_num": _nan_to_num, "complex": _complex},
+    names=("elementwise", "float64 accuracy and dtypes"),
+)

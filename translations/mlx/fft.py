@@ -17,6 +17,8 @@ import mlx.core as mx
 from dispatch.translations.mlx._common import NO_COMPLEX128
 from dispatch.translations.mlx.devices import _asarray
 
+from dispatch.engine import merge_tables
+
 _SINGLE = (mx.float32, mx.float16, mx.bfloat16, mx.complex64)
 
 
@@ -76,15 +78,17 @@ def _freq(fn: Callable) -> Callable:
     return freq
 
 
-TABLE = {
-    **{f"fft.{n}": _one(f"fft.{n}", getattr(mx.fft, n))
-       for n in ("fft", "ifft", "rfft", "irfft")},
-    **{f"fft.{n}": _many(f"fft.{n}", getattr(mx.fft, n))
-       for n in ("fftn", "ifftn", "rfftn", "irfftn")},
-    **{f"fft.{n}": _many(f"fft.{n}", getattr(mx.fft, n), (-2, -1))
-       for n in ("fft2", "ifft2", "rfft2", "irfft2")},
-    "fft.hfft": _hfft,
-    "fft.ihfft": _ihfft,
-    "fft.fftfreq": _freq(mx.fft.fftfreq),
-    "fft.rfftfreq": _freq(mx.fft.rfftfreq),
-}
+TABLE = merge_tables(
+    {f"fft.{n}": _one(f"fft.{n}", getattr(mx.fft, n)) for n in ("fft", "ifft", "rfft", "irfft")},
+    {f"fft.{n}": _many(f"fft.{n}", getattr(mx.fft, n))
+     for n in ("fftn", "ifftn", "rfftn", "irfftn")},
+    {f"fft.{n}": _many(f"fft.{n}", getattr(mx.fft, n), (-2, -1))
+     for n in ("fft2", "ifft2", "rfft2", "irfft2")},
+    {
+        "fft.hfft": _hfft,
+        "fft.ihfft": _ihfft,
+        "fft.fftfreq": _freq(mx.fft.fftfreq),
+        "fft.rfftfreq": _freq(mx.fft.rfftfreq),
+    },
+    names=("one axis", "n axes", "two axes", "hermitian and frequencies"),
+)
