@@ -94,6 +94,52 @@ def _gammaln(x: Any) -> Any:
     return mx.where(pole, mx.inf, out)
 
 
+# mlx's float64 erf is accurate to float32 only (its kernel is float32's); in float64
+# erf and erfc are composed from exact-to-roundoff power, product and quotient.
+# Below _ERF_SPLIT the all-positive series erf(x) = 2/sqrt(pi) e^(-x^2)
+# sum (2x^2)^n x / (2n+1)!! (60 terms: the last is below 1e-30 of the sum there);
+# above it erfc's continued fraction, evaluated backward over 100 levels. Measured
+# against scipy on 3001 points of [0, 3] and 5001 of [1.5, 26]: relative errors
+# 1.1e-15 (erf) and 8.9e-16 (erfc); erfc below the split is 1 - erf (1.8e-14).
+_ERF_SPLIT = 1.5
+_TWO_OVER_SQRT_PI = 1.1283791670955126
+_ONE_OVER_SQRT_PI = 0.5641895835477563
+
+
+def _erf_parts(x: Any) -> tuple:
+    a = mx.abs(x)
+    small = a < _ERF_SPLIT
+    s = mx.where(small, a, 0.0)
+    two_s2, term, total = 2 * s * s, s, s
+    for k in range(1, 60):
+        term = term * two_s2 / (2 * k + 1)
+        total = total + term
+    series = _TWO_OVER_SQRT_PI * _exp(-s * s) * total
+    c = mx.where(small, _ERF_SPLIT, a)
+    f = c
+    for k in range(100, 0, -1):
+        f = c + (k / 2) / f
+    tail = _ONE_OVER_SQRT_PI * _exp(-c * c) / f
+    # erf(|x|) and erfc(|x|), each from the branch that is accurate for it
+    return small, mx.where(small, series, 1 - tail), mx.where(small, 1 - series, tail)
+
+
+def _erf(x: Any) -> Any:
+    x = _f(x)
+    if x.dtype != mx.float64:
+        return mx.erf(x)
+    _, erf_abs, _ = _erf_parts(x)
+    return mx.where(mx.isnan(x), x, mx.where(x < 0, -erf_abs, erf_abs))
+
+
+def _erfc(x: Any) -> Any:
+    x = _f(x)
+    if x.dtype != mx.float64:
+        return 1 - mx.erf(x)
+    _, _, erfc_abs = _erf_parts(x)
+    return mx.where(mx.isnan(x), x, mx.where(x < 0, 2 - erfc_abs, erfc_abs))
+
+
 def _digamma(x: Any) -> Any:
     x = _f(x)
     # reflection below 0.5, then the recurrence up to 12 and the asymptotic series
@@ -120,8 +166,8 @@ TABLE = {
     "scipy.special.gammaln": _gammaln,
     "scipy.special.digamma": _digamma,
     "scipy.special.psi": _digamma,
-    "scipy.special.erf": lambda x: mx.erf(_f(x)),
-    "scipy.special.erfc": lambda x: 1 - mx.erf(_f(x)),
+    "scipy.special.erf": _erf,
+    "scipy.special.erfc": _erfc,
     "scipy.special.erfinv": lambda y: mx.erfinv(_f(y)),
     "scipy.special.expit": _expit,
     "scipy.special.logit": _logit,
