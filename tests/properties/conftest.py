@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, settings
 # examples per (function, backend) pair in the CI profile: jax compiles every function
 # for every new shape (about 50 ms an example), the others take 1 to 5 ms
 CI_EXAMPLES = 8
-CI_EXAMPLES_BY_BACKEND = {"torch": 6, "tensorflow": 5, "dask": 3, "sparse": 2, "jax": 3, "mlx": 4}
+CI_EXAMPLES_BY_BACKEND = {"torch": 6, "tensorflow": 5, "dask": 3, "sparse": 2, "jax": 3}
 
 _COMMON = {
     "deadline": None,
