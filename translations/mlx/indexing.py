@@ -183,6 +183,11 @@ def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Any:
     if x.size and mx.min(x).item() < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")
     length = max(int(mx.max(x).item()) + 1 if x.size else 0, int(minlength))
+    if not x.size:
+        # mlx's scatter refuses empty updates
+        w = None if weights is None else _arr(weights)
+        dt = mx.int64 if w is None else (mx.complex64 if w.dtype == mx.complex64 else mx.float64)
+        return mx.zeros((length,), dt)
     if weights is None:
         return mx.zeros((length,), mx.int64).at[x].add(mx.ones(x.shape, mx.int64))
     w = _arr(weights)

@@ -42,9 +42,14 @@ def _on_cpu(fn: Any) -> Any:
 
 def _solve(a: Any, b: Any) -> Any:
     a, b = _arr(a), _arr(b)
-    # numpy: b is a stack of vectors only when it has one dimension fewer than a
-    if b.ndim == a.ndim - 1:
-        return mx.linalg.solve(a, b[..., None], stream=_CPU)[..., 0]
+    # numpy 2: b is a vector only when it is 1-d (any other b is a stack of matrices);
+    # mlx's solve wants the batch shapes of a and b spelled out
+    if b.ndim == 1:
+        col = mx.broadcast_to(b[:, None], (*a.shape[:-2], b.shape[0], 1))
+        return mx.linalg.solve(a, col, stream=_CPU)[..., 0]
+    batch = mx.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = mx.broadcast_to(a, (*batch, *a.shape[-2:]))
+    b = mx.broadcast_to(b, (*batch, *b.shape[-2:]))
     return mx.linalg.solve(a, b, stream=_CPU)
 
 
@@ -246,8 +251,14 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     k = 1
     for i in ax_a:
         k *= a.shape[i]
-    am = mx.transpose(a, free_a + ax_a).reshape(-1, k) if a.ndim else a.reshape(1, 1)
-    bm = mx.transpose(b, ax_b + free_b).reshape(k, -1) if b.ndim else b.reshape(1, 1)
+    m = n = 1
+    for i in free_a:
+        m *= a.shape[i]
+    for i in free_b:
+        n *= b.shape[i]
+    # sizes spelled out: mlx cannot infer a -1 dimension of an empty array
+    am = mx.transpose(a, free_a + ax_a).reshape(m, k) if a.ndim else a.reshape(1, 1)
+    bm = mx.transpose(b, ax_b + free_b).reshape(k, n) if b.ndim else b.reshape(1, 1)
     out = _matmul(am, bm)
     return out.reshape([a.shape[i] for i in free_a] + [b.shape[i] for i in free_b])
 
@@ -332,7 +343,7 @@ def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
     if p_indices:
         raise NotImplementedError("scipy.linalg.lu: p_indices=True is not written for mlx")
     p, low, up = mx.linalg.lu(a, stream=_CPU)
-    perm = mx.eye(a.shape[-1], dtype=a.dtype)[p]
+    perm = mx.eye(a.shape[-2], dtype=a.dtype)[p]
     return (perm @ low, up) if permute_l else (perm, low, up)
 
 
@@ -342,6 +353,7 @@ def _lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> 
 
 
 TABLE = {
+    "linalg.lu": _lu,
     "scipy.linalg.lu": _lu,
     "scipy.linalg.lu_factor": _lu_factor,
     "scipy.linalg.solve_triangular": _solve_triangular,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import mlx.core as mx
-
 from dispatch.translations.mlx._common import axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp, _sin
