@@ -67,8 +67,13 @@ def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
                subok: bool = True, shape: Any = None, *, device: Any = None) -> Any:
     a = _asarray(a)
     dt = a.dtype if dtype is None else mx_dtype(dtype)
-    fill = fill_value if isinstance(fill_value, mx.array) else _asarray(fill_value)
-    return _filled(a.shape if shape is None else shape_tuple(shape), fill.astype(dt), dt)
+    if isinstance(fill_value, mx.array):
+        fill = fill_value.astype(dt)
+    else:
+        # cast on the host, as numpy does: a Python complex fill of a complex64 array
+        # would otherwise pass through complex128, which mlx lacks
+        fill = _asarray(np.asarray(fill_value).astype(host_dtype(dt)))
+    return _filled(a.shape if shape is None else shape_tuple(shape), fill, dt)
 
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,

@@ -95,6 +95,14 @@ def _no_float64(fn: Any, name: str) -> Any:
 
 
 def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
+    x = x if isinstance(x, mx.array) else _asarray(x)
+    if x.dtype == mx.complex64:
+        matrix = (x.ndim == 2 and axis is None and ord is not None) or (
+            axis is not None and not isinstance(axis, int) and len(axis) == 2)
+        if not (matrix and isinstance(ord, (int, str)) and ord in (2, -2, "nuc")):
+            # every norm but the singular-value ones (2, -2, nuc of a matrix) depends
+            # on the moduli only, which mlx's real kernels take
+            x = mx.abs(x)
     x = _arr(x)
     if isinstance(axis, tuple):
         axis = list(axis)
