@@ -15,7 +15,7 @@ from typing import Any
 
 import mlx.core as mx
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import functional_jacobian
+from dispatch.translations._adapters import functional_hessian, functional_jacobian
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 from dispatch.translations.mlx.devices import _asarray
 
@@ -78,6 +78,38 @@ def _jacobian(f: Callable, wrt: Any = (0,), get_output: bool = True,
     argnums, single = _argnums(wrt)
     return functional_jacobian(f, argnums, single, get_output, _transform(is_f_scalar),
                                _inexact_args)
+
+
+def _tuple_jacobian(g: Callable, argnums: Any, has_aux: bool = True) -> Callable:
+    """jax.jacrev's form for a ``g`` whose value is a tuple of arrays: ``raw[i][j]`` is
+    the Jacobian of value ``i`` with respect to argument ``argnums[j]``, each
+    pulled back through ``mx.vjp`` (which nests: this differentiates gradients)."""
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def derivative(*args: Any) -> tuple:
+        values, aux = g(*args)
+        raw = []
+        for i in range(len(values)):
+
+            def component(*a: Any, i: int = i) -> tuple:
+                v, inner_aux = g(*a)
+                return v[i], inner_aux
+
+            grads, _ = _transform(False)(component, nums)(*args)
+            raw.append(tuple(grads))
+        return tuple(raw), aux
+
+    return derivative
+
+
+def _hessian(f: Callable, wrt: Any = (0,), get_output: bool = True,
+             get_gradient: bool = True) -> Callable:
+    """The list's ``hessian`` (per-batch-entry Hessians of ``f``'s first output, as
+    jax's): reverse over reverse, ``mx.vjp`` of the summed gradients, one pull-back per
+    component of a batch entry's gradient."""
+    argnums, single = _argnums(wrt)
+    return functional_hessian(f, argnums, single, get_output, get_gradient,
+                              _transform(True), _tuple_jacobian, _inexact_args, mx)
 
 
 def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
@@ -149,6 +181,7 @@ TABLE = {
     "vjp": _vjp,
     "jvp": _jvp,
     "jacobian": _jacobian,
+    "hessian": _hessian,
     "gradient": _gradient,
     "variable": unsupported("mlx has no variables: parameters are immutable arrays passed "
                             "to the function that mx.grad differentiates"),
