@@ -19,6 +19,8 @@ from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
 
+from dispatch.engine import unsupported
+
 _CPU = mx.cpu
 
 
@@ -361,6 +363,9 @@ def _lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> 
 
 
 TABLE = {
+    "scipy.linalg.expm": unsupported(
+        "mlx has no matrix exponential; a composed one (Pade scaling and squaring, as "
+        "scipy's) is not written for it"),
     "linalg.lu": _lu,
     "scipy.linalg.lu": _lu,
     "scipy.linalg.lu_factor": _lu_factor,
