@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import mlx.core as mx
+from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
 from dispatch.translations.mlx._common import axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp, _sin
@@ -169,6 +172,51 @@ def _digamma(x: Any) -> Any:
     return mx.where(pole, mx.nan, out)
 
 
+def _bernoulli(n: int) -> list[Fraction]:
+    b = [Fraction(1)]
+    for m in range(1, n + 1):
+        b.append(-sum(math.comb(m + 1, k) * b[k] for k in range(m)) / (m + 1))
+    return b
+
+
+# Euler-Maclaurin's correction terms for Hurwitz's zeta: B_2j / (2j)!, j = 1..12
+_EM = [float(_bernoulli(24)[2 * j] / math.factorial(2 * j)) for j in range(1, 13)]
+# the sum runs until q + k is at least _EM_START, where 12 correction terms bring the
+# remainder below float64's roundoff for the orders polygamma asks (x up to about 40)
+_EM_START = 9
+
+
+def _hurwitz(x: Any, q: Any) -> Any:
+    """Hurwitz's zeta for ``x > 1`` (scipy's edges are :func:`hurwitz_edges`'s):
+    the first terms summed, then the Euler-Maclaurin tail, all in power, product and
+    quotient (exact to roundoff in mlx's float64)."""
+    finite = mx.where(mx.isfinite(q), q, 0)
+    # the loop length is read on the host: q far below 0 needs more direct terms
+    n = _EM_START + max(0, math.ceil(-mx.min(finite).item())) if finite.size else _EM_START
+    total = mx.zeros_like(x + q)
+    for k in range(n):
+        total = total + mx.power(q + k, -x)
+    w = q + n
+    b = mx.power(w, -x)
+    total = total + b * w / (x - 1) + 0.5 * b
+    rising, power = x, b / w
+    for j, c in enumerate(_EM):
+        total = total + c * rising * power
+        rising = rising * (x + 2 * j + 1) * (x + 2 * j + 2)
+        power = power / (w * w)
+    return total
+
+
+def _zeta(x: Any, q: Any = None) -> Any:
+    x = _f(x)
+    if q is None:
+        return riemann_zeta(x, _hurwitz)
+    q = _f(q)
+    dt = (x + q).dtype
+    x, q = x.astype(dt), q.astype(dt)
+    return hurwitz_edges(x, q, _hurwitz(x, q))
+
+
 TABLE = {
     "scipy.special.gammaln": _gammaln,
     "scipy.special.digamma": _digamma,
@@ -182,6 +230,7 @@ TABLE = {
     "scipy.special.softmax": _softmax,
     "scipy.special.log_softmax": _log_softmax,
     "scipy.special.xlogy": _xlogy,
+    "scipy.special.zeta": _zeta,
     "scipy.special.gammainc": _NO_GAMMAINC,
     "scipy.special.gammaincc": _NO_GAMMAINC,
     "gamma_inc_l": _NO_GAMMAINC,
