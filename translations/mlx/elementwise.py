@@ -14,6 +14,7 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
+from dispatch.translations.mlx._common import host_dtype, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 
 from dispatch.engine import merge_tables
@@ -25,9 +26,11 @@ def _arr(x: Any) -> Any:
     return x if isinstance(x, mx.array) else _asarray(x)
 
 
-def _pair(x1: Any, x2: Any) -> tuple:
+def _pair(x1: Any, x2: Any, promote: bool = True) -> tuple:
     """Both operands as mlx arrays, a Python scalar taking the dtype that mlx's
-    promotion gives it beside the other (weakly, as numpy 2 reads Python scalars)."""
+    promotion gives it beside the other (weakly, as numpy 2 reads Python scalars);
+    two arrays (0-d ones too: numpy 2 reads them strongly) promoted to numpy's common
+    dtype unless ``promote`` is false (``ldexp`` keeps its mantissa's)."""
     s1, s2 = _scalar(x1), _scalar(x2)
     if s1 and not s2:
         x2 = _arr(x2)
@@ -35,7 +38,11 @@ def _pair(x1: Any, x2: Any) -> tuple:
     if s2 and not s1:
         x1 = _arr(x1)
         return x1, mx.array(x2, (mx.zeros((), x1.dtype) + x2).dtype)
-    return _arr(x1), _arr(x2)
+    x1, x2 = _arr(x1), _arr(x2)
+    if promote and x1.dtype != x2.dtype:
+        dt = mx_dtype(np.result_type(host_dtype(x1.dtype), host_dtype(x2.dtype)))
+        x1, x2 = x1.astype(dt), x2.astype(dt)
+    return x1, x2
 
 
 def _scalar(x: Any) -> bool:
@@ -121,7 +128,7 @@ def _heaviside(x1: Any, x2: Any) -> Any:
 
 
 def _ldexp(x1: Any, x2: Any) -> Any:
-    x1, x2 = _pair(x1, x2)
+    x1, x2 = _pair(x1, x2, promote=False)
     x1 = _inexact(x1)
     return x1 * mx.power(mx.array(2.0, x1.dtype), _arr(x2).astype(x1.dtype))
 
