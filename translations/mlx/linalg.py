@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 import mlx.core as mx
+import numpy as np
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
@@ -156,8 +157,8 @@ def _matrix_power(a: Any, n: int) -> Any:
     base = a
     while n:
         if n & 1:
-            out = out @ base
-        base = base @ base
+            out = _matmul(out, base)  # mlx's @ refuses integers: _matmul is exact on them
+        base = _matmul(base, base)
         n >>= 1
     return out
 
@@ -171,12 +172,23 @@ def _multi_dot(arrays: Any, *, out: Any = None) -> Any:
         parts[-1] = parts[-1][:, None]
     result = parts[0]
     for p in parts[1:]:
-        result = result @ p
+        result = _matmul(result, p)
     if first_1d:
         result = result[0]
     if last_1d:
         result = result[..., 0]
     return result
+
+
+def _einsum(subscripts: Any, *operands: Any, **kwargs: Any) -> Any:
+    ops = [x if isinstance(x, mx.array) else _asarray(x) for x in operands]
+    dtypes = {x.dtype for x in ops}
+    if len(dtypes) == 1 and mx.issubdtype(ops[0].dtype, mx.inexact):
+        return mx.einsum(subscripts, *ops)
+    # mlx's einsum multiplies floats only, and promotes mixed operands as mlx does
+    # (int32 with float32 gives float32, numpy float64): numpy contracts these on the
+    # host, exactly
+    return _asarray(np.einsum(subscripts, *(np.asarray(x) for x in ops), **kwargs))
 
 
 def _lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
@@ -420,6 +432,7 @@ TABLE = {
     "linalg.pinv": _pinv,
     "linalg.matrix_rank": _matrix_rank,
     "linalg.matrix_power": _matrix_power,
+    "einsum": _einsum,
     "linalg.multi_dot": _multi_dot,
     "linalg.lstsq": _lstsq,
     "cross": _cross,
