@@ -91,6 +91,7 @@ NATIVE = {
     "torch": {**{op: f"torch.{op}" for op in OPS}, "transpose": "torch.permute"},
     # paddle.transpose takes the permutation, as numpy's transpose with axes
     "paddle": {op: f"paddle.{op}" for op in OPS},
+    "mlx": {op: f"mx.{op}" for op in OPS},
 }
 # the array API standard's spelling (transpose with axes is permute_dims)
 ARRAY_API_NAME = {**{op: op for op in OPS}, "transpose": "permute_dims"}
@@ -180,6 +181,11 @@ def _namespace(lib: str, have: dict[str, bool]) -> dict[str, Any]:
 
         ns["paddle"] = paddle
         ns.update(x=paddle.to_tensor(xn), y=paddle.to_tensor(yn), c=paddle.to_tensor(cn))
+    elif lib == "mlx":
+        import mlx.core as mx
+
+        ns["mx"] = mx
+        ns.update(x=mx.array(xn, mx.float64), y=mx.array(yn, mx.float64), c=mx.array(cn))
     else:
         import torch
 
@@ -197,8 +203,8 @@ def build_cases(have: dict[str, bool]) -> list[Case]:
     import dispatch
 
     cases = []
-    libs = ["numpy"] + (["torch", "mixed"] if have["torch"] else []) + (
-        ["paddle"] if have.get("paddle") else [])
+    libs = ["numpy"] + (["torch", "mixed"] if have["torch"] else [])
+    libs += [lib for lib in ("mlx", "paddle") if have.get(lib)]
     for lib in libs:
         ops = OPS if lib != "mixed" else tuple(MIXED)
         for op in ops:
@@ -322,6 +328,7 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
         "autoray": _available("autoray"),
         "array_api": _available("array_api_compat"),
         "phiml": _available("phiml.backend"),
+        "mlx": _available("mlx.core"),
     }
     if have["torch"]:
         import torch
@@ -351,7 +358,8 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
             methods[m] = entry
         out["cases"].append({"op": c.op, "lib": c.lib, "methods": methods})
     out["ratios"] = {
-        lib: geomean_ratio(out["cases"], lib) for lib in ("numpy", "torch", "mixed", "paddle")
+        lib: geomean_ratio(out["cases"], lib)
+        for lib in ("numpy", "torch", "mixed", "mlx", "paddle")
     }
     out["face_ratios"] = {
         f"{lib} vs {den}": geomean_ratio(out["cases"], lib, "face", den)
@@ -424,7 +432,7 @@ def notes(run: dict) -> list[str]:
 
 def summary(runs: list[dict]) -> tuple[list[str], dict[str, Any]]:
     lines, data = [], {}
-    for lib in ("numpy", "torch", "mixed", "paddle"):
+    for lib in ("numpy", "torch", "mixed", "mlx", "paddle"):
         ratios = [r["ratios"].get(lib) for r in runs]
         if any(v is None for v in ratios):
             if any(c["lib"] == lib for c in runs[0]["cases"]):

@@ -29,6 +29,7 @@ from typing import Any
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
+from conftest import missing_dtypes
 from hypothesis import strategies as st
 
 FLOAT = ("float32", "float64")
@@ -155,6 +156,9 @@ class Drawer:
             # the 64-bit dtypes (and bool) cover its code paths at a third of the cost
             narrow = [o for o in options if o in NARROW_DTYPES[self.backend]]
             options = narrow or options
+        # dtypes the library lacks (mlx: complex128) are not drawn on it
+        lacking = missing_dtypes(self.backend)
+        options = [o for o in options if o not in lacking] or options
         self.offered |= {_width(np.dtype(o)) for o in options if np.dtype(o).kind in "fc"}
         if self.force and self.width is not None:
             # only the floats of the wanted width, where there are some (the free

@@ -276,9 +276,12 @@ PROPS["asarray_chkfinite"] = Prop(unary(ALL, special=True))  # NaN and inf: nump
 
 def _nearly_real(d: Drawer) -> Call:
     """A complex array whose imaginary parts are tiny (within tol) or not."""
-    x = d.array(d.dtype(FLOAT))
+    # the complex dtype is drawn first and the real parts at its width: a float64 draw
+    # cast to complex64 (mlx has no complex128) would be offered but never checked
+    cdt = d.dtype(COMPLEX)
+    x = d.array(np.dtype(np.float32 if cdt == np.complex64 else np.float64))
     imag = 1e-3 if d.boolean() else 1e-20
-    return ((x + imag * 1j).astype(d.dtype(COMPLEX)),), {}
+    return ((x + imag * 1j).astype(cdt),), {}
 
 
 def _maybe_equal(d: Drawer) -> Call:

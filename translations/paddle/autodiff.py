@@ -14,15 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 import paddle
-from paddle import Tensor
-
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import check_primals, require_callable
+from dispatch.translations._adapters import check_primals, hessian_result, require_callable
 from dispatch.translations._adapters import first_output as _first
-from dispatch.translations._adapters import hessian_result
 from dispatch.translations._composed._bound import checkpoint_pass_through
 from dispatch.translations._composed.autodiff import gradient as _np_gradient
 from dispatch.translations.paddle._common import promote
+from paddle import Tensor
 
 
 def _leaves(args: tuple, argnums: tuple[int, ...]) -> tuple[list, list, bool]:

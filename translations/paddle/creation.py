@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 import paddle
-from paddle import Tensor
-
-from dispatch.engine import merge_tables, unsupported
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations.paddle._common import _dtype, promote
 from dispatch.translations.paddle.devices import _place
+from paddle import Tensor
+
+from dispatch.engine import merge_tables, unsupported
 
 
 def _shape(shape: Any) -> list:

@@ -14,9 +14,6 @@ from typing import Any
 
 import numpy as np
 import paddle
-from paddle import Tensor
-
-from dispatch.engine import merge_tables
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
@@ -24,6 +21,9 @@ from dispatch.translations._composed.devices import (
     list_devices_filtered,
 )
 from dispatch.translations.paddle._common import _dtype, np_name
+from paddle import Tensor
+
+from dispatch.engine import merge_tables
 
 
 def _get_dtype_name(x: Any) -> str:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from paddle import Tensor
-
 from dispatch.translations._composed.dtypes import memory_view, overlap
+from paddle import Tensor
 
 
 def _tensor(x: Any, name: str) -> Tensor:

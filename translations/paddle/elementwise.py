@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, WIDER, is_int, power
 from paddle import Tensor
 
 from dispatch.engine import merge_tables
-from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, WIDER, is_int, power
 
 _NP = {t: np.dtype(n) for t, n in NP_NAMES.items() if n != "bfloat16"}
 _SCALARS = (bool, int, float, complex)

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations.paddle.shape import _roll
 from paddle import Tensor
 
 from dispatch.engine import merge_tables
-from dispatch.translations.paddle.shape import _roll
 
 
 def _transform(fn: Callable) -> Callable:

@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 import paddle
-from paddle import Tensor
-
 from dispatch.translations.paddle._common import WIDER, by_parts, promote, widened
+from paddle import Tensor
 
 
 def _index(indices: Any, like: Tensor) -> Tensor:

@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 import paddle
-from paddle import Tensor
-
 from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
+from paddle import Tensor
 
 SlogdetResult = namedtuple("SlogdetResult", "sign logabsdet")
 SVDResult = namedtuple("SVDResult", "U S Vh")

@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 import paddle
-
-from dispatch.engine import merge_tables
 from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed._distributions import Distributions
 from dispatch.translations.paddle._common import _dtype
+
+from dispatch.engine import merge_tables
 
 
 def _size(size: Any, *params: Any) -> list[int]:

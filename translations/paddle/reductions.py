@@ -14,10 +14,9 @@ from typing import Any
 
 import numpy as np
 import paddle
-from paddle import Tensor
-
 from dispatch.translations._composed import reductions as _composed_reductions
 from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, _dtype
+from paddle import Tensor
 
 _F64, _F32 = paddle.float64, paddle.float32
 _FLOATS = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)

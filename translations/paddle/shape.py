@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 import paddle
-from paddle import Tensor
-
 from dispatch.translations.paddle._common import by_parts, promote, widened
+from paddle import Tensor
 
 
 def _shape(shape: Any) -> list:

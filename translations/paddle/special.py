@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations.paddle._common import promote
 from paddle import Tensor
 
 from dispatch.engine import merge_tables, unsupported
-from dispatch.translations.paddle._common import promote
 
 _NO_BESSEL = ("paddle has no Bessel functions of the first and second kind (J, Y) nor "
               "modified ones of the second kind (K)")

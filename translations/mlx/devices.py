@@ -1,0 +1,162 @@
+"""mlx: conversions to and from arrays, dtypes, and the method list's devices.
+
+``asarray`` reads data as numpy does: a numpy array keeps its dtype and Python
+floats are float64 (``mlx.core.array`` would read both as float32), and numpy dtype
+names are taken. mlx has no complex128: complex data is refused with that reason
+instead of being rounded to complex64 silently. ``to_numpy`` evaluates the lazy
+graph and copies to the host (bfloat16, which numpy lacks, through ``ml_dtypes``).
+The device entries describe mlx's CPU and GPU devices as :class:`ComputeDevice`
+records; the list methods written once with a ``backend`` keyword are bound to
+mlx here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mlx.core as mx
+import numpy as np
+from dispatch.translations._composed._bound import backend_entries
+from dispatch.translations._composed.devices import ComputeDevice, device_ref
+from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
+
+from dispatch.engine import merge_tables, unsupported
+
+
+def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+             copy: bool | None = None) -> Any:
+    dt = mx_dtype(dtype)
+    if isinstance(a, mx.array):
+        out = a if dt is None or dt == a.dtype else a.astype(dt)
+        return mx.array(out) if copy and out is a else out
+    if isinstance(a, np.dtype):
+        return a  # a numpy dtype argument read as a constant stays a dtype
+    if isinstance(a, (list, tuple)) and _holds_array(a):
+        parts = [_asarray(e) for e in a]
+        out = mx.stack(parts) if parts else mx.zeros((0,), dtype=mx.float64)
+        return out if dt is None else out.astype(dt)
+    host = np.asarray(a)
+    if dt is None:
+        if host.dtype == np.complex128:
+            raise TypeError(f"asarray: {NO_COMPLEX128}; pass dtype='complex64' to round")
+        if host.dtype.kind not in "biufc":
+            raise TypeError(f"asarray: mlx has no dtype {host.dtype}")
+        dt = mx_dtype(host.dtype)
+    return mx.array(host, dtype=dt)
+
+
+def _holds_array(seq: Any) -> bool:
+    return any(isinstance(e, mx.array) or (isinstance(e, (list, tuple)) and _holds_array(e))
+               for e in seq)
+
+
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, **_: Any) -> Any:
+    return _asarray(a, dtype, copy=copy)
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    if not isinstance(x, mx.array):
+        return np.asarray(x)
+    if x.dtype == mx.bfloat16:
+        import ml_dtypes
+
+        return np.asarray(x.astype(mx.float32)).astype(ml_dtypes.bfloat16)
+    return np.array(x)
+
+
+def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    dt = mx_dtype(dtype)
+    if not isinstance(x, mx.array):
+        x = _asarray(x)
+    return mx.array(x) if (dt == x.dtype and copy) else x.astype(dt)
+
+
+def _get_dtype_name(x: Any) -> str:
+    return np_name(x.dtype) if isinstance(x, mx.array) else np.asarray(x).dtype.name
+
+
+def _to_backend_dtype(name: Any) -> Any:
+    return mx_dtype(name)
+
+
+# ---------------------------------------------------------------- devices
+
+
+def _record(device: Any) -> ComputeDevice:
+    kind = "CPU" if device.type == mx.DeviceType.cpu else "GPU"
+    return ComputeDevice("mlx", str(device), kind, -1, -1, f"mlx {device}", device)
+
+
+def _list_devices(device_type: str | None = None) -> list[ComputeDevice]:
+    out = [_record(mx.Device(mx.cpu))]
+    if mx.is_available(mx.gpu):
+        out.append(_record(mx.Device(mx.gpu)))
+    if device_type is not None:
+        out = [d for d in out if d.device_type == device_type.upper()]
+    return out
+
+
+def _get_device(x: Any) -> ComputeDevice:
+    # an mlx array has no device of its own: it runs on the stream it is used on,
+    # by default the default device's
+    return _record(mx.default_device())
+
+
+def _get_default_device() -> ComputeDevice:
+    return _record(mx.default_device())
+
+
+def _to_device(x: Any, device: Any) -> Any:
+    # mlx's memory is unified: an array is usable on every device as it is
+    device_ref(device)
+    return x
+
+
+def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
+    # mx.from_dlpack reads float64 data as float32 (mlx 0.32); through numpy's
+    # zero-copy view the dtype is kept
+    if isinstance(x, mx.array):
+        return x
+    if type(x).__name__ == "PyCapsule":
+        # a bare capsule (the list's to_dlpack): numpy reads objects that hand one out
+        x = _Capsule(x)
+    return _asarray(np.from_dlpack(x))
+
+
+class _Capsule:
+    """A DLPack capsule of host memory, as the protocol object numpy reads."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU: mlx's memory is host-visible (unified)
+
+
+_OWN = ("get_default_device", "set_default_device", "random_permutations")
+
+TABLE = merge_tables(
+    {
+        "asarray": _asarray,
+        "array": _array,
+        "to_numpy": _to_numpy,
+        "from_numpy": _asarray,
+        "astype": _astype,
+        "get_dtype_name": _get_dtype_name,
+        "to_backend_dtype": _to_backend_dtype,
+        "to_device": _to_device,
+        "list_devices": _list_devices,
+        "get_device": _get_device,
+        "get_default_device": _get_default_device,
+        "set_default_device": unsupported(
+            "mlx's default device is global configuration of the whole process "
+            "(mlx.core.set_default_device): pass stream= to a call instead"
+        ),
+        "from_dlpack": _from_dlpack,
+    },
+    {name: fn for name, fn in backend_entries("mlx").items() if name not in _OWN},
+    names=("devices", "bound list methods"),
+)

@@ -1,0 +1,232 @@
+"""mlx: reductions with numpy's dtypes.
+
+mlx sums and multiplies booleans and small integers in their own width (an int32
+sum is int32) and returns argmax / argsort indices as uint32; numpy accumulates
+in int64 (uint64 for unsigned) and indexes with int64. The adapters widen first
+and take numpy's ``dtype=`` keyword.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import mlx.core as mx
+from dispatch.translations._composed._covariance import corrcoef, cov
+from dispatch.translations.mlx._common import axis_arg, mx_dtype
+from dispatch.translations.mlx.devices import _asarray
+
+_UNSIGNED = (mx.bool_, mx.uint8, mx.uint16, mx.uint32)
+_SIGNED = (mx.int8, mx.int16, mx.int32)
+# dtypes that accumulate in their own width, as in numpy
+_WIDE = frozenset((mx.float16, mx.bfloat16, mx.float32, mx.float64, mx.complex64, mx.int64,
+                   mx.uint64))
+_ARRAY = mx.array
+_F32, _F64 = mx.float32, mx.float64
+
+
+def _arr(x: Any) -> Any:
+    return x if isinstance(x, mx.array) else _asarray(x)
+
+
+def _accumulator(a: Any, dtype: Any) -> Any:
+    if dtype is not None:
+        return a.astype(mx_dtype(dtype))
+    if a.dtype == mx.bool_ or a.dtype in _SIGNED:
+        return a.astype(mx.int64)
+    if a.dtype in _UNSIGNED:
+        return a.astype(mx.uint64)
+    return a
+
+
+def _no_out(out: Any, where: Any = None) -> None:
+    if out is not None:
+        raise TypeError("out= is not supported on mlx: its arrays are immutable")
+    if where is not None and where is not True:
+        raise TypeError("where= is not supported by this mlx reduction")
+
+
+def _accumulating(fn: Callable) -> Callable:
+    def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+               keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+        # the common call (an inexact array, no dtype/out/initial) goes straight through
+        if (type(a) is _ARRAY and dtype is None and out is None and initial is None
+                and where is None and ((d := a.dtype) is not None and (
+                    d in (_F32, _F64) or d in _WIDE)) and a.size):
+            return fn(a, axis, keepdims) if keepdims else fn(a, axis)
+        _no_out(out, where)
+        a = _accumulator(_arr(a), dtype)
+        if a.size == 0:
+            # mlx 0.32 reduces an empty array made from host data to 0 or inf (and has
+            # hung on it); a fresh empty array of the same shape reduces to the identity
+            a = mx.zeros(a.shape, dtype=a.dtype)
+        res = fn(a, axis=axis_arg(axis), keepdims=keepdims)
+        if initial is not None:
+            res = mx.add(res, initial) if fn is mx.sum else mx.multiply(res, initial)
+        return res
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+def _cumulative(fn: Callable) -> Callable:
+    def cumulate(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+        _no_out(out)
+        a = _accumulator(_arr(a), dtype)
+        return fn(a.reshape(-1) if axis is None else a, axis=0 if axis is None else int(axis))
+
+    cumulate.__name__ = fn.__name__
+    return cumulate
+
+
+def _extreme(fn: Callable) -> Callable:
+    def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+               initial: Any = None, where: Any = None) -> Any:
+        _no_out(out, where)
+        a = _arr(a)
+        if a.size == 0 and axis is None and initial is None:
+            raise ValueError(f"zero-size array to reduction operation {fn.__name__} which "
+                             "has no identity")
+        res = fn(a, axis=axis_arg(axis), keepdims=keepdims)
+        if initial is not None:
+            res = (mx.maximum if fn is mx.max else mx.minimum)(res, initial)
+        return res
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+def _mean_like(fn: Callable) -> Callable:
+    def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+               keepdims: bool = False, *, ddof: int = 0, where: Any = None,
+               **kw: Any) -> Any:
+        _no_out(out, where)
+        a = _arr(a)
+        if dtype is not None:
+            a = a.astype(mx_dtype(dtype))
+        elif not mx.issubdtype(a.dtype, mx.inexact):
+            a = a.astype(mx.float32)  # mlx's default float, as its mean of integers
+        if fn is mx.mean:
+            return fn(a, axis=axis_arg(axis), keepdims=keepdims)
+        return fn(a, axis=axis_arg(axis), keepdims=keepdims, ddof=int(ddof))
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+def _arg(fn: Callable) -> Callable:
+    def arg(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Any:
+        _no_out(out)
+        a = _arr(a)
+        if a.size == 0:
+            raise ValueError(f"attempt to get {fn.__name__} of an empty sequence")
+        return fn(a, axis=None if axis is None else int(axis),
+                  keepdims=keepdims).astype(mx.int64)
+
+    arg.__name__ = fn.__name__
+    return arg
+
+
+def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+    _no_out(out)
+    a = _arr(a)
+    return mx.max(a, axis_arg(axis), keepdims) - mx.min(a, axis_arg(axis), keepdims)
+
+
+def _count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
+    return mx.sum(_arr(a) != 0, axis=axis_arg(axis), keepdims=keepdims).astype(mx.int64)
+
+
+def _logical(fn: Callable) -> Callable:
+    def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+               where: Any = None) -> Any:
+        _no_out(out, where)
+        return fn(_arr(a), axis=axis_arg(axis), keepdims=keepdims)
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+def _median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+            keepdims: bool = False) -> Any:
+    _no_out(out)
+    a = _arr(a)
+    if not mx.issubdtype(a.dtype, mx.inexact):
+        a = a.astype(mx.float32)
+    return mx.median(a, axis=axis_arg(axis), keepdims=keepdims)
+
+
+def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+            keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
+    a = _arr(a)
+    if mx.issubdtype(a.dtype, mx.inexact):
+        a = mx.where(mx.isnan(a), 0, a)
+    return TABLE["sum"](a, axis, dtype, out, keepdims, initial, where)
+
+
+def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+             keepdims: bool = False, *, where: Any = None) -> Any:
+    _no_out(out, where)
+    a = _arr(a)
+    if not mx.issubdtype(a.dtype, mx.inexact):
+        return TABLE["mean"](a, axis, dtype, keepdims=keepdims)
+    keep = ~mx.isnan(a)
+    total = mx.sum(mx.where(keep, a, 0), axis=axis_arg(axis), keepdims=keepdims)
+    count = mx.sum(keep, axis=axis_arg(axis), keepdims=keepdims).astype(a.dtype)
+    out = total / count
+    return out if dtype is None else out.astype(mx_dtype(dtype))
+
+
+def _all(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+         where: Any = None) -> Any:
+    # mlx's all of an empty array is False; numpy's (an empty conjunction) is True
+    _no_out(out, where)
+    return mx.logical_not(mx.any(mx.logical_not(_arr(a)), axis=axis_arg(axis),
+                                 keepdims=keepdims))
+
+
+def _close(fn: Callable) -> Callable:
+    def close(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+              equal_nan: bool = False) -> Any:
+        a, b = _arr(a), _arr(b)
+        return fn(a, b, rtol, atol, equal_nan=equal_nan)
+
+    close.__name__ = fn.__name__
+    return close
+
+
+def _array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
+    a1, a2 = _arr(a1), _arr(a2)
+    if a1.shape != a2.shape:
+        return False
+    return bool(mx.array_equal(a1, a2, equal_nan=equal_nan).item())
+
+
+TABLE = {
+    # mlx has no covariance: numpy's, written with do
+    "cov": cov,
+    "corrcoef": corrcoef,
+    "allclose": lambda *a, **k: bool(_close(mx.allclose)(*a, **k).item()),
+    "isclose": _close(mx.isclose),
+    "array_equal": _array_equal,
+    "nansum": _nansum,
+    "nanmean": _nanmean,
+    "sum": _accumulating(mx.sum),
+    "prod": _accumulating(mx.prod),
+    "cumsum": _cumulative(mx.cumsum),
+    "cumprod": _cumulative(mx.cumprod),
+    "max": _extreme(mx.max),
+    "min": _extreme(mx.min),
+    "amax": _extreme(mx.max),
+    "amin": _extreme(mx.min),
+    "mean": _mean_like(mx.mean),
+    "var": _mean_like(mx.var),
+    "std": _mean_like(mx.std),
+    "argmax": _arg(mx.argmax),
+    "argmin": _arg(mx.argmin),
+    "ptp": _ptp,
+    "count_nonzero": _count_nonzero,
+    "all": _all,
+    "any": _logical(mx.any),
+    "median": _median,
+}
