@@ -34,8 +34,11 @@ from dispatch.translations.paddle import (
     sparse,
     special,
 )
+from dispatch.translations.paddle._common import NO_WIDE_UNSIGNED
 
 TYPES = ("paddle",)
+# dtypes paddle cannot hold: a call that needs one is refused with this reason
+MISSING_DTYPES = {name: NO_WIDE_UNSIGNED for name in ("uint16", "uint32", "uint64")}
 MODULES = {"": "paddle"}
 
 

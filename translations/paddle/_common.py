@@ -17,6 +17,8 @@ _NAMES = (
     "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
     "float64", "complex64", "complex128",
 )
+# the reason a wider unsigned dtype is refused (also the table's MISSING_DTYPES)
+NO_WIDE_UNSIGNED = "paddle's only unsigned integer dtype is uint8"
 _DTYPES: dict[Any, Any] = {name: getattr(paddle, name) for name in _NAMES}
 _DTYPES.update({np.dtype(n): t for n, t in _DTYPES.items() if n != "bfloat16"})
 _DTYPES.update({np.dtype(n).type: t for n, t in list(_DTYPES.items())
@@ -43,7 +45,7 @@ def _dtype(dtype: Any) -> Any:
         return _DTYPES[name]
     except KeyError:
         # paddle 3 stores no uint16/32/64 (its "uint16" is bfloat16's old storage name)
-        raise TypeError(f"paddle has no dtype {name}") from None
+        raise TypeError(f"paddle has no dtype {name}: {NO_WIDE_UNSIGNED}") from None
 
 
 def np_name(dtype: Any) -> str:

@@ -20,7 +20,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     list_devices_filtered,
 )
-from dispatch.translations.paddle._common import _dtype, np_name
+from dispatch.translations.paddle._common import NO_WIDE_UNSIGNED, _dtype, np_name
 from paddle import Tensor
 
 from dispatch.engine import merge_tables
@@ -80,7 +80,7 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         from dispatch.engine import UnsupportedError
 
         raise UnsupportedError(f"'asarray' is not supported on backend 'paddle' for "
-                               f"{arr.dtype.name}: paddle's only unsigned integer dtype is uint8")
+                               f"{arr.dtype.name}: {NO_WIDE_UNSIGNED}")
     return paddle.to_tensor(arr, dtype=dtype, place=place)
 
 
