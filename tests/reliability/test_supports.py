@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Case, to_backend, usable_backends
+from conftest import Case, missing_dtype, to_backend, usable_backends
 
 import dispatch
 from dispatch import do
@@ -62,7 +62,12 @@ def test_composed_names_reported_available_run(backend: str, record_property) ->
     lying = []
     for name in composed:
         c = cases[name]
-        args, kwargs = to_backend(c.args, backend), to_backend(c.kwargs, backend)
+        try:
+            args, kwargs = to_backend(c.args, backend), to_backend(c.kwargs, backend)
+        except Exception as err:
+            if missing_dtype(backend, err):  # the case's data has a dtype it lacks
+                continue
+            raise
         if c.like:
             kwargs["like"] = backend
         try:
