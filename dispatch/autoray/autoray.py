@@ -45,6 +45,7 @@ from dispatch._helpers import get_lib_fn
 from dispatch._infer import _owner
 from dispatch._infer import backend_of_type as _backend_of_type
 from dispatch._infer import infer_backend_multi as _engine_infer_backend_multi
+from dispatch._shortcuts import DoFunc as _EngineDoFunc
 from dispatch._shortcuts import infer_backend_device_dtype
 from dispatch.autoray import _departures
 from dispatch.autoray._face import do
@@ -278,7 +279,7 @@ def infer_backend_multi(*arrays: Any) -> str:  # type: ignore[no-redef]
     return _departures.BACKEND_NAMES.get(b, b)
 
 
-class DoFunc:  # type: ignore[no-redef]
+class DoFunc(_EngineDoFunc):  # type: ignore[no-redef]
     """The face's ``do`` bound to a name (autoray's ``DoFunc``).
 
     Examples
@@ -288,16 +289,10 @@ class DoFunc:  # type: ignore[no-redef]
     array([2.])
     """
 
-    __slots__ = ("fn",)
-
-    def __init__(self, fn: str):
-        self.fn = fn
+    __slots__ = ()
 
     def __call__(self, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         return do(self.fn, *args, like=like, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<DoFunc {self.fn}>"
 
 
 def choose_backend(fn: str, *args: Any, like: Any = None, **kwargs: Any) -> str:
