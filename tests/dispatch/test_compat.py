@@ -124,7 +124,12 @@ def test_writeable_and_lazy_as_array_api_compat(label, x):
     assert compat.is_lazy_array(x) == aac.is_lazy_array(x)
 
 
-@pytest.mark.parametrize("x", NOT_ARRAYS, ids=repr)
+def _id(x):
+    # a bare object()'s repr holds an address, which xdist's workers disagree on
+    return "object()" if type(x) is object else repr(x)
+
+
+@pytest.mark.parametrize("x", NOT_ARRAYS, ids=_id)
 def test_non_arrays_are_no_arrays(x):
     for name in [*ARRAY_PREDICATES, "is_array_api_obj", "is_writeable_array", "is_lazy_array"]:
         assert getattr(compat, name)(x) == getattr(aac, name)(x), name
