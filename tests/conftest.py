@@ -35,8 +35,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 BACKENDS = sorted(
     m.name for m in pkgutil.iter_modules(translations.__path__) if not m.name.startswith("_")
 )
-# the module to import to know a backend is usable
-LIBRARY = {"dask": "dask.array", "cupy": "cupy"}
+# the module to import to know a backend is usable (mlx is a namespace package: its
+# arrays live in mlx.core)
+LIBRARY = {"dask": "dask.array", "cupy": "cupy", "mlx": "mlx.core"}
 # backends whose arrays the generic function tests run on (scipy's arrays are
 # scipy.sparse matrices, tested on their own)
 # autograd's arrays outside a trace are numpy's own ndarrays (its creation routines and
