@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch.engine import do
+from dispatch.engine import do, infer_backend
 
 
 def _weights(w: Any, name: str, n: int, like: Any) -> Any:
@@ -48,8 +48,15 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
         if do("ndim", y) > 2:
             raise ValueError("cov: y has more than 2 dimensions")
         x = do("concatenate", [x, rows(y)], axis=0)
-    wide = np.result_type(*(np.dtype(do("get_dtype_name", a)) for a in (m, y) if a is not None),
-                          np.float64) if dtype is None else np.dtype(dtype)
+    kinds = [np.dtype(do("get_dtype_name", a)) for a in (m, y) if a is not None]
+    if dtype is not None:
+        wide = np.dtype(dtype)
+    elif all(k.kind in "biu" for k in kinds):
+        # integers become the library's default float, as every int -> float function
+        # (numpy's float64, torch's float32)
+        wide = np.dtype(do("get_dtype_name", do("zeros", 0, like=infer_backend(x))))
+    else:
+        wide = np.result_type(*kinds, np.float64)
     x = do("astype", x, wide.name)
     n = tuple(do("shape", x))[1]
     if ddof is None:

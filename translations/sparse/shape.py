@@ -178,6 +178,11 @@ def _rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> SparseArray:
 
 
 def _roll(a: Any, shift: Any, axis: Any = None) -> SparseArray:
+    if isinstance(axis, tuple) and not axis:
+        # no axis: nothing moves (sparse.roll takes the max of the empty axes); the
+        # shifts must still broadcast against no axes, as numpy checks
+        np.broadcast(np.asarray(shift), np.zeros(0, dtype=int))
+        return sp(a).copy()
     return sparse.roll(sp(a), shift, axis=axis)
 
 

@@ -76,27 +76,10 @@ def _asarray(
         parts = [_asarray(e, device=device) for e in a]
         out = torch.stack(parts) if parts else torch.empty(0, device=device)
         return out if dtype is None else out.to(dtype)
-    data = np.asarray(a)
-    if dtype is None and data.dtype.kind in "fc" and _python_values(a):
-        # a float made from Python numbers has torch's default width (README's width
-        # rule, and torch.tensor's), as zeros and linspace do; numpy data keeps its own
-        dtype = torch.get_default_dtype()
-        if data.dtype.kind == "c":
-            dtype = torch.complex128 if dtype is torch.float64 else torch.complex64
-    return torch.as_tensor(data, dtype=dtype, device=device)
-
-
-_PYTHON_NUMBERS = (bool, int, float, complex)
-
-
-def _python_values(a: Any) -> bool:
-    """Whether ``a`` is a Python number or nested lists/tuples of them only (numpy's
-    scalars, a subclass of Python's float among them, carry a dtype of their own)."""
-    if type(a) in _PYTHON_NUMBERS:
-        return True
-    if type(a) is not list and type(a) is not tuple:
-        return False
-    return all(_python_values(e) for e in a)
+    # through numpy: Python floats are float64 data, as numpy.asarray reads them (a
+    # float32 default here rounded the Python floats that composed code converts, such
+    # as insert's values, before a float64 computation)
+    return torch.as_tensor(np.asarray(a), dtype=dtype, device=device)
 
 
 _is_compiling = torch.compiler.is_compiling  # bound once: a conversion is on the hot path
