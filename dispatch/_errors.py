@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import os
+import sys
+import warnings
 from collections.abc import Iterable
 
 __all__ = [
@@ -73,3 +76,20 @@ def short(x: object, n: int = 40) -> str:
     except Exception:  # a broken __repr__ must not hide the real error
         r = f"<{type(x).__name__} object>"
     return r if len(r) <= n else r[: n - 3] + "..."
+
+
+# the folders whose frames are dispatch's own: the engine and its tables (installed as
+# dispatch.translations, whose files may lie outside dispatch/ in a source checkout)
+_OWN = tuple(
+    os.path.realpath(os.path.join(os.path.dirname(__file__), *sub)) + os.sep
+    for sub in ((), ("..", "translations"))
+)
+
+
+def warn_at_caller(message: str, category: type[Warning] = UserWarning) -> None:
+    """Warn at the first frame outside dispatch: the user's line that made the call,
+    however many of dispatch's own frames (a face, ``Composed.register``) lie between."""
+    level, frame = 1, sys._getframe(0)  # stacklevel 1 is this frame
+    while frame is not None and os.path.realpath(frame.f_code.co_filename).startswith(_OWN):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, category, stacklevel=level)

@@ -18,8 +18,6 @@ from dispatch._errors import MixedBackendError, UnknownBackendError, short
 from dispatch._trace import traced_constant
 
 _NONE = frozenset({"builtins", "typing", "abc", "functools", "collections"})
-# Python's standard library: its objects (Fraction, Decimal, datetime...) are values
-_STDLIB = frozenset(sys.stdlib_module_names) - {"__future__"}
 SEQUENCES = (list, tuple)
 
 # the default backend for calls that carry no array; a context var so that
@@ -148,7 +146,7 @@ def _unregistered(cls: type, root: str) -> str | None:
     whose functions are numpy's names in that module (``mylib.linalg.norm``).
     Anything else decides nothing (and :func:`foreign` tells a call about it).
     """
-    if root in _STDLIB or not (is_array_like(cls) or _shaped(cls)):
+    if reg.reserved(root) or not (is_array_like(cls) or _shaped(cls)):
         return None
     if hasattr(cls, "__array_function__") or hasattr(cls, "__array_ufunc__"):
         return "numpy"
@@ -172,7 +170,7 @@ def _explicit_module_backend(cls: type, root: str) -> bool:
     """Whether an object of ``cls`` given as ``like=`` names the backend ``root``: an
     array-like object (a ``shape`` or ``ndim``) of an installed, non-standard-library
     module that is no registered or shipped backend."""
-    if not root or root in _NONE or root in sys.stdlib_module_names or root == "dispatch":
+    if not root or reg.reserved(root):
         return False
     try:
         shaped = hasattr(cls, "shape") or hasattr(cls, "ndim")
@@ -230,7 +228,7 @@ def foreign(cls: type) -> bool:
         return False
     module = getattr(cls, "__module__", None) or ""
     root = module.split(".", 1)[0]
-    if root in _NONE or root in _STDLIB or root == "dispatch" or not root:
+    if not root or reg.reserved(root):
         return False
     if issubclass(cls, _VALUES) or callable_type(cls):
         return False

@@ -16,6 +16,7 @@ from dispatch._errors import (
     UnknownBackendError,
     UnknownFunctionError,
     short,
+    warn_at_caller,
 )
 from dispatch._registry import (
     BACKEND_ALIASES,
@@ -149,7 +150,6 @@ def _register_located(
     inject_device: bool | None,
 ) -> Any:
     """``register_function`` with autoray's keywords: where the library has ``name``."""
-    import warnings
 
     from dispatch.translations._vocabulary import CREATION
 
@@ -159,11 +159,9 @@ def _register_located(
             "they have no effect beside an implementation fn: pass one or the other"
         )
     if (inject_dtype or inject_device) and name not in CREATION:
-        warnings.warn(
+        warn_at_caller(
             f"{where}: {name!r} is not a creation routine of the vocabulary, so no dtype or "
-            "device is taken from like= arrays for it; pass them in the call",
-            UserWarning,
-            stacklevel=3,
+            "device is taken from like= arrays for it; pass them in the call"
         )
     if not module_findable((module or root_name(backend)).split(".")[0]):
         return None  # a library that is not installed: its arrays are never met
@@ -307,12 +305,8 @@ def register_backend(
     """
     where = f"register_backend({short(cls)}, {short(name)})"
     if not isinstance(cls, (type, str)):
-        raise TypeError(
-            f"{where} needs a type or a module prefix, got {type(cls).__name__}"
-        )
-    if isinstance(cls, str) and not all(
-        p.isidentifier() for p in cls.split(".")
-    ):
+        raise TypeError(f"{where} needs a type or a module prefix, got {type(cls).__name__}")
+    if isinstance(cls, str) and not all(p.isidentifier() for p in cls.split(".")):
         raise ValueError(f"{where}: {cls!r} is not a module prefix such as 'mylib'")
     if not isinstance(name, str):
         raise TypeError(f"{where}: the backend name must be a string, got {type(name).__name__}")

@@ -17,7 +17,6 @@ import importlib.util
 import pkgutil
 import sys
 import threading
-import warnings
 import weakref
 from collections.abc import Callable
 from types import ModuleType
@@ -29,6 +28,7 @@ from dispatch._errors import (
     UnknownBackendError,
     short,
     suggest,
+    warn_at_caller,
 )
 from dispatch._trace import forget_parked, outside_traces, tracing
 
@@ -185,7 +185,7 @@ def unknown_backend(backend: Any, where: str = "") -> UnknownBackendError:
     why = ""
     if isinstance(backend, str) and not is_public_name(backend):
         why = " A backend name is a module name such as 'mylib' or 'mylib.arrays'."
-    elif isinstance(backend, str) and _reserved(backend):
+    elif isinstance(backend, str) and reserved(backend):
         why = (
             f" {backend.split('.')[0]!r} is not an array library, so its functions are "
             "not a backend."
@@ -215,8 +215,7 @@ def check_function_name(where: str, name: Any) -> str:
     """``name`` if it can name a function of ``do``; TypeError/ValueError otherwise."""
     if not isinstance(name, str):
         raise TypeError(
-            f"{where}: the function name must be a string, got {type(name).__name__} "
-            f"{short(name)}"
+            f"{where}: the function name must be a string, got {type(name).__name__} {short(name)}"
         )
     if not is_public_name(name):
         raise ValueError(f"{where}: {name!r} is not a valid function name; use {_NAME_RULE}")
@@ -235,7 +234,7 @@ def check_function_name(where: str, name: Any) -> str:
 # UnknownBackendError with suggestions, e.g. 'pytorch' -> 'torch'.
 
 
-def _reserved(backend: str) -> bool:
+def reserved(backend: str) -> bool:
     """Roots that are never an implicit backend: the standard library (``os``,
     ``subprocess``: not array libraries, and their functions reach the process)
     and dispatch itself."""
@@ -252,7 +251,7 @@ def is_implicit(backend: Any) -> bool:
         and backend not in USER_BACKENDS
         and not has_table(backend)
         and is_public_name(backend)
-        and not _reserved(backend)
+        and not reserved(backend)
     )
 
 
@@ -332,12 +331,10 @@ def _check_backend(where: str, backend: Any) -> str:
     if is_implicit(backend) and not has_registrations(backend):
         close = suggest(backend, shipped() | set(USER_BACKENDS))
         if close and not module_findable(backend):
-            warnings.warn(
+            warn_at_caller(
                 f"{where}: {backend!r} is neither a known backend nor an installed "
                 f"module.{close} The registration is kept for an implicit backend "
-                f"{backend!r}, met only once a module of that name is installed.",
-                UserWarning,
-                stacklevel=4,
+                f"{backend!r}, met only once a module of that name is installed."
             )
     return backend
 
@@ -418,8 +415,11 @@ def record(backend: str) -> Backend:
 def _build_record(backend: str) -> Backend:
     gen = generation
     mod = table(backend)
-    rec = from_table(backend, mod) if mod is not None else (
-        from_registration(backend, USER_BACKENDS.get(backend)))
+    rec = (
+        from_table(backend, mod)
+        if mod is not None
+        else (from_registration(backend, USER_BACKENDS.get(backend)))
+    )
     store(_RECORDS, backend, rec, gen)
     return rec
 
@@ -528,8 +528,15 @@ def register_composed(name: str, fn: Callable) -> Callable:
 # them too, importing that one on first use
 
 
-_REGISTER = frozenset({"register_backend", "register_function", "register_translation",
-                       "root_name", "unregister_function"})
+_REGISTER = frozenset(
+    {
+        "register_backend",
+        "register_function",
+        "register_translation",
+        "root_name",
+        "unregister_function",
+    }
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -3,6 +3,8 @@ read is composed as it is; ``backend`` and ``namespace`` are filled in only when
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -56,3 +58,14 @@ def test_backend_and_namespace_are_filled_in_only_when_asked(forget):
     backend, total = asks_both(t)
     assert backend == "torch"
     assert float(total) == 3.0
+
+
+def test_a_nameless_callable_needs_a_name():
+    """``compose`` takes the ``do`` name from ``fn.__name__``; a callable without one
+    (a partial, an instance) is refused with the fix, not an AttributeError."""
+    nameless = functools.partial(lambda x, k: x * k, k=2)
+    with pytest.raises(ValueError, match=r"compose\(\.\.\., name=''\).*not a valid function name"):
+        compose(nameless)
+    named = compose(nameless, name="double_probe")
+    assert named.name == "double_probe"
+    np.testing.assert_array_equal(named(np.arange(3)), [0, 2, 4])

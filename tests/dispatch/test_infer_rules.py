@@ -27,6 +27,7 @@ from dispatch import (
     infer_backend_multi,
 )
 from dispatch import _registry as reg
+from dispatch._errors import short
 from dispatch._infer import deep_type_set, deep_types, is_array_like
 
 NON_NUMPY = [b for b in ARRAY_BACKENDS if b != "numpy"]
@@ -217,7 +218,7 @@ def test_two_libraries_with_like_raise_mixed_backend_error(name):
                     np.testing.assert_allclose(to_np(out), ref)
                     continue
                 assert repr(b) in message
-                assert f"like={a!r}" in message or "like=" in message
+                assert f"do({name!r}, like={short(like)})" in message  # the call as made
     assert raised  # at least the pairs whose library refuses the other's array
 
 
@@ -535,3 +536,79 @@ def test_backends_below_zero_never_clash():
                 reg.USER_TYPES.pop(cls, None)
                 reg.USER_BACKENDS.pop(name, None)
             reg.clear_caches()
+
+
+def _fake_library(monkeypatch, root: str) -> types.ModuleType:
+    """An installed-looking module ``root`` with a ``sum`` of its own."""
+    mod = types.ModuleType(root)
+
+    def total(x):
+        return f"{root} sum"
+
+    total.__module__ = root
+    mod.sum = total
+    monkeypatch.setitem(sys.modules, root, mod)
+    return mod
+
+
+@pytest.fixture
+def forget_implicit():
+    """Drop the implicit backends a test's objects created."""
+    before = dict(reg.USER_BACKENDS)
+    yield
+    with reg.lock:
+        reg.USER_BACKENDS.clear()
+        reg.USER_BACKENDS.update(before)
+        reg.clear_caches()
+
+
+def test_a_callable_array_is_an_array_not_a_function(monkeypatch, forget_implicit):
+    """Callables are arguments (``vectorize``'s function), but an array type that also
+    defines ``__call__`` (a parametrized array, a lazy node) is still its library's
+    array and decides the call."""
+    _fake_library(monkeypatch, "calllib_fake")
+    attrs = {"__module__": "calllib_fake", "dtype": "float64", "shape": (2,)}
+    CallArray = type("CallArray", (), {**attrs, "__call__": lambda self, *a: self})
+    assert infer_backend(CallArray()) == "calllib_fake"
+    assert do("sum", CallArray()) == "calllib_fake sum"
+    Plain = type("Plain", (), {"__module__": "calllib_fake", "__call__": lambda self: 0})
+    assert dispatch.is_array(CallArray())
+    assert not dispatch.is_array(Plain())
+
+
+def test_a_class_whose_attribute_lookup_raises_is_no_array(monkeypatch, forget_implicit):
+    """Asking a class for ``shape`` may raise anything (a metaclass property): such a
+    type is no array, so its objects are refused as foreign, never made a backend."""
+    _fake_library(monkeypatch, "oddlib_fake")
+
+    class Meta(type):
+        @property
+        def shape(cls):
+            raise RuntimeError("no shape on the class")
+
+        ndim = property(lambda cls: 1)
+
+    Odd = Meta("Odd", (), {"__module__": "oddlib_fake"})
+    assert infer_backend(Odd()) == dispatch.get_backend()
+    with pytest.raises(UnknownBackendError, match=r"oddlib_fake\.Odd"):
+        do("sum", Odd())
+    assert "oddlib_fake" not in reg.USER_BACKENDS
+
+
+@pytest.mark.parametrize("root", ["json", "collections", "dispatch"])
+def test_like_an_object_of_the_standard_library_or_dispatch_names_no_backend(root, forget_implicit):
+    """``like=`` an array-like object of an unregistered installed library names that
+    library (autoray's module rule); the standard library and dispatch itself are
+    never such a library, whatever their objects look like."""
+    importlib.import_module(root)
+    Shaped = type("Shaped", (), {"__module__": root, "shape": (2,), "ndim": 1})
+    with pytest.raises(UnknownBackendError, match="Shaped"):
+        do("zeros", (2,), like=Shaped())
+    assert root not in reg.USER_BACKENDS
+
+
+def test_like_an_object_of_an_unregistered_library_names_it(monkeypatch, forget_implicit):
+    """The positive side of the rule above: the library's own functions serve the call."""
+    _fake_library(monkeypatch, "likelib_fake")
+    Shaped = type("Shaped", (), {"__module__": "likelib_fake", "shape": (2,), "ndim": 1})
+    assert do("sum", [1, 2], like=Shaped()) == "likelib_fake sum"

@@ -25,6 +25,7 @@ from dispatch import (
     register_function,
     unregister_function,
 )
+from dispatch._errors import short
 
 X = np.arange(4.0)
 
@@ -766,13 +767,6 @@ def _here() -> int:
     return sys._getframe(1).f_lineno
 
 
-_WRONG_LEVEL = pytest.mark.xfail(
-    strict=True,
-    reason="_check_backend warns with stacklevel=4, right through Composed.register only: "
-    "a direct call is reported at its caller's caller",
-)
-
-
 def _direct_register_function():
     register_function("numpyy", "probe_fn", abs)
     return _here() - 1  # the line above: where the warning should point
@@ -797,8 +791,8 @@ def _inject_dtype():
 @pytest.mark.parametrize(
     "register",
     [
-        pytest.param(_direct_register_function, marks=_WRONG_LEVEL),
-        pytest.param(_direct_register_translation, marks=_WRONG_LEVEL),
+        _direct_register_function,
+        _direct_register_translation,
         _through_compose,
         _inject_dtype,
     ],
@@ -826,3 +820,43 @@ def test_a_dotted_module_names_a_new_backends_functions(cleanup, monkeypatch):
     assert do("total", Thing()) == "dotted total"
     with pytest.raises(ValueError, match=r"module 'dottedpkg_fake\.\.arrays' is not a module name"):
         register_backend(Thing, "dottedpkg_fake", module="dottedpkg_fake..arrays")
+
+
+_REGISTRATIONS = {
+    "register_function": lambda b: register_function(b, "probe_fn", abs),
+    "register_translation": lambda b: dispatch.register_translation(b, "probe_fn", "abs"),
+    "compose(...).register": lambda b: compose(abs, name="probe_fn").register(b, abs),
+}
+
+
+@pytest.mark.parametrize("call", list(_REGISTRATIONS))
+@pytest.mark.parametrize("backend", ["not a name", "_private", 3])
+def test_a_refused_registration_names_the_call_that_made_it(cleanup, call, backend):
+    """Every registration entry point refuses a bad backend with an error that starts
+    with the registration call, so that a traceback deep in an import names it."""
+    head = "register_function" if call.startswith("compose") else call
+    with pytest.raises((TypeError, ValueError)) as info:
+        _REGISTRATIONS[call](backend)
+    assert str(info.value).startswith(f"{head}({short(backend)}, 'probe_fn'")
+
+
+def test_an_error_about_no_call_in_particular_names_the_backend_first():
+    """The bare form of the unknown-backend error has no call to name and no empty prefix."""
+    message = str(reg.unknown_backend("nolib_fake"))
+    assert message.startswith("unknown backend 'nolib_fake'.")
+    assert str(reg.unknown_backend("nolib_fake", "probe()")).startswith("probe(): unknown backend")
+
+
+def test_a_backend_alias_registers_and_unregisters_the_same_functions(cleanup):
+    """An alias of a backend (autoray's 'autoray.lazy' for the lazy backend) is the same
+    backend in every registration call, unregistering included."""
+    import dispatch.lazy as lazy
+
+    cleanup.append(("lazy", "alias_probe"))
+    register_function("autoray.lazy", "alias_probe", lambda x: "through the alias")
+    x = lazy.array(np.arange(3.0))
+    assert do("alias_probe", x) == "through the alias"
+    assert dispatch.get_lib_fn("lazy", "alias_probe")(x) == "through the alias"
+    unregister_function("autoray.lazy", "alias_probe")
+    with pytest.raises(dispatch.UnknownFunctionError):
+        do("alias_probe", x)

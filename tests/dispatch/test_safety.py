@@ -423,6 +423,13 @@ class _Payload:
         return (Path.touch, (self.marker,))
 
 
+class _Incomparable:
+    def __eq__(self, other):
+        raise RuntimeError("no comparison")
+
+    __hash__ = None
+
+
 def test_numpy_load_keeps_allow_pickle_false(tmp_path):
     marker = tmp_path / "unpickled"
     f = tmp_path / "evil.npy"
@@ -433,7 +440,14 @@ def test_numpy_load_keeps_allow_pickle_false(tmp_path):
     np.testing.assert_array_equal(do("load", str(good), None, False, like="numpy"), np.arange(3.0))
     with pytest.raises(ValueError, match="allow_pickle"):  # numpy's own refusal
         do("load", str(f), like="numpy")
-    bad = [((), {"allow_pickle": True}), ((None, True), {}), ((), {"allow_pickle": 1})]
+    bad = [
+        ((), {"allow_pickle": True}),
+        ((None, True), {}),
+        ((), {"allow_pickle": 1}),
+        # values that cannot be read as the safe one: refused, never taken as it
+        ((), {"allow_pickle": np.array([False, True])}),
+        ((), {"allow_pickle": _Incomparable()}),
+    ]
     for args, kwargs in bad:
         with pytest.raises(RefusedNameError, match="allow_pickle=False"):
             do("load", str(f), *args, like="numpy", **kwargs)

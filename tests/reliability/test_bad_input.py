@@ -731,6 +731,9 @@ def good_call(b: str) -> None:
     np.testing.assert_allclose(to_np(do("sum", x)), 6.0)
     np.testing.assert_allclose(to_np(do("add", x, x)), 2 * X)
     np.testing.assert_allclose(to_np(do("zeros", (2,), like=b)), np.zeros(2))
+    # building a namespace resolves what it reads of the array (its dtype's name): set-up
+    # of the rows that ask a namespace for a bad attribute, not part of the bad call
+    np.testing.assert_allclose(to_np(dispatch.get_namespace(x).sum(x)), 6.0)
 
 
 def fmt(text: str, b: str) -> str:
