@@ -84,6 +84,14 @@ def _find(cls: type) -> str | None:
         if isinstance(prefix, str) and _match(module, prefix) and len(prefix) > len(best):
             best, found = prefix, name
     if best:
+        # a module prefix claims the module's own arrays; a subclass of another
+        # library's array (PennyLane's ndarray subclass under a prefix aliased to
+        # autograd) dispatches like its base, as anywhere else: registering the class
+        # itself claims it
+        for base in cls.__mro__[1:-1]:
+            owner = backend_of_type(base)
+            if owner is not None and owner != found:
+                return owner
         return found
     root = module.split(".", 1)[0]
     if root in _NONE or not root:

@@ -612,3 +612,25 @@ def test_like_an_object_of_an_unregistered_library_names_it(monkeypatch, forget_
     _fake_library(monkeypatch, "likelib_fake")
     Shaped = type("Shaped", (), {"__module__": "likelib_fake", "shape": (2,), "ndim": 1})
     assert do("sum", [1, 2], like=Shaped()) == "likelib_fake sum"
+
+
+def test_a_module_prefix_claims_its_arrays_not_subclasses_of_another_librarys(forget_implicit):
+    """``register_backend("pennylanish", "autograd")`` (autoray's backend alias): the
+    module's own array types are autograd's, but its subclass of ``numpy.ndarray``
+    stays numpy's, as every subclass of a library's array does, until the class
+    itself is registered."""
+    Own = type("Own", (), {"__module__": "prefixlib_fake.core", "dtype": None, "shape": ()})
+    Sub = _foreign_module_subclass(np.ndarray, "prefixlib_fake.numpy")
+    try:
+        dispatch.register_backend("prefixlib_fake", "prefixlib_fake")
+        assert infer_backend(Own()) == "prefixlib_fake"
+        sub = np.arange(3.0).view(Sub)
+        assert infer_backend(sub) == "numpy"
+        np.testing.assert_array_equal(do("cumsum", sub), [0.0, 1.0, 3.0])
+        dispatch.register_backend(Sub, "prefixlib_fake")
+        assert infer_backend(sub) == "prefixlib_fake"
+    finally:
+        with reg.lock:
+            reg.USER_TYPES.pop("prefixlib_fake", None)
+            reg.USER_TYPES.pop(Sub, None)
+            reg.clear_caches()
