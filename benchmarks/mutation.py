@@ -194,6 +194,12 @@ _LAST = "rsplit's last part is the same whether it splits once or at every dot"
 _USER_WARNING = "warnings.warn's category None (or left out) is UserWarning"
 EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
     (
+        "dispatch._errors.suggest",
+        "close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)",
+        "close = difflib.get_close_matches(name, pool, n=n, )",
+        "0.6 is difflib's own default cutoff: the call is the same without it",
+    ),
+    (
         "dispatch._do._entry",
         "(k, c) for k, t in zip(kw[::2], kw[1::2], strict=True) if (c := conv(t, k in keywords))",
         "(k, c) for k, t in zip(kw[::2], kw[1::2], strict=None) if (c := conv(t, k in keywords))",

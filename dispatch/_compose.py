@@ -52,7 +52,6 @@ class Composed:
     """
 
     def __init__(self, fn: Callable, name: str):
-        self._fn = fn
         # the generic implementation itself, whatever is registered for a backend
         # (autoray's name for it, which its clients call)
         self._default_fn = fn

@@ -9,6 +9,7 @@ imported (an object of a library can only exist once it is imported).
 from __future__ import annotations
 
 import contextvars
+import math
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -200,7 +201,7 @@ def implicit_backend(name: str) -> None:
     with reg.lock:
         reg.USER_BACKENDS.setdefault(
             name,
-            {"module": name, "priority": 0, "convert": False, "resolver": None, "implicit": True},
+            {"module": name, "priority": 0, "convert": False, "resolver": None},
         )
 
 
@@ -235,8 +236,7 @@ def foreign(cls: type) -> bool:
     if backend_of_type(cls) is not None:
         return False
     module = getattr(cls, "__module__", None) or ""
-    root = module.split(".", 1)[0]
-    if not root or reg.reserved(root):
+    if not module or reg.reserved(module):
         return False
     if issubclass(cls, _VALUES) or callable_type(cls):
         return False
@@ -319,7 +319,7 @@ def decide(types: Iterable[type], name: str | None = None) -> str | None:
     the function ``name`` of the call, when given).
     """
     best = None
-    best_p: float = -(10**9)
+    best_p = -math.inf
     clash = None
     for t in types:
         b = backend_of_type(t)

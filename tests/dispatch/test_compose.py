@@ -4,10 +4,13 @@ read is composed as it is; ``backend`` and ``namespace`` are filled in only when
 from __future__ import annotations
 
 import functools
+import sys
+import types
 
 import numpy as np
 import pytest
 
+import dispatch
 from dispatch import _registry as reg
 from dispatch import compose, do
 
@@ -69,3 +72,29 @@ def test_a_nameless_callable_needs_a_name():
     named = compose(nameless, name="double_probe")
     assert named.name == "double_probe"
     np.testing.assert_array_equal(named(np.arange(3)), [0, 2, 4])
+
+
+def test_a_composed_fallback_wins_over_an_untabled_librarys_function_unless_marked(monkeypatch):
+    """A library known only by the module rule takes the composed fallback of a name
+    even where its module has a function of that name (the fallback is numpy's
+    semantics); autoray's helpers, marked ``library_first``, take the library's own."""
+    mod = types.ModuleType("firstlib_fake")
+
+    def relu(x):
+        return "the library's relu"
+
+    def to_backend_dtype(name, like=None):
+        return "the library's dtype"
+
+    relu.__module__ = to_backend_dtype.__module__ = "firstlib_fake"
+    mod.relu, mod.to_backend_dtype = relu, to_backend_dtype
+    monkeypatch.setitem(sys.modules, "firstlib_fake", mod)
+    before = dict(reg.USER_BACKENDS)
+    try:
+        assert dispatch.get_lib_fn("firstlib_fake", "relu") is reg.composed()["relu"]
+        assert dispatch.get_lib_fn("firstlib_fake", "to_backend_dtype") is to_backend_dtype
+    finally:
+        with reg.lock:
+            reg.USER_BACKENDS.clear()
+            reg.USER_BACKENDS.update(before)
+            reg.clear_caches()

@@ -634,3 +634,29 @@ def test_a_module_prefix_claims_its_arrays_not_subclasses_of_another_librarys(fo
             reg.USER_TYPES.pop("prefixlib_fake", None)
             reg.USER_TYPES.pop(Sub, None)
             reg.clear_caches()
+
+
+def test_like_an_object_whose_class_lookup_raises_names_no_backend(monkeypatch, forget_implicit):
+    """``like=`` an object of an installed library whose class raises on attribute
+    lookup (a metaclass property) is refused as an unknown type, never made a backend."""
+    _fake_library(monkeypatch, "oddlike_fake")
+
+    class Meta(type):
+        @property
+        def shape(cls):
+            raise RuntimeError("no shape on the class")
+
+    Odd = Meta("Odd", (), {"__module__": "oddlike_fake"})
+    with pytest.raises(UnknownBackendError, match="no backend owns that type"):
+        do("zeros", (2,), like=Odd())
+    assert "oddlike_fake" not in reg.USER_BACKENDS
+
+
+def test_decide_names_no_backend_when_no_argument_decides():
+    """``decide`` answers None (not a falsy name) when no type decides: Python values,
+    and nothing at all; numpy's arrays decide when nothing else does."""
+    from dispatch._infer import decide
+
+    assert decide([]) is None
+    assert decide([int, float, str]) is None
+    assert decide([np.ndarray, int]) == "numpy"

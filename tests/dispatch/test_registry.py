@@ -860,3 +860,13 @@ def test_a_backend_alias_registers_and_unregisters_the_same_functions(cleanup):
     unregister_function("autoray.lazy", "alias_probe")
     with pytest.raises(dispatch.UnknownFunctionError):
         do("alias_probe", x)
+
+
+@pytest.mark.parametrize(
+    ("backend", "name", "got"),
+    [(3, "sum", "got int and str"), ("numpy", ["sum"], "got str and list")],
+)
+def test_unregister_function_names_the_types_it_was_given(backend, name, got):
+    message = rf"^unregister_function\(.*\): backend and name are strings, {got}$"
+    with pytest.raises(TypeError, match=message):
+        unregister_function(backend, name)
