@@ -86,15 +86,16 @@ _OWN = tuple(
 )
 
 
-def warn_at_caller(message: str, category: type[Warning] = UserWarning) -> None:
-    """Warn at the first frame outside dispatch: the user's line that made the call,
-    however many of dispatch's own frames (a face, ``Composed.register``) lie between."""
+def warn_at_caller(message: str) -> None:
+    """A UserWarning at the first frame outside dispatch: the user's line that made the
+    call, however many of dispatch's own frames (a face, ``Composed.register``) lie
+    between."""
     # "no mutate" for benchmarks/mutation.py: the test of where the warning points
     # cannot run under mutmut, whose trampolines add frames of its own package
     level, frame = 1, sys._getframe(0)  # pragma: no mutate
     while frame is not None and _own(frame.f_code.co_filename):  # pragma: no mutate
         level, frame = level + 1, frame.f_back  # pragma: no mutate
-    warnings.warn(message, category, stacklevel=level)
+    warnings.warn(message, UserWarning, stacklevel=level)  # pragma: no mutate
 
 
 def _own(filename: str) -> bool:
