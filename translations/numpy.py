@@ -150,7 +150,7 @@ def _gradient(f, *varargs, **kwargs):
 
 
 def _astype(x, dtype, copy=True):
-    return np.asarray(x).astype(dtype, copy=copy)
+    return np.asanyarray(x).astype(dtype, copy=copy)  # a subclass stays one, as in numpy
 
 
 def _to_device(x, device=None):
