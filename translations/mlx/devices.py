@@ -42,6 +42,11 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         if host.dtype.kind not in "biufc":
             raise TypeError(f"asarray: mlx has no dtype {host.dtype}")
         dt = mx_dtype(host.dtype)
+    if host.size == 0:
+        # mlx 0.32 hangs now and then reducing an unevaluated empty array made from host
+        # data (the sum over axis 0 of float32 zeros((0, 3)), looped); a fresh empty
+        # array of the same shape and dtype does not
+        return mx.zeros(host.shape, dtype=dt)
     return mx.array(host, dtype=dt)
 
 

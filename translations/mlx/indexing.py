@@ -69,15 +69,15 @@ def _searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any
 
 def _nonzero(a: Any) -> tuple:
     host = np.nonzero(np.atleast_1d(np.asarray(_arr(a))))
-    return tuple(mx.array(i.astype(np.int64)) for i in host)
+    return tuple(_asarray(i.astype(np.int64)) for i in host)
 
 
 def _flatnonzero(a: Any) -> Any:
-    return mx.array(np.flatnonzero(np.asarray(_arr(a))).astype(np.int64))
+    return _asarray(np.flatnonzero(np.asarray(_arr(a))).astype(np.int64))
 
 
 def _argwhere(a: Any) -> Any:
-    return mx.array(np.argwhere(np.asarray(_arr(a))).astype(np.int64))
+    return _asarray(np.argwhere(np.asarray(_arr(a))).astype(np.int64))
 
 
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:

@@ -68,13 +68,16 @@ def _svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
 
 
 def _qr(a: Any, mode: str = "reduced") -> Any:
-    q, r = mx.linalg.qr(_arr(a), stream=_CPU)
-    if mode == "r":
-        return r
-    if mode == "complete" and q.shape[-1] < q.shape[-2]:
-        raise NotImplementedError("linalg.qr: mode='complete' of a tall matrix: mlx's qr "
-                                  "gives the reduced factors only")
-    return q, r
+    a = _arr(a)
+    m, n = a.shape[-2:]
+    if mode == "complete" and n < m:
+        # mlx's qr gives the reduced factors only: the factors of [a | I] have a square
+        # q whose first n columns are a's, and r's first n columns are a's r
+        eye = mx.broadcast_to(mx.eye(m, dtype=a.dtype), (*a.shape[:-2], m, m))
+        q, r = mx.linalg.qr(mx.concatenate([a, eye], axis=-1), stream=_CPU)
+        return q, r[..., :, :n]
+    q, r = mx.linalg.qr(a, stream=_CPU)
+    return r if mode == "r" else (q, r)
 
 
 def _eigh(a: Any, UPLO: str = "L") -> Any:
@@ -409,8 +412,28 @@ def _expm(A: Any) -> Any:
     return r
 
 
+def _householder_product(a: Any, tau: Any) -> Any:
+    """LAPACK's orgqr (mlx has none): the first columns of the product of the
+    reflectors ``I - tau_i v_i v_i^H``, ``v_i`` being column ``i`` of ``a`` below the
+    diagonal with an implicit 1, applied to the identity's first columns."""
+    a = a if isinstance(a, mx.array) else _asarray(a)
+    tau = tau if isinstance(tau, mx.array) else _asarray(tau)
+    dt = (a[..., :1, :1] * tau[..., :1]).dtype  # mlx's promotion of the two
+    a, tau = a.astype(dt), tau.astype(dt)
+    m, n = a.shape[-2:]
+    q = mx.broadcast_to(mx.eye(m, n, dtype=dt), (*a.shape[:-2], m, n))
+    rows = mx.arange(m)
+    for i in reversed(range(tau.shape[-1])):
+        v = mx.where(rows < i, 0, mx.where(rows == i, 1, a[..., :, i])).astype(dt)
+        w = mx.einsum("...i,...ij->...j", mx.conj(v), q)
+        q = q - tau[..., i, None, None] * v[..., :, None] * w[..., None, :]
+    return q
+
+
 TABLE = {
     "scipy.linalg.expm": _expm,
+    "linalg.expm": _expm,
+    "linalg.householder_product": _householder_product,
     "linalg.lu": _lu,
     "scipy.linalg.lu": _lu,
     "scipy.linalg.lu_factor": _lu_factor,

@@ -13,6 +13,7 @@ from typing import Any
 
 import mlx.core as mx
 from dispatch.translations._composed._covariance import corrcoef, cov
+from dispatch.translations._composed.reductions import masked
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 
@@ -39,11 +40,15 @@ def _accumulator(a: Any, dtype: Any) -> Any:
     return a
 
 
-def _no_out(out: Any, where: Any = None) -> None:
+def _no_out(out: Any) -> None:
     if out is not None:
         raise TypeError("out= is not supported on mlx: its arrays are immutable")
-    if where is not None and where is not True:
-        raise TypeError("where= is not supported by this mlx reduction")
+
+
+def _masking(where: Any) -> bool:
+    """Whether a reduction got a ``where=`` mask: mlx's reductions take none, so the
+    composed :func:`masked` fills the masked-out elements and calls them again."""
+    return where is not None and where is not True
 
 
 def _accumulating(fn: Callable) -> Callable:
@@ -54,7 +59,10 @@ def _accumulating(fn: Callable) -> Callable:
                 and where is None and ((d := a.dtype) is not None and (
                     d in (_F32, _F64) or d in _WIDE)) and a.size):
             return fn(a, axis, keepdims) if keepdims else fn(a, axis)
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            return masked(fn.__name__, a, axis, dtype, out, keepdims, initial=initial,
+                          where=where)
         a = _accumulator(_arr(a), dtype)
         if a.size == 0:
             # mlx 0.32 reduces an empty array made from host data to 0 or inf (and has
@@ -82,7 +90,9 @@ def _cumulative(fn: Callable) -> Callable:
 def _extreme(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
                initial: Any = None, where: Any = None) -> Any:
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            return masked(fn.__name__, a, axis, out, keepdims, initial=initial, where=where)
         a = _arr(a)
         if a.size == 0 and axis is None and initial is None:
             raise ValueError(f"zero-size array to reduction operation {fn.__name__} which "
@@ -100,7 +110,11 @@ def _mean_like(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                keepdims: bool = False, *, ddof: int = 0, where: Any = None,
                **kw: Any) -> Any:
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            more = {} if fn is mx.mean else {"ddof": ddof}
+            return masked(fn.__name__, a, axis, dtype, out, keepdims=keepdims, where=where,
+                          **more, **kw)
         a = _arr(a)
         if dtype is not None:
             a = a.astype(mx_dtype(dtype))
@@ -140,7 +154,9 @@ def _count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
 def _logical(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
                where: Any = None) -> Any:
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            return masked(fn.__name__, a, axis, out, keepdims, where=where)
         return fn(_arr(a), axis=axis_arg(axis), keepdims=keepdims)
 
     reduce.__name__ = fn.__name__
@@ -166,7 +182,9 @@ def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
 
 def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
              keepdims: bool = False, *, where: Any = None) -> Any:
-    _no_out(out, where)
+    _no_out(out)
+    if _masking(where):
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     a = _arr(a)
     if not mx.issubdtype(a.dtype, mx.inexact):
         return TABLE["mean"](a, axis, dtype, keepdims=keepdims)
@@ -180,7 +198,9 @@ def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
 def _all(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
          where: Any = None) -> Any:
     # mlx's all of an empty array is False; numpy's (an empty conjunction) is True
-    _no_out(out, where)
+    _no_out(out)
+    if _masking(where):
+        return masked("all", a, axis, out, keepdims, where=where)
     return mx.logical_not(mx.any(mx.logical_not(_arr(a)), axis=axis_arg(axis),
                                  keepdims=keepdims))
 

@@ -49,7 +49,16 @@ def _stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
 
 
 def _atleast(n: int) -> Any:
-    return getattr(mx, f"atleast_{n}d")
+    fn = getattr(mx, f"atleast_{n}d")
+
+    def atleast(*arys: Any) -> Any:
+        # mlx's takes its own arrays only: numpy reads each argument (a list too) as
+        # one array, and returns one array for one argument, a tuple for several
+        outs = tuple(fn(_arr(a)) for a in arys)
+        return outs[0] if len(outs) == 1 else outs
+
+    atleast.__name__ = f"atleast_{n}d"
+    return atleast
 
 
 def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
@@ -223,6 +232,9 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
 
 
 TABLE = {
+    "atleast_1d": _atleast(1),
+    "atleast_2d": _atleast(2),
+    "atleast_3d": _atleast(3),
     "concatenate": _concatenate,
     "stack": _stack,
     "hstack": _hstack,
