@@ -17,7 +17,6 @@ from paddle import Tensor
 
 from dispatch.engine import merge_tables
 
-
 _COMPLEX = {paddle.float32: "complex64", paddle.float16: "complex64"}
 
 
