@@ -14,6 +14,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._adapters import take_mode
 from dispatch.translations.mlx.devices import _asarray
 
 _ARRAY = mx.array
@@ -94,12 +95,17 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
     a = _arr(a)
     idx = _arr(indices)
+    mode = take_mode(mode)
     n = a.size if axis is None else a.shape[axis]
     if mode == "wrap":
         idx = mx.remainder(idx, n)
     elif mode == "clip":
         idx = mx.clip(idx, 0, n - 1)
     else:
+        # numpy's 'raise' (mlx reads any index, wrapping or not): checked on the host
+        if idx.size and mx.any((idx >= n) | (idx < -n)).item():
+            raise IndexError(f"take: index out of bounds for axis "
+                             f"{0 if axis is None else axis} with size {n} on mlx")
         idx = mx.where(idx < 0, idx + n, idx)
     return mx.take(a, idx, axis=axis) if axis is not None else mx.take(a.reshape(-1), idx)
 

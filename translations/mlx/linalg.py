@@ -17,6 +17,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
@@ -94,7 +95,13 @@ def _no_float64(fn: Any, name: str) -> Any:
         if a.dtype == mx.float64:
             raise TypeError(f"{name}: the eigenvalues of a float64 matrix are complex128 in "
                             f"numpy, and {NO_COMPLEX128}; cast to float32")
-        return fn(a, stream=_CPU)
+        out = fn(a, stream=_CPU)
+        w = out[0] if isinstance(out, tuple) else out
+        # numpy: a real matrix whose eigenvalues are all real gets real results (read
+        # on the host, as numpy decides), mlx's are complex64 always
+        if mx.all(mx.imag(w) == 0).item():
+            return tuple(mx.real(o) for o in out) if isinstance(out, tuple) else mx.real(out)
+        return out
 
     return call
 
@@ -443,14 +450,15 @@ TABLE = {
     "linalg.inv": _on_cpu(mx.linalg.inv),
     "linalg.cholesky": _on_cpu(mx.linalg.cholesky),
     "linalg.solve": _solve,
-    "linalg.svd": _svd,
-    "linalg.qr": _qr,
-    "linalg.eigh": _eigh,
+    # numpy 2's named tuples (mlx returns plain tuples)
+    "linalg.svd": numpy_container(_svd, numpy_result_type("linalg.svd")),
+    "linalg.qr": numpy_container(_qr, numpy_result_type("linalg.qr"), qr_factors),
+    "linalg.eigh": numpy_container(_eigh, numpy_result_type("linalg.eigh")),
     "linalg.eigvalsh": _eigvalsh,
     "linalg.eig": _no_float64(mx.linalg.eig, "linalg.eig"),
     "linalg.eigvals": _no_float64(mx.linalg.eigvals, "linalg.eigvals"),
     "linalg.norm": _norm,
-    "linalg.slogdet": _slogdet,
+    "linalg.slogdet": numpy_container(_slogdet, numpy_result_type("linalg.slogdet")),
     "linalg.det": _det,
     "linalg.pinv": _pinv,
     "linalg.matrix_rank": _matrix_rank,

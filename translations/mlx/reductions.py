@@ -16,6 +16,7 @@ from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
+from dispatch.translations.mlx.elementwise import _pair
 
 _UNSIGNED = (mx.bool_, mx.uint8, mx.uint16, mx.uint32)
 _SIGNED = (mx.int8, mx.int16, mx.int32)
@@ -121,6 +122,11 @@ def _mean_like(fn: Callable) -> Callable:
         elif not mx.issubdtype(a.dtype, mx.inexact):
             a = a.astype(mx.float32)  # mlx's default float, as its mean of integers
         if fn is mx.mean:
+            if a.dtype == mx.float16 and dtype is None:
+                # numpy sums float16 in float32 for a mean (finite where a float16 sum
+                # overflows) and rounds the mean back
+                m = fn(a.astype(mx.float32), axis=axis_arg(axis), keepdims=keepdims)
+                return m.astype(mx.float16)
             return fn(a, axis=axis_arg(axis), keepdims=keepdims)
         return fn(a, axis=axis_arg(axis), keepdims=keepdims, ddof=int(ddof))
 
@@ -205,13 +211,20 @@ def _all(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
                                  keepdims=keepdims))
 
 
-def _close(fn: Callable) -> Callable:
-    def close(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
-              equal_nan: bool = False) -> Any:
-        a, b = _arr(a), _arr(b)
-        return fn(a, b, rtol, atol, equal_nan=equal_nan)
-
-    close.__name__ = fn.__name__
+def _isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Any:
+    # numpy's test in the inputs' own precision: mlx's isclose takes rtol and atol in
+    # float32 (1e-9 rounds up to 1.0000000000000001e-09 - 1.0e-09 > 0 in float64), so
+    # float64 inputs 9.9999998e-10 apart were not close
+    a, b = _pair(a, b)
+    if not mx.issubdtype(a.dtype, mx.inexact):
+        a, b = a.astype(mx.float32), b.astype(mx.float32)
+    a, b = mx.broadcast_arrays(a, b)
+    close = mx.abs(a - b) <= atol + rtol * mx.abs(b)
+    # infinities are close only to themselves (inf - inf is NaN above)
+    close = mx.where(mx.isinf(a) | mx.isinf(b), a == b, close)
+    if equal_nan:
+        close = close | (mx.isnan(a) & mx.isnan(b))
     return close
 
 
@@ -226,8 +239,8 @@ TABLE = {
     # mlx has no covariance: numpy's, written with do
     "cov": cov,
     "corrcoef": corrcoef,
-    "allclose": lambda *a, **k: bool(_close(mx.allclose)(*a, **k).item()),
-    "isclose": _close(mx.isclose),
+    "allclose": lambda *a, **k: bool(mx.all(_isclose(*a, **k)).item()),
+    "isclose": _isclose,
     "array_equal": _array_equal,
     "nansum": _nansum,
     "nanmean": _nanmean,
