@@ -188,6 +188,16 @@ def test_result_type(name, i, backend):
     assert do(name, *to_backend(as_dtypes, backend), like=backend) == got
 
 
+@pytest.mark.parametrize("name", ["promote_types"])
+def test_promote_types(name, backend):
+    pairs = (("int8", "uint8"), ("int32", "float32"), ("float16", "int8"), ("bool", "int64"),
+             ("float32", "complex64"), ("uint8", "int16"))
+    for a, b in pairs:
+        want = _bdt(np.promote_types(a, b).name, backend)
+        assert do(name, _bdt(a, backend), _bdt(b, backend), like=backend) == want, (a, b)
+        assert do(name, a, b, like=backend) == want, (a, b)  # numpy's names
+
+
 @pytest.mark.parametrize("name", ["result_type"])
 def test_result_type_decides_by_the_array(name, backend):
     x = to_backend(AI, backend)

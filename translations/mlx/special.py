@@ -13,7 +13,7 @@ from dispatch.translations.mlx._common import axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp, _sin
 
-from dispatch.engine import unsupported
+from dispatch.engine import merge_tables, unsupported
 
 _NO_GAMMAINC = unsupported(
     "mlx has no incomplete gamma function, and a composed one (series below a + 1, "
@@ -244,8 +244,7 @@ def _zeta(x: Any, q: Any = None) -> Any:
     return hurwitz_edges(x, q, _hurwitz(x, q))
 
 
-TABLE = {
-    **_BESSEL,
+TABLE = merge_tables(_BESSEL, {
     "scipy.special.gammaln": _gammaln,
     "scipy.special.digamma": _digamma,
     "scipy.special.psi": _digamma,
@@ -264,4 +263,4 @@ TABLE = {
     "scipy.special.gammaincc": _NO_GAMMAINC,
     "gamma_inc_l": _NO_GAMMAINC,
     "gamma_inc_u": _NO_GAMMAINC,
-}
+}, names=("bessel", "special"))
