@@ -748,6 +748,7 @@ def numpy_result_type(name: str) -> type:
         "linalg.qr": lambda: np.linalg.qr(np.eye(1)),
         "linalg.svd": lambda: np.linalg.svd(np.eye(1)),
         "linalg.eigh": lambda: np.linalg.eigh(np.eye(1)),
+        "linalg.eig": lambda: np.linalg.eig(np.eye(1)),
         "unique_all": lambda: np.unique_all(np.zeros(1)),
         "unique_counts": lambda: np.unique_counts(np.zeros(1)),
         "unique_inverse": lambda: np.unique_inverse(np.zeros(1)),

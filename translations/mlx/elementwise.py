@@ -143,6 +143,21 @@ def _power(x1: Any, x2: Any) -> Any:
     return mx.power(x1, x2)
 
 
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *,
+          min: Any = None, max: Any = None) -> Any:
+    # numpy 2's signature (min=/max= keywords, neither bound a copy), which mx.clip lacks
+    if out is not None:
+        raise TypeError("clip: out= is not supported on mlx: its arrays are immutable")
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    res = _arr(a)
+    if lo is not None:
+        res = mx.maximum(*_pair(res, lo))
+    if hi is not None:
+        res = mx.minimum(*_pair(res, hi))
+    return res
+
+
 def _fmax(x1: Any, x2: Any) -> Any:
     x1, x2 = _pair(x1, x2)
     x1, x2 = _arr(x1), _arr(x2)
@@ -299,6 +314,7 @@ _RENAMES_AND_ADAPTERS = {
     "multiply": _binary(mx.multiply),
     "maximum": _binary(mx.maximum),
     "minimum": _binary(mx.minimum),
+    "clip": _clip,
     "mod": _remainder,
     "remainder": _remainder,
     "floor_divide": _floor_divide,

@@ -48,12 +48,12 @@ def _argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
+    n = a.shape[axis]
+    for k in np.atleast_1d(np.asarray(kth)):  # numpy's error (mlx: 'invalid kth')
+        if not -n <= int(k) < n:
+            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
     if not isinstance(kth, (int, np.integer)):
         # several kth: a full sort is a partition at every one of them
-        n = a.shape[axis]
-        for k in np.atleast_1d(np.asarray(kth)):
-            if not -n <= int(k) < n:
-                raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
         return mx.argsort(a, axis=axis).astype(mx.int64)
     return mx.argpartition(a, int(kth), axis=axis).astype(mx.int64)
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
@@ -261,5 +262,7 @@ TABLE = {
     "count_nonzero": _count_nonzero,
     "all": _all,
     "any": _logical(mx.any),
-    "median": _median,
+    # mx.median of axis=() flattens wrongly (a ValueError for keepdims of a 1-element
+    # array): numpy's reading, no axis, through empty_axes
+    "median": empty_axes(_median),
 }

@@ -263,7 +263,6 @@ TABLE = {
     "stack": _stack,
     "hstack": _hstack,
     "vstack": _vstack,
-    "row_stack": _vstack,
     "dstack": _dstack,
     "column_stack": _column_stack,
     "split": _split,

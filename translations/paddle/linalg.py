@@ -465,7 +465,6 @@ TABLE = {
     "vdot": _vdot,
     "inner": _inner,
     "outer": _outer,
-    "linalg.outer": _outer,
     "tensordot": _tensordot,
     "linalg.tensordot": _tensordot,
     "kron": _kron,

@@ -302,7 +302,6 @@ TABLE = {
     "split": _split,
     "array_split": _array_split,
     "vstack": _vstack,
-    "row_stack": _vstack,
     "hstack": _hstack,
     "dstack": _dstack,
     "column_stack": _column_stack,
