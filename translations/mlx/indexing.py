@@ -92,6 +92,25 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return mx.where(_arr(condition).astype(mx.bool_), x, y)
 
 
+def _host_true(flag: Any) -> bool:
+    """``flag``'s value, or False inside a trace (mx.compile refuses to evaluate)."""
+    try:
+        return bool(flag.item())
+    except ValueError:  # "Attempting to eval an array during function transformations"
+        return False
+
+
+def _host_value(x: Any, name: str) -> Any:
+    """``x``'s value read on the host; inside mx.compile's trace, which refuses to
+    evaluate, the TypeError of a value-dependent answer (jax's is a TypeError too, and
+    composed code falls back on it)."""
+    try:
+        return x.item()
+    except ValueError as err:
+        raise TypeError(f"{name} on mlx: the answer depends on the values, which cannot be "
+                        f"read inside mx.compile ({err})") from None
+
+
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
     a = _arr(a)
     idx = _arr(indices)
@@ -103,7 +122,8 @@ def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "
         idx = mx.clip(idx, 0, n - 1)
     else:
         # numpy's 'raise' (mlx reads any index, wrapping or not): checked on the host
-        if idx.size and mx.any((idx >= n) | (idx < -n)).item():
+        # where the values can be read (not inside mx.compile's trace, as jax.jit)
+        if idx.size and _host_true(mx.any((idx >= n) | (idx < -n))):
             raise IndexError(f"take: index out of bounds for axis "
                              f"{0 if axis is None else axis} with size {n} on mlx")
         idx = mx.where(idx < 0, idx + n, idx)
@@ -186,9 +206,9 @@ def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Any:
         raise ValueError("bincount: object too deep for desired array (x must be 1-d)")
     if mx.issubdtype(x.dtype, mx.floating):
         raise TypeError("bincount: cannot cast array data from float to int64")
-    if x.size and mx.min(x).item() < 0:
+    if x.size and _host_value(mx.min(x), "bincount") < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")
-    length = max(int(mx.max(x).item()) + 1 if x.size else 0, int(minlength))
+    length = max(int(_host_value(mx.max(x), "bincount")) + 1 if x.size else 0, int(minlength))
     if not x.size:
         # mlx's scatter refuses empty updates
         w = None if weights is None else _arr(weights)
