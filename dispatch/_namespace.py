@@ -99,6 +99,26 @@ def _numpy_info(name: str) -> Any:
     return numpy_info
 
 
+# the fields of numpy's (and the array API's) finfo and iinfo answers
+_INFO_FIELDS = {"finfo": ("bits", "eps", "max", "min"), "iinfo": ("bits", "max", "min")}
+
+
+def _complete_info(native: Any, name: str) -> Any:
+    """The library's ``finfo`` / ``iinfo``, answered by numpy's where its answer lacks
+    one of numpy's fields (an ``iinfo`` without ``bits``)."""
+    fallback = _numpy_info(name)
+
+    def info(dtype: Any) -> Any:
+        got = native(dtype)
+        if all(hasattr(got, f) for f in _INFO_FIELDS[name]):
+            return got
+        return fallback(dtype)
+
+    info.__name__ = info.__qualname__ = name
+    info.__doc__ = native.__doc__
+    return info
+
+
 class Namespace:
     """A numpy-like namespace bound to one backend.
 
@@ -125,12 +145,17 @@ class Namespace:
         full = self._prefix + name
         if full in _prefixes(self._backend):
             return Namespace(self._backend, full + ".", self._inject, self._draws)
+        if full in _INFO:  # numpy's answers always (a library's own may lack fields)
+            info = self._value(full)
+            if info is not _MISSING:
+                return info
         try:
             fn = resolve(self._backend, full)
         except UnknownFunctionError as err:
             value = self._value(full)
             if value is _MISSING:
-                raise UnknownFunctionError(f"{self!r} has no attribute {name!r}: {err}") from None
+                why = self._dtype_refusal(full) or err
+                raise UnknownFunctionError(f"{self!r} has no attribute {name!r}: {why}") from None
             return value
         if self._inject and full in CREATION:
             return _with_defaults(fn, self._inject)
@@ -139,6 +164,17 @@ class Namespace:
         if self._draws and full in GENERATORS:
             return _generating(fn, self._draws)
         return fn
+
+    def _dtype_refusal(self, full: str) -> str | None:
+        """The library's reason for lacking the dtype ``full`` (its table's refusal),
+        or None when ``full`` is no dtype name."""
+        if full not in _DTYPES:
+            return None
+        try:
+            resolve(self._backend, "to_backend_dtype")(full)
+        except (DispatchError, TypeError, ValueError, AttributeError) as err:
+            return str(err)
+        return None
 
     def _value(self, full: str) -> Any:
         """What ``full`` names when it is not a function: a dtype, a constant, a
@@ -165,7 +201,7 @@ class Namespace:
         if full in _INFO:
             owner = getattr(native, "__module__", None) or "numpy"
             if native is not _MISSING and owner.split(".")[0] != "numpy":
-                return native  # the library's own (jax's handles bfloat16)
+                return _complete_info(native, full)  # the library's own (jax's: bfloat16)
             # numpy's, taking this library's dtypes and arrays too (tensorflow's
             # numpy module hands out numpy.iinfo, which refuses tf.int64)
             return _numpy_info(full)

@@ -284,6 +284,33 @@ def argnums(wrt: Any) -> tuple[tuple[int, ...], bool]:
     return tuple(int(i) for i in wrt), False
 
 
+def pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    """Host indices into an axis of length ``n`` that numpy's ``pad`` in ``mode``
+    ('edge', 'wrap', 'symmetric' or 'reflect') reads, ``before`` and ``after`` it:
+    taking them along the axis pads it, for widths past the axis's length too (numpy
+    repeats the pattern).
+
+    Examples
+    --------
+    >>> pad_index(3, 2, 4, "wrap").tolist()
+    [1, 2, 0, 1, 2, 0, 1, 2, 0]
+    >>> pad_index(3, 2, 2, "reflect").tolist()
+    [2, 1, 0, 1, 2, 1, 0]
+    """
+    i = np.arange(-before, n + after)
+    if mode == "edge":
+        return np.clip(i, 0, n - 1)
+    if mode == "wrap":
+        return i % n
+    if mode == "symmetric":
+        i = i % (2 * n)
+        return np.where(i >= n, 2 * n - 1 - i, i)
+    if n == 1:
+        return np.zeros_like(i)
+    i = i % (2 * (n - 1))
+    return np.where(i >= n, 2 * (n - 1) - i, i)
+
+
 def take_mode(mode: Any) -> str:
     """numpy's ``mode`` of ``take`` (None is 'raise'); anything else is numpy's error."""
     if mode is None:
@@ -721,6 +748,7 @@ def numpy_result_type(name: str) -> type:
         "linalg.qr": lambda: np.linalg.qr(np.eye(1)),
         "linalg.svd": lambda: np.linalg.svd(np.eye(1)),
         "linalg.eigh": lambda: np.linalg.eigh(np.eye(1)),
+        "linalg.eig": lambda: np.linalg.eig(np.eye(1)),
         "unique_all": lambda: np.unique_all(np.zeros(1)),
         "unique_counts": lambda: np.unique_counts(np.zeros(1)),
         "unique_inverse": lambda: np.unique_inverse(np.zeros(1)),

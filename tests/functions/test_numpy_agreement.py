@@ -244,7 +244,7 @@ def test_gradient_of_array_matches_numpy(backend, case):
     assert_close(actual, expected, dtype=_dtype_mode(f, expected, backend, actual))
 
 
-AUTODIFF = {"torch", "jax", "tensorflow", "paddle"}
+AUTODIFF = {"torch", "jax", "tensorflow", "paddle", "mlx"}
 
 
 def _square_sum(x):

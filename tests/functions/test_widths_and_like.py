@@ -44,9 +44,12 @@ def _default_width(backend: str) -> str:
 # torch's conversions of Python data read it as numpy does (float64): composed code
 # converts Python floats on their way into float64 computations (insert's values), and
 # a float32 reading there rounded them; the width rule holds for torch's creation from
-# shapes, fills and ranges
+# shapes, fills and ranges. mlx's conversions read Python data so too, for the same
+# reason (its complex Python data is then complex128, which mlx lacks: refused with its
+# MISSING_DTYPES reason)
 AS_NUMPY_READS = {
-    ("torch", c)
+    (b, c)
+    for b in ("torch", "mlx")
     for c in ("array", "array nested", "array of a tuple", "asarray", "asarray of a float")
 }
 

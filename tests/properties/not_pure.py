@@ -76,8 +76,8 @@ for _names, _why in [
      _DEVICE),
     ("auto_cast auto_cast1 combine_types complex_type dtype_of float_type get_dtype_name "
      "to_backend_dtype sizeof determine_size is_sparse get_sparse_format", _META),
-    ("isdtype issubdtype result_type can_cast min_scalar_type common_type mintypecode "
-     "broadcast_shapes einsum_path iscomplexobj isrealobj isscalar iterable",
+    ("isdtype issubdtype result_type promote_types can_cast min_scalar_type common_type "
+     "mintypecode broadcast_shapes einsum_path iscomplexobj isrealobj isscalar iterable",
      _META + " (numpy's dtype routines, shapes and type tests: "
      "tests/functions/test_dtype_utilities.py)"),
     ("isfortran shares_memory may_share_memory asfortranarray require",

@@ -220,7 +220,8 @@ for _lib, _name, _args, _why in [
         (f"do({_name!r})", "'{b}'", "is refused", _why, "docs/safety.md"), name=_name,
         only=lambda b, lib=_lib: b == lib)
 row("library name as prefix", lambda b, t: do(f"{b}.sum", arr(b)), UnknownFunctionError,
-    ("do('{b}.sum')", "'{b}'"), only=lambda b: b != "torch")  # torch.torch is torch itself
+    ("do('{b}.sum')", "'{b}'"),
+    only=lambda b: b not in ("torch", "paddle"))  # torch.torch is torch, paddle.paddle paddle
 
 # ---------------------------------------------------------------- non-string names
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from dispatch.engine import do, infer_backend
+from dispatch.engine import do, infer_backend, is_array
 
 
 def _weights(w: Any, name: str, n: int, like: Any) -> Any:
@@ -20,6 +20,14 @@ def _weights(w: Any, name: str, n: int, like: Any) -> Any:
         raise ValueError(f"cov: {name} must be 1-d with one weight per observation ({n}), "
                          f"got shape {tuple(do('shape', w))}")
     return w
+
+
+def _float_array(x: Any) -> bool:
+    """Whether ``x`` (weights: an array, a sequence, or None) holds inexact numbers."""
+    if x is None:
+        return False
+    dt = np.dtype(do("get_dtype_name", x)) if is_array(x) else np.asarray(x).dtype
+    return dt.kind in "fc"
 
 
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: Any = None,
@@ -51,9 +59,10 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
     kinds = [np.dtype(do("get_dtype_name", a)) for a in (m, y) if a is not None]
     if dtype is not None:
         wide = np.dtype(dtype)
-    elif all(k.kind in "biu" for k in kinds):
-        # integers become the library's default float, as every int -> float function
-        # (numpy's float64, torch's float32)
+    elif all(k.kind in "biu" for k in kinds) and not _float_array(aweights):
+        # integers (alone: float weights make numpy's float64 a float input's) become
+        # the library's default float, as every int -> float function (numpy's
+        # float64, torch's float32)
         wide = np.dtype(do("get_dtype_name", do("zeros", 0, like=infer_backend(x))))
     else:
         wide = np.result_type(*kinds, np.float64)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from dispatch.translations._adapters import no_autodiff
 from dispatch.translations._composed._common import _first_array, _host
-from dispatch.translations._composed.reductions import _axis_tuple, _dt
+from dispatch.translations._composed.reductions import _axis_tuple, _dt, default_float
 
 from dispatch.engine import composed, do, is_array
 
@@ -123,7 +123,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1,
     scalar or 1-D coordinate array per axis (non-uniform spacing; coordinate
     arrays are read on the host). ``axis``: None (all axes), an int or a tuple.
     Returns one array for one axis, else a tuple (as numpy); integers give
-    float64.
+    the library's default float (numpy's float64).
 
     ``gradient`` of a Python function is the backend method list's autodiff
     gradient, which only libraries with automatic differentiation have: on
@@ -157,8 +157,9 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1,
         raise ValueError("'edge_order' greater than 2 not supported")
     dt = _dt(f)
     if dt.kind not in "fc":
-        dt = np.dtype("float64")
-        f = do("astype", f, "float64")
+        # numpy's float64 from integers: the library's default float (docs/vocabulary.md)
+        dt = default_float(f)
+        f = do("astype", f, dt.name)
     spacings = _spacings(varargs, shape, axes)
     out = []
     for ax, dx in zip(axes, spacings, strict=True):

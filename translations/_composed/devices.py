@@ -107,6 +107,12 @@ def device_ref(device: Any) -> Any:
 _DEFAULT: dict[str, ComputeDevice] = {}
 
 
+def recorded_default_device(backend: str) -> ComputeDevice | None:
+    """The device ``set_default_device`` recorded for ``backend``, if any: for a table
+    whose ``get_default_device`` otherwise answers with its library's own default."""
+    return _DEFAULT.get(backend)
+
+
 def list_devices_filtered(devices: list[ComputeDevice], device_type: str | None) -> list:
     """``devices`` of ``device_type`` (all for None); for tables' ``list_devices``."""
     if device_type is None:

@@ -140,6 +140,24 @@ def result_type(*arrays_and_dtypes: Any, backend: str) -> Any:
     return _answer(np.result_type(*parts), backend)
 
 
+@composed("promote_types")
+def promote_types(type1: Any, type2: Any, *, backend: str) -> Any:
+    """The smallest dtype to which both dtypes may be safely cast, numpy's
+    ``promote_types``, as the backend's dtype (dtypes of any library, names, or
+    arrays, whose dtypes are taken).
+
+    Examples
+    --------
+    >>> do("promote_types", "int8", "uint8", like="numpy")
+    dtype('int16')
+    >>> do("promote_types", "int32", "float32", like="numpy")
+    dtype('float64')
+    """
+    dt = np.promote_types(as_numpy_dtype(type1, "promote_types"),
+                          as_numpy_dtype(type2, "promote_types"))
+    return _answer(dt, backend)
+
+
 @composed("can_cast")
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     """Whether a cast from the dtype (or array) ``from_`` to the dtype ``to`` can

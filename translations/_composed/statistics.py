@@ -343,8 +343,16 @@ def histogram(
     if density:
         widths = do("asarray", np.diff(edges_h).astype(np.float64), like=a)
         hist = do("astype", hist, "float64")
-        return hist / widths / do("sum", hist), edges
-    return hist, edges
+        return hist / widths / do("sum", hist), _edges_width(a, bins, edges)
+    return hist, _edges_width(a, bins, edges)
+
+
+def _edges_width(a: Any, bins: Any, edges: Any) -> Any:
+    """numpy's equal bins over integer data are float64 (from integers alone): the
+    library's default float, as every int -> float result (docs/vocabulary.md)."""
+    if np.ndim(bins) == 0 and not isinstance(bins, str) and _dt(a).kind in "biu":
+        return do("astype", edges, default_float(a).name)
+    return edges
 
 
 @composed("histogram_bin_edges")

@@ -15,7 +15,12 @@ from typing import Any
 
 import mlx.core as mx
 from dispatch.translations._adapters import argnums as _argnums
-from dispatch.translations._adapters import functional_hessian, functional_jacobian
+from dispatch.translations._adapters import (
+    check_primals,
+    functional_hessian,
+    functional_jacobian,
+    require_callable,
+)
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 from dispatch.translations.mlx.devices import _asarray
 
@@ -122,6 +127,7 @@ def _gradient(f: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """jax.grad's conventions on ``mx.vjp``: the gradient of a scalar ``fun``."""
+    require_callable("grad", "fun", fun)
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def grad_of(*args: Any) -> Any:
@@ -137,6 +143,7 @@ def _grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
 
 def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """jax.value_and_grad's conventions: ``(value, gradient)``."""
+    require_callable("value_and_grad", "fun", fun)
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def value_and_grad_of(*args: Any) -> Any:
@@ -153,6 +160,7 @@ def _value_and_grad(fun: Callable, argnums: Any = 0, has_aux: bool = False) -> C
 def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """jax.vjp's conventions: ``(fun(*primals), vjp_fn)``; ``vjp_fn(cotangent)``
     gives one cotangent per primal (a tuple)."""
+    require_callable("vjp", "fun", fun)
     primals = _inexact_args(primals, tuple(range(len(primals))))
     res = fun(*primals)
     out, aux = res if has_aux else (res, None)
@@ -169,13 +177,23 @@ def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 
 def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
     """jax.jvp's conventions: ``(fun(*primals), tangent of the output)``."""
+    require_callable("jvp", "fun", fun)
+    check_primals("jvp", primals, tangents)
     primals = _inexact_args(tuple(primals), tuple(range(len(primals))))
     tangents = [t if isinstance(t, mx.array) else _asarray(t) for t in tangents]
     outs, touts = mx.jvp(lambda *p: fun(*p), list(primals), tangents)
     return outs[0], touts[0]
 
 
+def _checkpoint(fun: Callable, **kwargs: Any) -> Callable:
+    """``mx.checkpoint``: ``fun`` recomputed in the backward pass (jax's keywords,
+    policies of what to save, have no mlx counterpart and change no value)."""
+    require_callable("checkpoint", "fun", fun)
+    return mx.checkpoint(fun)
+
+
 TABLE = {
+    "checkpoint": _checkpoint,
     "grad": _grad,
     "value_and_grad": _value_and_grad,
     "vjp": _vjp,

@@ -17,10 +17,14 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._composed._bound import backend_entries
-from dispatch.translations._composed.devices import ComputeDevice, device_ref
+from dispatch.translations._composed.devices import (
+    ComputeDevice,
+    device_ref,
+    recorded_default_device,
+)
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
 
-from dispatch.engine import merge_tables, unsupported
+from dispatch.engine import merge_tables
 
 
 def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
@@ -42,6 +46,11 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         if host.dtype.kind not in "biufc":
             raise TypeError(f"asarray: mlx has no dtype {host.dtype}")
         dt = mx_dtype(host.dtype)
+    if host.size == 0:
+        # mlx 0.32 hangs now and then reducing an unevaluated empty array made from host
+        # data (the sum over axis 0 of float32 zeros((0, 3)), looped); a fresh empty
+        # array of the same shape and dtype does not
+        return mx.zeros(host.shape, dtype=dt)
     return mx.array(host, dtype=dt)
 
 
@@ -103,7 +112,10 @@ def _get_device(x: Any) -> ComputeDevice:
 
 
 def _get_default_device() -> ComputeDevice:
-    return _record(mx.default_device())
+    # the device chosen with set_default_device (dispatch's record: mlx's own default
+    # device is global configuration of the whole process, left alone), else mlx's
+    chosen = recorded_default_device("mlx")
+    return chosen if chosen is not None else _record(mx.default_device())
 
 
 def _to_device(x: Any, device: Any) -> Any:
@@ -136,7 +148,7 @@ class _Capsule:
         return (1, 0)  # kDLCPU: mlx's memory is host-visible (unified)
 
 
-_OWN = ("get_default_device", "set_default_device", "random_permutations")
+_OWN = ("get_default_device", "random_permutations")
 
 TABLE = merge_tables(
     {
@@ -151,10 +163,8 @@ TABLE = merge_tables(
         "list_devices": _list_devices,
         "get_device": _get_device,
         "get_default_device": _get_default_device,
-        "set_default_device": unsupported(
-            "mlx's default device is global configuration of the whole process "
-            "(mlx.core.set_default_device): pass stream= to a call instead"
-        ),
+        # mlx's memory is unified: every array is usable on every device as it is
+        "allocate_on_device": _to_device,
         "from_dlpack": _from_dlpack,
     },
     {name: fn for name, fn in backend_entries("mlx").items() if name not in _OWN},

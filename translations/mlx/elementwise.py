@@ -34,15 +34,31 @@ def _pair(x1: Any, x2: Any, promote: bool = True) -> tuple:
     s1, s2 = _scalar(x1), _scalar(x2)
     if s1 and not s2:
         x2 = _arr(x2)
-        return mx.array(x1, (mx.zeros((), x2.dtype) + x1).dtype), x2
+        return mx.array(x1, _weak(x1, x2.dtype)), x2
     if s2 and not s1:
         x1 = _arr(x1)
-        return x1, mx.array(x2, (mx.zeros((), x1.dtype) + x2).dtype)
+        return x1, mx.array(x2, _weak(x2, x1.dtype))
     x1, x2 = _arr(x1), _arr(x2)
     if promote and x1.dtype != x2.dtype:
         dt = mx_dtype(np.result_type(host_dtype(x1.dtype), host_dtype(x2.dtype)))
         x1, x2 = x1.astype(dt), x2.astype(dt)
     return x1, x2
+
+
+def _weak(scalar: Any, dtype: Any) -> Any:
+    """The dtype of a Python scalar beside an array of ``dtype``: mlx's promotion, but
+    numpy's default int (int64) for an int beside booleans (mlx: int32)."""
+    if dtype == mx.bool_ and type(scalar) is int:
+        return mx.int64
+    return (mx.zeros((), dtype) + scalar).dtype
+
+
+def _binary(fn: Any) -> Any:
+    def binary(x1: Any, x2: Any) -> Any:
+        return fn(*_pair(x1, x2))
+
+    binary.__name__ = fn.__name__
+    return binary
 
 
 def _scalar(x: Any) -> bool:
@@ -78,13 +94,68 @@ def _hypot(x1: Any, x2: Any) -> Any:
     return mx.where(mx.isinf(x1) | mx.isinf(x2), mx.inf, out)
 
 
+def _int_zero(x2: Any) -> Any:
+    """Where an integer divisor is zero (numpy's answer there is 0, with a warning;
+    mlx's integer kernels give the dividend or garbage), else None."""
+    return None if mx.issubdtype(x2.dtype, mx.inexact) else x2 == 0
+
+
+def _remainder(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
+    zero = _int_zero(x2)
+    if zero is None:
+        return mx.remainder(x1, x2)
+    r = mx.remainder(x1, mx.where(zero, 1, x2).astype(x2.dtype))
+    return mx.where(zero, 0, r).astype(r.dtype)
+
+
+def _floor_divide(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
+    q = mx.floor_divide(x1, x2)
+    if not mx.issubdtype(q.dtype, mx.inexact):
+        return q
+    # numpy's floor division (its divmod): an infinite dividend over a nonzero divisor
+    # is NaN (mlx: inf), a finite nonzero dividend over an infinite divisor of the other
+    # sign is -1 (mlx: -0)
+    q = mx.where(mx.isinf(x1) & (x2 != 0), mx.nan, q)
+    other = mx.isfinite(x1) & (x1 != 0) & mx.isinf(x2) & ((x1 < 0) != (x2 < 0))
+    return mx.where(other, -1, q).astype(q.dtype)
+
+
 def _fmod(x1: Any, x2: Any) -> Any:
     x1, x2 = _pair(x1, x2)
     # C's fmod: the sign of the dividend (numpy's remainder takes the divisor's)
     x1, x2 = _arr(x1), _arr(x2)
-    r = mx.remainder(x1, x2)
+    zero = _int_zero(x2)
+    safe = x2 if zero is None else mx.where(zero, 1, x2).astype(x2.dtype)
+    r = mx.remainder(x1, safe)
     fix = (r != 0) & ((r < 0) != (x1 < 0))
-    return mx.where(fix, r - x2, r)
+    r = mx.where(fix, r - safe, r)
+    return r if zero is None else mx.where(zero, 0, r).astype(r.dtype)
+
+
+def _power(x1: Any, x2: Any) -> Any:
+    x1, x2 = _pair(x1, x2)
+    if not mx.issubdtype(x1.dtype, mx.inexact) and not mx.issubdtype(x2.dtype, mx.inexact) \
+            and x2.size and mx.any(x2 < 0).item():
+        # numpy refuses (mlx answers 0 or garbage); read on the host, as numpy decides
+        raise ValueError("power: Integers to negative integer powers are not allowed.")
+    return mx.power(x1, x2)
+
+
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *,
+          min: Any = None, max: Any = None) -> Any:
+    # numpy 2's signature (min=/max= keywords, neither bound a copy), which mx.clip lacks
+    if out is not None:
+        raise TypeError("clip: out= is not supported on mlx: its arrays are immutable")
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    res = _arr(a)
+    if lo is not None:
+        res = mx.maximum(*_pair(res, lo))
+    if hi is not None:
+        res = mx.minimum(*_pair(res, hi))
+    return res
 
 
 def _fmax(x1: Any, x2: Any) -> Any:
@@ -237,7 +308,18 @@ _RENAMES_AND_ADAPTERS = {
     "invert": "bitwise_invert",
     "deg2rad": "radians",
     "rad2deg": "degrees",
-    "mod": "remainder",
+    # numpy's dtypes for Python scalars and mixed arrays (mlx's own promotion differs)
+    "add": _binary(mx.add),
+    "subtract": _binary(mx.subtract),
+    "multiply": _binary(mx.multiply),
+    "maximum": _binary(mx.maximum),
+    "minimum": _binary(mx.minimum),
+    "clip": _clip,
+    "mod": _remainder,
+    "remainder": _remainder,
+    "floor_divide": _floor_divide,
+    "power": _power,
+    "pow": _power,
     "true_divide": "divide",
     "conj": "conjugate",
     "copysign": _copysign,

@@ -14,6 +14,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._adapters import take_mode
 from dispatch.translations.mlx.devices import _asarray
 
 _ARRAY = mx.array
@@ -47,12 +48,12 @@ def _argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
+    n = a.shape[axis]
+    for k in np.atleast_1d(np.asarray(kth)):  # numpy's error (mlx: 'invalid kth')
+        if not -n <= int(k) < n:
+            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
     if not isinstance(kth, (int, np.integer)):
         # several kth: a full sort is a partition at every one of them
-        n = a.shape[axis]
-        for k in np.atleast_1d(np.asarray(kth)):
-            if not -n <= int(k) < n:
-                raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
         return mx.argsort(a, axis=axis).astype(mx.int64)
     return mx.argpartition(a, int(kth), axis=axis).astype(mx.int64)
 
@@ -69,15 +70,15 @@ def _searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any
 
 def _nonzero(a: Any) -> tuple:
     host = np.nonzero(np.atleast_1d(np.asarray(_arr(a))))
-    return tuple(mx.array(i.astype(np.int64)) for i in host)
+    return tuple(_asarray(i.astype(np.int64)) for i in host)
 
 
 def _flatnonzero(a: Any) -> Any:
-    return mx.array(np.flatnonzero(np.asarray(_arr(a))).astype(np.int64))
+    return _asarray(np.flatnonzero(np.asarray(_arr(a))).astype(np.int64))
 
 
 def _argwhere(a: Any) -> Any:
-    return mx.array(np.argwhere(np.asarray(_arr(a))).astype(np.int64))
+    return _asarray(np.argwhere(np.asarray(_arr(a))).astype(np.int64))
 
 
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -91,15 +92,40 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return mx.where(_arr(condition).astype(mx.bool_), x, y)
 
 
+def _host_true(flag: Any) -> bool:
+    """``flag``'s value, or False inside a trace (mx.compile refuses to evaluate)."""
+    try:
+        return bool(flag.item())
+    except ValueError:  # "Attempting to eval an array during function transformations"
+        return False
+
+
+def _host_value(x: Any, name: str) -> Any:
+    """``x``'s value read on the host; inside mx.compile's trace, which refuses to
+    evaluate, the TypeError of a value-dependent answer (jax's is a TypeError too, and
+    composed code falls back on it)."""
+    try:
+        return x.item()
+    except ValueError as err:
+        raise TypeError(f"{name} on mlx: the answer depends on the values, which cannot be "
+                        f"read inside mx.compile ({err})") from None
+
+
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
     a = _arr(a)
     idx = _arr(indices)
+    mode = take_mode(mode)
     n = a.size if axis is None else a.shape[axis]
     if mode == "wrap":
         idx = mx.remainder(idx, n)
     elif mode == "clip":
         idx = mx.clip(idx, 0, n - 1)
     else:
+        # numpy's 'raise' (mlx reads any index, wrapping or not): checked on the host
+        # where the values can be read (not inside mx.compile's trace, as jax.jit)
+        if idx.size and _host_true(mx.any((idx >= n) | (idx < -n))):
+            raise IndexError(f"take: index out of bounds for axis "
+                             f"{0 if axis is None else axis} with size {n} on mlx")
         idx = mx.where(idx < 0, idx + n, idx)
     return mx.take(a, idx, axis=axis) if axis is not None else mx.take(a.reshape(-1), idx)
 
@@ -180,9 +206,9 @@ def _bincount(x: Any, weights: Any = None, minlength: int = 0) -> Any:
         raise ValueError("bincount: object too deep for desired array (x must be 1-d)")
     if mx.issubdtype(x.dtype, mx.floating):
         raise TypeError("bincount: cannot cast array data from float to int64")
-    if x.size and mx.min(x).item() < 0:
+    if x.size and _host_value(mx.min(x), "bincount") < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")
-    length = max(int(mx.max(x).item()) + 1 if x.size else 0, int(minlength))
+    length = max(int(_host_value(mx.max(x), "bincount")) + 1 if x.size else 0, int(minlength))
     if not x.size:
         # mlx's scatter refuses empty updates
         w = None if weights is None else _arr(weights)

@@ -17,6 +17,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
@@ -68,13 +69,16 @@ def _svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
 
 
 def _qr(a: Any, mode: str = "reduced") -> Any:
-    q, r = mx.linalg.qr(_arr(a), stream=_CPU)
-    if mode == "r":
-        return r
-    if mode == "complete" and q.shape[-1] < q.shape[-2]:
-        raise NotImplementedError("linalg.qr: mode='complete' of a tall matrix: mlx's qr "
-                                  "gives the reduced factors only")
-    return q, r
+    a = _arr(a)
+    m, n = a.shape[-2:]
+    if mode == "complete" and n < m:
+        # mlx's qr gives the reduced factors only: the factors of [a | I] have a square
+        # q whose first n columns are a's, and r's first n columns are a's r
+        eye = mx.broadcast_to(mx.eye(m, dtype=a.dtype), (*a.shape[:-2], m, m))
+        q, r = mx.linalg.qr(mx.concatenate([a, eye], axis=-1), stream=_CPU)
+        return q, r[..., :, :n]
+    q, r = mx.linalg.qr(a, stream=_CPU)
+    return r if mode == "r" else (q, r)
 
 
 def _eigh(a: Any, UPLO: str = "L") -> Any:
@@ -91,7 +95,13 @@ def _no_float64(fn: Any, name: str) -> Any:
         if a.dtype == mx.float64:
             raise TypeError(f"{name}: the eigenvalues of a float64 matrix are complex128 in "
                             f"numpy, and {NO_COMPLEX128}; cast to float32")
-        return fn(a, stream=_CPU)
+        out = fn(a, stream=_CPU)
+        w = out[0] if isinstance(out, tuple) else out
+        # numpy: a real matrix whose eigenvalues are all real gets real results (read
+        # on the host, as numpy decides), mlx's are complex64 always
+        if mx.all(mx.imag(w) == 0).item():
+            return tuple(mx.real(o) for o in out) if isinstance(out, tuple) else mx.real(out)
+        return out
 
     return call
 
@@ -409,8 +419,28 @@ def _expm(A: Any) -> Any:
     return r
 
 
+def _householder_product(a: Any, tau: Any) -> Any:
+    """LAPACK's orgqr (mlx has none): the first columns of the product of the
+    reflectors ``I - tau_i v_i v_i^H``, ``v_i`` being column ``i`` of ``a`` below the
+    diagonal with an implicit 1, applied to the identity's first columns."""
+    a = a if isinstance(a, mx.array) else _asarray(a)
+    tau = tau if isinstance(tau, mx.array) else _asarray(tau)
+    dt = (a[..., :1, :1] * tau[..., :1]).dtype  # mlx's promotion of the two
+    a, tau = a.astype(dt), tau.astype(dt)
+    m, n = a.shape[-2:]
+    q = mx.broadcast_to(mx.eye(m, n, dtype=dt), (*a.shape[:-2], m, n))
+    rows = mx.arange(m)
+    for i in reversed(range(tau.shape[-1])):
+        v = mx.where(rows < i, 0, mx.where(rows == i, 1, a[..., :, i])).astype(dt)
+        w = mx.einsum("...i,...ij->...j", mx.conj(v), q)
+        q = q - tau[..., i, None, None] * v[..., :, None] * w[..., None, :]
+    return q
+
+
 TABLE = {
     "scipy.linalg.expm": _expm,
+    "linalg.expm": _expm,
+    "linalg.householder_product": _householder_product,
     "linalg.lu": _lu,
     "scipy.linalg.lu": _lu,
     "scipy.linalg.lu_factor": _lu_factor,
@@ -420,14 +450,16 @@ TABLE = {
     "linalg.inv": _on_cpu(mx.linalg.inv),
     "linalg.cholesky": _on_cpu(mx.linalg.cholesky),
     "linalg.solve": _solve,
-    "linalg.svd": _svd,
-    "linalg.qr": _qr,
-    "linalg.eigh": _eigh,
+    # numpy 2's named tuples (mlx returns plain tuples)
+    "linalg.svd": numpy_container(_svd, numpy_result_type("linalg.svd")),
+    "linalg.qr": numpy_container(_qr, numpy_result_type("linalg.qr"), qr_factors),
+    "linalg.eigh": numpy_container(_eigh, numpy_result_type("linalg.eigh")),
     "linalg.eigvalsh": _eigvalsh,
-    "linalg.eig": _no_float64(mx.linalg.eig, "linalg.eig"),
+    "linalg.eig": numpy_container(_no_float64(mx.linalg.eig, "linalg.eig"),
+                                  numpy_result_type("linalg.eig")),
     "linalg.eigvals": _no_float64(mx.linalg.eigvals, "linalg.eigvals"),
     "linalg.norm": _norm,
-    "linalg.slogdet": _slogdet,
+    "linalg.slogdet": numpy_container(_slogdet, numpy_result_type("linalg.slogdet")),
     "linalg.det": _det,
     "linalg.pinv": _pinv,
     "linalg.matrix_rank": _matrix_rank,
@@ -442,7 +474,6 @@ TABLE = {
     "linalg.tensordot": _tensordot,
     "inner": _inner,
     "outer": _outer,
-    "linalg.outer": _outer,
     "kron": _kron,
     "dot": _dot,
     "vdot": _vdot,

@@ -43,6 +43,22 @@ def _float(dtype: Any) -> Any:
     return mx.float32 if dtype is None else mx_dtype(dtype)
 
 
+# mlx's gumbel and laplace draw through its uniform, which has no float64 kernel
+# ("[uniform] Unsupported type"): float64 draws come from the float64 exponentials
+# and uniforms of this generator (the composed formulas)
+def _gumbel(rng: Any, shape: tuple, dtype: Any) -> Any:
+    if _float(dtype) == mx.float64:
+        return -mx.log(rng._exp(shape, dtype))
+    return mx.random.gumbel(shape, _float(dtype), key=rng._next())
+
+
+def _laplace(rng: Any, shape: tuple, dtype: Any) -> Any:
+    if _float(dtype) == mx.float64:
+        u, e = rng._uniform(shape, dtype), rng._exp(shape, dtype)
+        return mx.where(u < 0.5, -e, e)
+    return mx.random.laplace(shape, _float(dtype), key=rng._next())
+
+
 def _cast(x: Any, like: Any) -> Any:
     """A parameter in the dtype of the draws it scales."""
     return _p(x).astype(like.dtype) if isinstance(x, (mx.array, np.ndarray)) else x
@@ -80,10 +96,8 @@ class Generator(Distributions):
 
     BACKEND = "mlx"
     NATIVE = {  # noqa: RUF012
-        "gumbel": lambda rng, shape, dtype: mx.random.gumbel(shape, _float(dtype),
-                                                             key=rng._next()),
-        "laplace": lambda rng, shape, dtype: mx.random.laplace(shape, _float(dtype),
-                                                               key=rng._next()),
+        "gumbel": lambda rng, shape, dtype: _gumbel(rng, shape, dtype),
+        "laplace": lambda rng, shape, dtype: _laplace(rng, shape, dtype),
     }
 
     def _default_float(self) -> str:

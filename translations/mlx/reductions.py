@@ -12,9 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed._covariance import corrcoef, cov
+from dispatch.translations._composed.reductions import masked
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
+from dispatch.translations.mlx.elementwise import _pair
 
 _UNSIGNED = (mx.bool_, mx.uint8, mx.uint16, mx.uint32)
 _SIGNED = (mx.int8, mx.int16, mx.int32)
@@ -39,11 +42,15 @@ def _accumulator(a: Any, dtype: Any) -> Any:
     return a
 
 
-def _no_out(out: Any, where: Any = None) -> None:
+def _no_out(out: Any) -> None:
     if out is not None:
         raise TypeError("out= is not supported on mlx: its arrays are immutable")
-    if where is not None and where is not True:
-        raise TypeError("where= is not supported by this mlx reduction")
+
+
+def _masking(where: Any) -> bool:
+    """Whether a reduction got a ``where=`` mask: mlx's reductions take none, so the
+    composed :func:`masked` fills the masked-out elements and calls them again."""
+    return where is not None and where is not True
 
 
 def _accumulating(fn: Callable) -> Callable:
@@ -54,7 +61,10 @@ def _accumulating(fn: Callable) -> Callable:
                 and where is None and ((d := a.dtype) is not None and (
                     d in (_F32, _F64) or d in _WIDE)) and a.size):
             return fn(a, axis, keepdims) if keepdims else fn(a, axis)
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            return masked(fn.__name__, a, axis, dtype, out, keepdims, initial=initial,
+                          where=where)
         a = _accumulator(_arr(a), dtype)
         if a.size == 0:
             # mlx 0.32 reduces an empty array made from host data to 0 or inf (and has
@@ -82,7 +92,9 @@ def _cumulative(fn: Callable) -> Callable:
 def _extreme(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
                initial: Any = None, where: Any = None) -> Any:
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            return masked(fn.__name__, a, axis, out, keepdims, initial=initial, where=where)
         a = _arr(a)
         if a.size == 0 and axis is None and initial is None:
             raise ValueError(f"zero-size array to reduction operation {fn.__name__} which "
@@ -100,13 +112,22 @@ def _mean_like(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                keepdims: bool = False, *, ddof: int = 0, where: Any = None,
                **kw: Any) -> Any:
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            more = {} if fn is mx.mean else {"ddof": ddof}
+            return masked(fn.__name__, a, axis, dtype, out, keepdims=keepdims, where=where,
+                          **more, **kw)
         a = _arr(a)
         if dtype is not None:
             a = a.astype(mx_dtype(dtype))
         elif not mx.issubdtype(a.dtype, mx.inexact):
             a = a.astype(mx.float32)  # mlx's default float, as its mean of integers
         if fn is mx.mean:
+            if a.dtype == mx.float16 and dtype is None:
+                # numpy sums float16 in float32 for a mean (finite where a float16 sum
+                # overflows) and rounds the mean back
+                m = fn(a.astype(mx.float32), axis=axis_arg(axis), keepdims=keepdims)
+                return m.astype(mx.float16)
             return fn(a, axis=axis_arg(axis), keepdims=keepdims)
         return fn(a, axis=axis_arg(axis), keepdims=keepdims, ddof=int(ddof))
 
@@ -140,7 +161,9 @@ def _count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
 def _logical(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
                where: Any = None) -> Any:
-        _no_out(out, where)
+        _no_out(out)
+        if _masking(where):
+            return masked(fn.__name__, a, axis, out, keepdims, where=where)
         return fn(_arr(a), axis=axis_arg(axis), keepdims=keepdims)
 
     reduce.__name__ = fn.__name__
@@ -166,7 +189,9 @@ def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
 
 def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
              keepdims: bool = False, *, where: Any = None) -> Any:
-    _no_out(out, where)
+    _no_out(out)
+    if _masking(where):
+        return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     a = _arr(a)
     if not mx.issubdtype(a.dtype, mx.inexact):
         return TABLE["mean"](a, axis, dtype, keepdims=keepdims)
@@ -180,18 +205,27 @@ def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
 def _all(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
          where: Any = None) -> Any:
     # mlx's all of an empty array is False; numpy's (an empty conjunction) is True
-    _no_out(out, where)
+    _no_out(out)
+    if _masking(where):
+        return masked("all", a, axis, out, keepdims, where=where)
     return mx.logical_not(mx.any(mx.logical_not(_arr(a)), axis=axis_arg(axis),
                                  keepdims=keepdims))
 
 
-def _close(fn: Callable) -> Callable:
-    def close(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
-              equal_nan: bool = False) -> Any:
-        a, b = _arr(a), _arr(b)
-        return fn(a, b, rtol, atol, equal_nan=equal_nan)
-
-    close.__name__ = fn.__name__
+def _isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Any:
+    # numpy's test in the inputs' own precision: mlx's isclose takes rtol and atol in
+    # float32 (1e-9 rounds up to 1.0000000000000001e-09 - 1.0e-09 > 0 in float64), so
+    # float64 inputs 9.9999998e-10 apart were not close
+    a, b = _pair(a, b)
+    if not mx.issubdtype(a.dtype, mx.inexact):
+        a, b = a.astype(mx.float32), b.astype(mx.float32)
+    a, b = mx.broadcast_arrays(a, b)
+    close = mx.abs(a - b) <= atol + rtol * mx.abs(b)
+    # infinities are close only to themselves (inf - inf is NaN above)
+    close = mx.where(mx.isinf(a) | mx.isinf(b), a == b, close)
+    if equal_nan:
+        close = close | (mx.isnan(a) & mx.isnan(b))
     return close
 
 
@@ -206,8 +240,8 @@ TABLE = {
     # mlx has no covariance: numpy's, written with do
     "cov": cov,
     "corrcoef": corrcoef,
-    "allclose": lambda *a, **k: bool(_close(mx.allclose)(*a, **k).item()),
-    "isclose": _close(mx.isclose),
+    "allclose": lambda *a, **k: bool(mx.all(_isclose(*a, **k)).item()),
+    "isclose": _isclose,
     "array_equal": _array_equal,
     "nansum": _nansum,
     "nanmean": _nanmean,
@@ -228,5 +262,7 @@ TABLE = {
     "count_nonzero": _count_nonzero,
     "all": _all,
     "any": _logical(mx.any),
-    "median": _median,
+    # mx.median of axis=() flattens wrongly (a ValueError for keepdims of a 1-element
+    # array): numpy's reading, no axis, through empty_axes
+    "median": empty_axes(_median),
 }

@@ -11,6 +11,8 @@ import itertools
 from typing import Any
 
 import mlx.core as mx
+import numpy as np
+from dispatch.translations._adapters import pad_index
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
@@ -49,7 +51,37 @@ def _stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
 
 
 def _atleast(n: int) -> Any:
-    return getattr(mx, f"atleast_{n}d")
+    fn = getattr(mx, f"atleast_{n}d")
+
+    def atleast(*arys: Any) -> Any:
+        # mlx's takes its own arrays only: numpy reads each argument (a list too) as
+        # one array, and returns one array for one argument, a tuple for several
+        outs = tuple(fn(_arr(a)) for a in arys)
+        return outs[0] if len(outs) == 1 else outs
+
+    atleast.__name__ = f"atleast_{n}d"
+    return atleast
+
+
+def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Any:
+    a = _arr(array)
+    if mode not in ("edge", "wrap", "symmetric", "reflect"):
+        return mx.pad(a, _pad_widths(pad_width, a.ndim), mode, **kwargs)
+    # mlx has no 'wrap' (and its reflections stop at one length of the axis): numpy's
+    # pattern of indices, taken along each axis
+    for ax, (before, after) in enumerate(_pad_widths(pad_width, a.ndim)):
+        if before or after:
+            idx = mx.array(pad_index(a.shape[ax], before, after, mode))
+            a = mx.take(a, idx, axis=ax)
+    return a
+
+
+def _pad_widths(pad_width: Any, ndim: int) -> list:
+    """numpy's pad widths (one number, one pair, or a pair per axis) as a pair per axis."""
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    return [(int(b), int(f)) for b, f in widths.tolist()]
 
 
 def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
@@ -223,11 +255,14 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
 
 
 TABLE = {
+    "pad": _pad,
+    "atleast_1d": _atleast(1),
+    "atleast_2d": _atleast(2),
+    "atleast_3d": _atleast(3),
     "concatenate": _concatenate,
     "stack": _stack,
     "hstack": _hstack,
     "vstack": _vstack,
-    "row_stack": _vstack,
     "dstack": _dstack,
     "column_stack": _column_stack,
     "split": _split,

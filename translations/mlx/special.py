@@ -13,12 +13,19 @@ from dispatch.translations.mlx._common import axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp, _sin
 
-from dispatch.engine import unsupported
+from dispatch.engine import merge_tables, unsupported
 
 _NO_GAMMAINC = unsupported(
     "mlx has no incomplete gamma function, and a composed one (series below a + 1, "
     "continued fraction above) needs a number of terms growing with sqrt(a), which a "
     "fixed unrolled loop does not bound: not written")
+
+# scipy.special's Bessel functions: mlx has no kernel for any of them (its numpy-named
+# ``i0`` is a power series, accurate only on numpy's usual range, not scipy's whole axis)
+_NO_BESSEL = unsupported(
+    "mlx has no Bessel functions (J, Y, and the modified I and K with their scaled forms)")
+_BESSEL = {f"scipy.special.{n}": _NO_BESSEL for n in (
+    "i0", "i0e", "i1", "i1e", "j0", "j1", "y0", "y1", "k0", "k0e", "k1", "k1e")}
 
 
 def _f(x: Any) -> Any:
@@ -149,6 +156,25 @@ def _erfc(x: Any) -> Any:
     return mx.where(mx.isnan(x), x, mx.where(x < 0, 2 - erfc_abs, erfc_abs))
 
 
+def _ndtri(y: Any) -> Any:
+    """The normal quantile. mlx's erfinv is float32-accurate and keeps only the digits
+    of 2q - 1, so it only starts: Newton steps on the composed (float64-accurate)
+    erfc of the lower tail q = min(y, 1 - y) refine it, the tail's asymptote standing
+    in where erfinv overflows. NaN outside [0, 1], as scipy."""
+    y = _f(y)
+    q = mx.minimum(y, 1.0 - y)
+    x = math.sqrt(2.0) * mx.erfinv(2.0 * q - 1.0)
+    t = -2.0 * mx.log(q)
+    tail = -mx.sqrt(t - mx.log(t) - math.log(2 * math.pi))
+    x = mx.where(mx.isinf(x) & (q > 0), tail, x)
+    for _ in range(4):  # Newton on log(ndtr(x)) - log(q), concave in x
+        cdf = 0.5 * _erfc(-x / math.sqrt(2.0))
+        step = (mx.log(cdf) - mx.log(q)) * cdf / (_exp(-0.5 * x * x) / math.sqrt(2 * math.pi))
+        x = mx.where(mx.isfinite(step), x - step, x)
+    out = mx.where(y > 0.5, -x, x)
+    return mx.where((y < 0) | (y > 1), mx.nan, out)
+
+
 def _digamma(x: Any) -> Any:
     x = _f(x)
     # reflection below 0.5, then the recurrence up to 12 and the asymptotic series
@@ -168,7 +194,9 @@ def _digamma(x: Any) -> Any:
     tan_term = mx.pi / mx.tan(mx.pi * x)
     out = mx.where(small, out - tan_term, out)
     pole = (x <= 0) & (x == mx.floor(x))
-    return mx.where(pole, mx.nan, out)
+    # scipy: -inf at +0 and +inf at -0 (the one-sided limits), NaN at the other poles
+    zero = mx.where(1 / x < 0, mx.inf, -mx.inf)
+    return mx.where(x == 0, zero, mx.where(pole, mx.nan, out))
 
 
 def _bernoulli(n: int) -> list[Fraction]:
@@ -216,13 +244,14 @@ def _zeta(x: Any, q: Any = None) -> Any:
     return hurwitz_edges(x, q, _hurwitz(x, q))
 
 
-TABLE = {
+TABLE = merge_tables(_BESSEL, {
     "scipy.special.gammaln": _gammaln,
     "scipy.special.digamma": _digamma,
     "scipy.special.psi": _digamma,
     "scipy.special.erf": _erf,
     "scipy.special.erfc": _erfc,
     "scipy.special.erfinv": lambda y: mx.erfinv(_f(y)),
+    "scipy.special.ndtri": _ndtri,
     "scipy.special.expit": _expit,
     "scipy.special.logit": _logit,
     "scipy.special.logsumexp": _logsumexp,
@@ -234,4 +263,4 @@ TABLE = {
     "scipy.special.gammaincc": _NO_GAMMAINC,
     "gamma_inc_l": _NO_GAMMAINC,
     "gamma_inc_u": _NO_GAMMAINC,
-}
+}, names=("bessel", "special"))

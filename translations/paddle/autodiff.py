@@ -207,7 +207,16 @@ def _jvp(fun: Callable, primals: Any, tangents: Any) -> tuple:
 
 def _variable(x: Any) -> Any:
     """A trainable copy of ``x``: a paddle parameter (``stop_gradient=False``); integers
-    and bools become float64."""
+    and bools become float64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dispatch import do
+    >>> v = do("variable", np.array([1, 2]), like="paddle")
+    >>> str(v.dtype), v.stop_gradient
+    ('paddle.float64', False)
+    """
     t = (x if isinstance(x, Tensor) else promote(x)[0]).detach().clone()
     if not (t.is_floating_point() or t.is_complex()):
         t = t.astype("float64")

@@ -120,6 +120,10 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     if isinstance(start, Tensor) or isinstance(stop, Tensor) or np.ndim(start) or np.ndim(
             stop):
         start, stop = promote(start, stop)
+        # numpy's result: the endpoints' float (float32 stays float32), computed in float64
+        inexact = start.dtype if (start.is_floating_point() or start.is_complex()) else None
+        if dtype is None and inexact is not None and inexact != paddle.float64:
+            dtype = inexact
         start, stop = start.astype("float64"), stop.astype("float64")
         div = (num - 1) if endpoint else num
         step = (stop - start) / max(div, 1)

@@ -17,13 +17,20 @@ from paddle import Tensor
 
 from dispatch.engine import merge_tables
 
+_COMPLEX = {paddle.float32: "complex64", paddle.float16: "complex64"}
+
 
 def _transform(fn: Callable) -> Callable:
+    n_d = fn.__name__ in ("fft2", "ifft2", "fftn", "ifftn")
+
     def transform(a: Any, *args: Any, **kwargs: Any) -> Tensor:
         if not isinstance(a, Tensor):
             a = paddle.to_tensor(np.asarray(a))
         if not (a.is_floating_point() or a.is_complex()):
             a = a.astype("float64")
+        if n_d and _no_axes(args, kwargs):
+            # numpy transforms over no axis: the input's values (paddle refuses axes=())
+            return a.clone() if a.is_complex() else a.astype(_COMPLEX.get(a.dtype, "complex128"))
         for key in ("s", "axes"):
             if isinstance(kwargs.get(key), tuple):
                 kwargs[key] = list(kwargs[key])
@@ -32,6 +39,13 @@ def _transform(fn: Callable) -> Callable:
 
     transform.__name__ = transform.__qualname__ = "_" + fn.__name__
     return transform
+
+
+def _no_axes(args: tuple, kwargs: dict) -> bool:
+    """Whether a call of an n-D transform (a, s, axes, norm) names no axis, s unset."""
+    s = kwargs.get("s", args[0] if args else None)
+    axes = kwargs.get("axes", args[1] if len(args) > 1 else None)
+    return s is None and isinstance(axes, (tuple, list)) and not axes
 
 
 def _fftfreq(n: int, d: float = 1.0, *, device: Any = None) -> Tensor:

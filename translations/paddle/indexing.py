@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._adapters import pad_index
 from dispatch.translations.paddle._common import WIDER, by_parts, promote, widened
 from paddle import Tensor
 
@@ -204,21 +205,6 @@ def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
     return bool(paddle.all(_isclose(a, b, rtol, atol, equal_nan)))
 
 
-def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
-    i = np.arange(-before, n + after)
-    if mode == "edge":
-        return np.clip(i, 0, n - 1)
-    if mode == "wrap":
-        return i % n
-    if mode == "symmetric":
-        i = i % (2 * n)
-        return np.where(i >= n, 2 * n - 1 - i, i)
-    if n == 1:
-        return np.zeros_like(i)
-    i = i % (2 * (n - 1))
-    return np.where(i >= n, 2 * (n - 1) - i, i)
-
-
 def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Tensor:
     # the widths of every axis as numpy reads them: one number, one pair, or a pair per axis
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (array.ndim, 2))
@@ -240,7 +226,7 @@ def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -
         raise ValueError(f"pad on paddle: mode {mode!r} is not supported")
     for ax, (b, f) in enumerate(widths.tolist()):
         if b or f:
-            idx = paddle.to_tensor(_pad_index(a.shape[ax], b, f, mode), place=a.place)
+            idx = paddle.to_tensor(pad_index(a.shape[ax], b, f, mode), place=a.place)
             a = paddle.index_select(a, idx, axis=ax)
     return a if a is not array else array.clone()
 

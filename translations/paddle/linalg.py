@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
 from paddle import Tensor
 
@@ -76,7 +77,12 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Tensor:
     if isinstance(axes, (int, np.integer)):
         axes = [list(range(a.ndim - int(axes), a.ndim)), list(range(int(axes)))]
     else:
-        axes = [list(ax) if isinstance(ax, (tuple, list)) else [ax] for ax in axes]
+        try:  # numpy unpacks a pair: (), a single list of axes... are refused
+            axes_a, axes_b = axes
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"tensordot: axes must be an int or a pair of sequences of "
+                             f"axes, got {axes!r} ({err})") from None
+        axes = [list(ax) if isinstance(ax, (tuple, list)) else [ax] for ax in (axes_a, axes_b)]
     return paddle.tensordot(a, b, axes=axes)
 
 
@@ -459,7 +465,6 @@ TABLE = {
     "vdot": _vdot,
     "inner": _inner,
     "outer": _outer,
-    "linalg.outer": _outer,
     "tensordot": _tensordot,
     "linalg.tensordot": _tensordot,
     "kron": _kron,
@@ -478,7 +483,7 @@ TABLE = {
     "linalg.qr": _qr,
     "linalg.cholesky": _cholesky,
     "linalg.norm": _norm,
-    "linalg.vector_norm": _vector_norm,
+    "linalg.vector_norm": empty_axes(_vector_norm),
     "linalg.matrix_norm": _matrix_norm,
     "linalg.pinv": _pinv,
     "linalg.matrix_rank": _matrix_rank,

@@ -10,10 +10,12 @@ of the input's dtype, once per dtype.
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
 from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, _dtype
 from paddle import Tensor
@@ -326,6 +328,7 @@ def _masked(fn: Any, fill: float | None) -> Any:
         return _masked_moment(fn, a, mask, axis, dtype, *args, **kwargs)
 
     reduce.__name__ = reduce.__qualname__ = fn.__name__
+    reduce.__wrapped__ = fn  # its signature: where keepdims is (empty_axes reads it)
     return reduce
 
 
@@ -388,7 +391,7 @@ _EXTREMES = {"max": _extreme(paddle.max), "min": _extreme(paddle.min)}
 _CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
         "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
 
-TABLE = {
+_TABLE = {
     "sum": _masked(_sum, 0.0),
     "prod": _masked(_prod, 1.0),
     "mean": _masked(_mean, None),
@@ -417,3 +420,13 @@ TABLE = {
     "cov": _cov,
     "corrcoef": _corrcoef,
 }
+
+# paddle reads an empty tuple of axes as every axis; numpy's axis=() is none
+_NO_AXIS = ("sum", "prod", "mean", "var", "std", "max", "amax", "min", "amin", "ptp", "all",
+            "any", "median", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",
+            "count_nonzero")
+# these two take numpy's arguments as they come: numpy's signature tells empty_axes
+# where axis and keepdims are
+_NANVAR.__signature__ = inspect.signature(np.nanvar)
+_nanstd.__signature__ = inspect.signature(np.nanstd)
+TABLE = {name: empty_axes(fn) if name in _NO_AXIS else fn for name, fn in _TABLE.items()}

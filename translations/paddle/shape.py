@@ -22,6 +22,9 @@ def _shape(shape: Any) -> list:
 
 
 def _transpose(a: Tensor, axes: Any = None) -> Tensor:
+    if axes is not None and len(axes) != a.ndim:  # paddle takes () for any array
+        raise ValueError(f"transpose: axes don't match array: {len(axes)} axes for an "
+                         f"array of {a.ndim} dimensions")
     if axes is not None:  # paddle takes negative axes in the permutation too
         return paddle.transpose(a, axes)
     perm = list(range(a.ndim))[::-1] if axes is None else [int(x) % max(a.ndim, 1)
@@ -299,7 +302,6 @@ TABLE = {
     "split": _split,
     "array_split": _array_split,
     "vstack": _vstack,
-    "row_stack": _vstack,
     "hstack": _hstack,
     "dstack": _dstack,
     "column_stack": _column_stack,

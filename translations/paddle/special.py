@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._adapters import empty_axes
 from dispatch.translations.paddle._common import promote
 from paddle import Tensor
 
@@ -135,6 +136,10 @@ def _softmax(x: Any, axis: Any = None) -> Tensor:
     if axis is None:
         return paddle.nn.functional.softmax(x.flatten(), axis=0).reshape(x.shape)
     return paddle.nn.functional.softmax(x, axis=axis)
+
+
+# paddle's reductions read axis=() as every axis; numpy's (scipy's) is none
+_logsumexp = empty_axes(_logsumexp, arrays=("b",))
 
 
 def _log_softmax(x: Any, axis: Any = None) -> Tensor:
