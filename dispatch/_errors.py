@@ -7,6 +7,7 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable
+from types import FrameType
 
 __all__ = [
     "BackendNotInstalledError",
@@ -92,7 +93,8 @@ def warn_at_caller(message: str) -> None:
     between."""
     # "no mutate" for benchmarks/mutation.py: the test of where the warning points
     # cannot run under mutmut, whose trampolines add frames of its own package
-    level, frame = 1, sys._getframe(0)  # pragma: no mutate
+    level = 1  # pragma: no mutate
+    frame: FrameType | None = sys._getframe(0)  # pragma: no mutate
     while frame is not None and _own(frame.f_code.co_filename):  # pragma: no mutate
         level, frame = level + 1, frame.f_back  # pragma: no mutate
     warnings.warn(message, UserWarning, stacklevel=level)  # pragma: no mutate

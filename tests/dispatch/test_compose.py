@@ -69,9 +69,16 @@ def test_a_nameless_callable_needs_a_name():
     nameless = functools.partial(lambda x, k: x * k, k=2)
     with pytest.raises(ValueError, match=r"compose\(\.\.\., name=''\).*not a valid function name"):
         compose(nameless)
-    named = compose(nameless, name="double_probe")
-    assert named.name == "double_probe"
-    np.testing.assert_array_equal(named(np.arange(3)), [0, 2, 4])
+    composed = dict(reg.COMPOSED)
+    try:
+        named = compose(nameless, name="double_probe")
+        assert named.name == "double_probe"
+        np.testing.assert_array_equal(named(np.arange(3)), [0, 2, 4])
+    finally:  # the walks over every composed name must not meet this one
+        with reg.lock:
+            reg.COMPOSED.clear()
+            reg.COMPOSED.update(composed)
+            reg.clear_caches()
 
 
 def test_a_composed_fallback_wins_over_an_untabled_librarys_function_unless_marked(monkeypatch):
