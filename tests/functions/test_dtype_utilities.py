@@ -352,10 +352,12 @@ def test_isfortran_by_layout(name, backend):
         assert do(name, do("asfortranarray", x)) is True
         assert do(name, do("asfortranarray", to_backend(R, backend))) is False  # 1-d: both
         assert do(name, to_backend(np.zeros((1, 3)), backend).T) is False  # both orders
-    elif backend == "paddle":  # strided views, but no asfortranarray
+    elif backend == "paddle":  # strided views, made Fortran-ordered by transposes
         assert do(name, do("transpose", x)) is True
+        assert do(name, do("asfortranarray", x)) is True
+        assert do(name, do("asfortranarray", to_backend(R, backend))) is False  # 1-d: both
         assert do(name, to_backend(np.zeros((1, 3)), backend).T) is False  # both orders
-    else:  # jax, tensorflow, dask, sparse: one order, C
+    else:  # jax, tensorflow, dask, sparse, mlx: one order, C
         assert do(name, do("transpose", x)) is False
 
 
@@ -364,8 +366,8 @@ def test_asfortranarray_layout(name, backend):
     x = do("asarray", A, like=backend)
     y = do(name, x)
     np.testing.assert_array_equal(to_np(y), A)
-    if backend not in ("numpy", "torch", "cupy"):
-        # jax, tensorflow, dask, sparse: no order to set, numpy's answer is an equal
+    if backend not in ("numpy", "torch", "cupy", "paddle"):
+        # jax, tensorflow, dask, sparse, mlx: no order to set, numpy's answer is an equal
         # array (at least 1-d, as numpy's)
         assert tuple(do("shape", do(name, to_backend(np.array(2.5), backend)))) == (1,)
         return

@@ -15,11 +15,14 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._composed._bound import fill_entries
-from dispatch.translations._composed.creation import immutable_require
+from dispatch.translations._composed.creation import (
+    immutable_require,
+    one_layout_asfortranarray,
+)
 from dispatch.translations.mlx._common import host_dtype, mx_dtype, shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
-from dispatch.engine import merge_tables, unsupported
+from dispatch.engine import merge_tables
 
 _IMMUTABLE = "mlx arrays are immutable buffers, laid out in C order"
 
@@ -145,7 +148,7 @@ TABLE = merge_tables(
         "arange": _arange,
         "linspace": _linspace,
         "meshgrid": _meshgrid,
-        "asfortranarray": unsupported(f"no Fortran order: {_IMMUTABLE}"),
+        "asfortranarray": one_layout_asfortranarray("mlx"),
         "require": immutable_require("mlx", _IMMUTABLE),
     },
     fill_entries("mlx", "geomspace", "logspace", "tril_indices", "triu_indices",

@@ -19,7 +19,7 @@ from dispatch.translations.paddle._common import _dtype, promote
 from dispatch.translations.paddle.devices import _place
 from paddle import Tensor
 
-from dispatch.engine import merge_tables, unsupported
+from dispatch.engine import merge_tables
 
 
 def _shape(shape: Any) -> list:
@@ -219,8 +219,6 @@ TABLE = merge_tables(
         "tri": _tri,
         "meshgrid": _meshgrid,
         "indices": _indices,
-        "asfortranarray": unsupported("paddle makes C-ordered tensors only (no order "
-                                      "argument in its creation and copy functions)"),
     },
     {name: _window(getattr(np, name))
      for name in ("bartlett", "blackman", "hamming", "hanning", "kaiser")},

@@ -1,5 +1,6 @@
 """paddle: the memory questions of numpy's array routines, read from a tensor's
-strides and data pointer (``isfortran``, ``shares_memory``, ``may_share_memory``).
+strides and data pointer (``isfortran``, ``shares_memory``, ``may_share_memory``), and
+``asfortranarray``, which strides make possible.
 
 paddle 3 keeps strided views (``transpose``, slices) of one allocation, as numpy
 does; the dtype routines are the composed ones (numpy's answers as paddle dtypes).
@@ -10,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import paddle
 from dispatch.translations._composed.dtypes import memory_view, overlap
+from dispatch.translations.paddle.devices import _asarray
 from paddle import Tensor
 
 
@@ -39,6 +42,21 @@ def _isfortran(a: Any) -> bool:
     return _dense(shape, strides)
 
 
+def _asfortranarray(a: Any, dtype: Any = None) -> Any:
+    """numpy's ``asfortranarray``: at least 1-d, Fortran-ordered (paddle's tensors take
+    strides: the transpose of a C-ordered copy of the transpose), ``a`` itself when it
+    already is."""
+    x = _asarray(a, dtype)
+    if x.ndim == 0:
+        return x.reshape([1])
+    if x.ndim == 1:
+        return x if x.is_contiguous() else x.contiguous()
+    if _isfortran(x):
+        return x
+    perm = list(range(x.ndim))[::-1]
+    return paddle.transpose(paddle.transpose(x, perm).contiguous(), perm)
+
+
 def _memory(t: Any, name: str) -> tuple[str, np.ndarray | None]:
     """(device, numpy stand-in of its elements' memory) of a tensor."""
     t = _tensor(t, name)
@@ -61,6 +79,7 @@ def _may_share_memory(a: Any, b: Any, max_work: Any = None) -> bool:
 
 TABLE = {
     "isfortran": _isfortran,
+    "asfortranarray": _asfortranarray,
     "shares_memory": _shares_memory,
     "may_share_memory": _may_share_memory,
 }
