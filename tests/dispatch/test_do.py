@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dispatch.translations._vocabulary import FLOAT_DRAWS
 
 import dispatch
 from dispatch import _registry as reg
@@ -160,3 +161,48 @@ def test_precision_applies_to_creation_with_like_and_an_explicit_dtype_wins(torc
     with dispatch.precision(32):
         assert do("ones", 2).dtype == np.float32
         assert do("ones", 2, dtype="float64").dtype == np.float64
+
+
+# ---------------------------------------------------------------- draws for an example
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT_DRAWS))
+def test_a_float_draw_for_an_example_array_takes_its_real_float_dtype(name, torch):
+    """``like=`` an array gives a draw of floats that array's dtype when it is a real
+    float (quimb's randomized SVD of a float64 matrix), the library's default otherwise."""
+    for dtype in (torch.float64, torch.float32):
+        assert do(name, size=(3,), like=torch.zeros(2, dtype=dtype)).dtype == dtype
+    for other in (torch.int64, torch.complex64):
+        out = do(name, size=(3,), like=torch.zeros(2, dtype=other))
+        assert out.dtype == torch.get_default_dtype()
+    assert do(name, size=(3,), like=np.zeros(2, np.float32)).dtype == np.float32
+
+
+def _draw(size=None):
+    return np.zeros(size)
+
+
+def _draw_dtype(size=None, dtype=None):
+    return np.zeros(size, dtype)
+
+
+def _draw_any(size=None, **kwargs):
+    return np.full(size, float(len(kwargs)))  # one keyword: the dtype
+
+
+@pytest.mark.parametrize(
+    ("fn", "dtype", "value"),
+    [(_draw, np.float64, 0.0), (_draw_dtype, np.float32, 0.0), (_draw_any, np.float64, 1.0)],
+    ids=["no dtype parameter", "dtype parameter", "**kwargs"],
+)
+def test_a_draw_is_given_only_the_keywords_its_function_takes(fn, dtype, value):
+    """What a draw takes from ``like=`` is passed only where the function has a
+    parameter for it (a registered draw without ``dtype`` is not broken by one)."""
+    dispatch.register_function("numpy", "random.standard_normal", fn)
+    try:
+        for _ in range(2):  # the second call through the cache
+            out = do("random.standard_normal", size=(2,), like=np.zeros(1, np.float32))
+            assert out.dtype == dtype
+            np.testing.assert_array_equal(out, [value, value])
+    finally:
+        dispatch.unregister_function("numpy", "random.standard_normal")
