@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
-from dispatch.translations._adapters import numpy_container
+from dispatch.translations._adapters import numpy_container, pad_index
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
@@ -206,25 +206,6 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
     return tf.roll(x, shift, axis)
 
 
-def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
-    i = np.arange(-before, n + after)
-    if mode == "edge":
-        return np.clip(i, 0, n - 1)
-    if mode == "wrap":
-        return i % n
-    if mode == "reflect":
-        if n == 1:
-            return np.zeros_like(i)
-        period = 2 * (n - 1)
-        j = i % period
-        return np.where(j >= n, period - j, j)
-    if mode == "symmetric":
-        period = 2 * n
-        j = i % period
-        return np.where(j >= n, period - 1 - j, j)
-    raise ValueError(f"mode {mode!r} is not supported on tensorflow")
-
-
 def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Any:
     x = _t(array)
     nd = x.shape.rank
@@ -259,7 +240,7 @@ def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> A
         n = x.shape[ax]
         if n == 0:
             raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant'")
-        x = tf.gather(x, _pad_index(n, before, after, mode), axis=ax)
+        x = tf.gather(x, pad_index(n, before, after, mode), axis=ax)
     return x
 
 
