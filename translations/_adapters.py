@@ -723,6 +723,8 @@ def empty_axes(fn: Callable, *, arrays: tuple[str, ...] = (), along: bool = Fals
 
     @functools.wraps(fn)
     def no_axis(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) <= at:  # no axis at all: the common call, first
+            return fn(*args)
         if not _is_no_axis(args[at] if len(args) > at else kwargs.get("axis")):
             return fn(*args, **kwargs)
         args_, kwargs_ = list(args), dict(kwargs)
