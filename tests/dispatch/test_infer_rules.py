@@ -574,6 +574,13 @@ def test_a_callable_array_is_an_array_not_a_function(monkeypatch, forget_implici
     Plain = type("Plain", (), {"__module__": "calllib_fake", "__call__": lambda self: 0})
     assert dispatch.is_array(CallArray())
     assert not dispatch.is_array(Plain())
+    # where no backend takes it (a private module), such an array is foreign, while a
+    # plain callable is an argument
+    from dispatch._infer import foreign
+
+    hidden = {"__module__": "_calllib_hidden", "__call__": lambda self: 0}
+    assert foreign(type("HiddenArray", (), {**hidden, "dtype": "float64", "shape": (2,)}))
+    assert not foreign(type("HiddenCallable", (), hidden))
 
 
 def test_a_class_whose_attribute_lookup_raises_is_no_array(monkeypatch, forget_implicit):
