@@ -206,3 +206,40 @@ def test_a_draw_is_given_only_the_keywords_its_function_takes(fn, dtype, value):
             np.testing.assert_array_equal(out, [value, value])
     finally:
         dispatch.unregister_function("numpy", "random.standard_normal")
+
+
+# ---------------------------------------------------------------- sequences of two libraries
+
+
+@pytest.mark.parametrize("pad", [0, 1, 2], ids=["two", "three", "four"])
+@pytest.mark.parametrize("keywords", [{}, {"axis": 0}], ids=["lone", "with-axis"])
+def test_a_sequence_of_two_libraries_names_them_in_argument_order(torch, pad, keywords):
+    """``stack([a, b])`` with arrays of two libraries is refused, cold and warm, whatever
+    the sequence's length (two, three and more elements are keyed differently) and
+    whether the sequence is the only argument; the message names the libraries in the
+    order the arrays came, and suggests converting to the first."""
+    jnp = pytest.importorskip("jax.numpy")
+    head = [np.ones(2)] * pad
+    for first, second, names in (
+        (torch.ones(2), jnp.ones(2), ("torch", "jax")),
+        (jnp.ones(2), torch.ones(2), ("jax", "torch")),
+    ):
+        for _ in range(2):
+            with pytest.raises(dispatch.MixedBackendError) as info:
+                do("stack", [*head, first, second], **keywords)
+            assert str(info.value) == (
+                f"do('stack'): arrays of {names[0]!r} and {names[1]!r} were passed to one "
+                f"call; convert one side first, e.g. dispatch.convert(x, {names[0]!r})"
+            )
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_a_lone_sequence_follows_its_elements_on_a_warm_cache(torch, n):
+    """The same length, other element types: each call goes where its own elements say
+    (the per-length keys never serve another combination of types)."""
+    for _ in range(2):
+        assert isinstance(do("stack", [np.ones(2)] * n), np.ndarray)
+        assert isinstance(do("stack", [torch.ones(2)] * n), torch.Tensor)
+        mixed = [np.ones(2)] * (n - 1) + [torch.ones(2)]
+        assert isinstance(do("stack", mixed), torch.Tensor)
+        assert isinstance(do("stack", mixed[::-1]), torch.Tensor)

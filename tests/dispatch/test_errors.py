@@ -408,6 +408,21 @@ def test_suggest_adds_nothing_when_nothing_is_close():
     assert suggest("sum", [3, None, "sum"]) == " Did you mean 'sum'?"  # non-strings ignored
 
 
+def test_suggest_gives_at_most_n_names_best_first_in_every_way_of_comparing():
+    """``n`` bounds the suggestions whether the name matched as written, ignoring case
+    or by its last part; the closest comes first, in the pool's own spelling."""
+    from dispatch._errors import suggest
+
+    pool = ["sum", "cumsum", "nansum", "summary", "sums", "linalg.norm"]
+    assert suggest("summ", pool, n=1) == " Did you mean 'sum'?"
+    assert suggest("summ", pool) == " Did you mean 'sum', 'sums', 'summary'?"
+    assert suggest("SUMS", pool, n=1) == " Did you mean 'sums'?"
+    assert suggest("SUMS", pool, n=2) == " Did you mean 'sums', 'sum'?"
+    assert suggest("LINALG.NORM", pool) == " Did you mean 'linalg.norm'?"
+    assert suggest("deep.sumz", pool, n=1) == " Did you mean 'sum'?"
+    assert suggest("deep.sumz", pool) == " Did you mean 'sum', 'sums'?"
+
+
 def test_messages_without_a_suggestion_read_on_at_once():
     """An unknown name or backend that resembles nothing: the message goes straight
     from what was tried to what to do."""
