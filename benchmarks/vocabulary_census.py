@@ -29,7 +29,7 @@ import dispatch
 
 LIBRARIES = ("numpy", "torch", "jax", "tensorflow", "dask")
 # libraries counted where they are installed (no CI platform is promised to have them)
-LIBRARIES += tuple(lib for lib in ("mlx", "paddle") if importlib.util.find_spec(lib))
+LIBRARIES += tuple(lib for lib in ("mlx", "paddle", "autograd") if importlib.util.find_spec(lib))
 
 # groups left out of numpy's count: not computing on arrays, or writing into them
 EXCLUDED = {
