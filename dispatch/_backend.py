@@ -66,15 +66,23 @@ class Backend:
     guarded: Mapping[str, Mapping[str, Any]]
 
 
-def from_table(name: str, module: ModuleType) -> Backend:
-    """The record of a shipped table module: its optional facts with their defaults."""
+def from_table(name: str, module: ModuleType, root: str | None = None) -> Backend:
+    """The record of a shipped table module: its optional facts with their defaults.
+
+    ``root``: another module to find the library's plain names in (a wrapper of the
+    library, set by :func:`~dispatch._registry.redirect_root`); the ``SUBMODULES``
+    below the table's own root are allowed below it too.
+    """
     facts = vars(module)
     remaps = dict(facts.get("MODULES", {}))
     submodules = facts.get("SUBMODULES")
+    own = remaps.get("", name)
+    if root is not None and root != own and submodules is not None:
+        submodules = [*submodules, *_moved(submodules, own, root)]
     return Backend(
         name=name,
         table=facts.get("TABLE", _EMPTY),
-        root=remaps.get("", name),
+        root=own if root is None else root,
         remaps=MappingProxyType(remaps),
         types=tuple(facts.get("TYPES", ())),
         priority=facts.get("PRIORITY", 0),
@@ -88,6 +96,15 @@ def from_table(name: str, module: ModuleType) -> Backend:
         in_place_suffix=facts.get("IN_PLACE_SUFFIX"),
         guarded=MappingProxyType(dict(facts.get("GUARDED", {}))),
     )
+
+
+def _moved(modules: Any, old: str, new: str) -> list[str]:
+    """The entries of ``modules`` below ``old``, moved below ``new``.
+
+    >>> _moved(["lib.linalg", "lib.fft.*", "other"], "lib", "wrap")
+    ['wrap.linalg', 'wrap.fft.*']
+    """
+    return [new + m[len(old):] for m in modules if m.startswith(old + ".")]
 
 
 def from_registration(name: str, info: Mapping[str, Any] | None) -> Backend:

@@ -69,6 +69,7 @@ OVERRIDES: dict[tuple[str, str], Callable] = {}
 COMPOSED: dict[str, Callable] = {}
 USER_TYPES: dict[Any, str] = {}  # type or module prefix -> backend name
 USER_BACKENDS: dict[str, dict[str, Any]] = {}  # name -> {module, priority, convert}
+ROOTS: dict[str, str] = {}  # shipped backend -> the module of its plain names (redirect_root)
 
 _TABLES: dict[str, ModuleType | None] = {}
 _composed_loaded = False
@@ -416,7 +417,7 @@ def _build_record(backend: str) -> Backend:
     gen = generation
     mod = table(backend)
     rec = (
-        from_table(backend, mod)
+        from_table(backend, mod, ROOTS.get(backend))
         if mod is not None
         else (from_registration(backend, USER_BACKENDS.get(backend)))
     )
@@ -450,6 +451,27 @@ def missing_module(err: ImportError, backend: str, name: str) -> BackendNotInsta
         f"do({name!r}) on backend {backend!r} needs the library {missing!r}, which is "
         f"not installed ({err}); install it with {how}."
     )
+
+
+def redirect_root(backend: str, module: str | None) -> None:
+    """Find the plain names of the shipped ``backend`` in ``module`` (None: in the
+    library's own module again).
+
+    For a module that wraps the library (autoray's module aliases:
+    ``_MODULE_ALIASES["autograd"] = "pennylane.numpy"``). The table's own entries
+    still win; the names it leaves to the library (its paths, ``NATIVE`` and the
+    module walk) are looked up in ``module``, under the same safety rules, its
+    ``SUBMODULES`` allowed below ``module`` as below the library's root.
+    """
+    from dispatch import _resolve
+
+    with lock:
+        if module is None:
+            ROOTS.pop(backend, None)
+        else:
+            ROOTS[backend] = module
+        _resolve._POLICIES.pop(backend, None)
+        clear_caches()
 
 
 def loaded_tables() -> dict[str, ModuleType | None]:

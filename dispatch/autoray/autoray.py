@@ -15,10 +15,12 @@ has what libraries reach into ``autoray.autoray`` for:
   keywords ``module``, ``alias`` and ``wrapper`` is dispatch's own).
 
 The tables start with autoray's entries for reading. Of those, dispatch applies
-the module aliases of libraries it has no table for (``autograd`` ->
-``autograd.numpy``, ``mlx`` -> ``mlx.core``...): the other entries are autoray's
-own translations of libraries whose dispatch tables already give numpy's
-semantics.
+the module aliases of libraries it has no table for: the other entries are
+autoray's own translations of libraries whose dispatch tables already give
+numpy's semantics. A module alias that a user sets for a library dispatch has a
+table for (PennyLane's ``_MODULE_ALIASES["autograd"] = "pennylane.numpy"``) makes
+that module the one the table's plain names are found in; the table's own entries
+still win.
 
 Examples
 --------
@@ -153,6 +155,7 @@ _MODULE_ALIASES: dict[str, str] = _Live(
         "mlx[alt]": "mlx.core",
     },
 )
+_MODULE_DEFAULTS = dict(_MODULE_ALIASES)
 _SUBMODULE_ALIASES: dict[tuple[str, str], str] = _Live("function", {})
 _FUNC_ALIASES: dict[tuple[str, str], str] = _Live("function", {})
 
@@ -174,9 +177,16 @@ def _sync(kind: str, key: Any) -> None:
                 _applied[kind, key] = functools.partial(_forget_type, key)
         elif kind == "module":
             target = _MODULE_ALIASES.get(key)
-            if target is not None and "[" not in key and not _shipped_or_scalar(key):
+            if target is None or "[" in key:
+                return
+            if not _shipped_or_scalar(key):
                 _dispatch.register_backend(key, key, module=target)
                 _applied[kind, key] = functools.partial(_forget_type, key)
+            elif _reg.has_table(key) and target != _MODULE_DEFAULTS.get(key, target):
+                # a shipped library's names found in a module that wraps it (PennyLane's
+                # "autograd" -> "pennylane.numpy"); autoray's own entries stay unapplied
+                _reg.redirect_root(key, target)
+                _applied[kind, key] = functools.partial(_reg.redirect_root, key, None)
         else:
             backend, name = key
             if (backend, name) in _SUBMODULE_ALIASES or (backend, name) in _FUNC_ALIASES:

@@ -300,3 +300,74 @@ def test_a_namespace_is_one_object_and_sees_later_registrations(backend):
     finally:
         dispatch.unregister_function(backend, "sum")
     assert float(dispatch.to_numpy(xp.sum(x))) == 3.0
+
+
+# ---------------------------------------------------------------- module aliases, shipped libraries
+
+WRAPPER = '''
+"""A module that wraps autograd.numpy, as pennylane.numpy does: it records each call."""
+import autograd.numpy as anp
+from autograd.numpy import *  # noqa: F403
+from autograd.numpy import linalg
+
+CALLS = []
+
+
+def sin(x):
+    CALLS.append("sin")
+    return anp.sin(x)
+
+
+def cos(x):
+    CALLS.append("cos")
+    return anp.cos(x)
+'''
+
+
+@pytest.fixture
+def wrapped_autograd(tmp_path, monkeypatch):
+    """autoray's ``_MODULE_ALIASES["autograd"]`` set to a module that wraps autograd.numpy
+    (PennyLane sets it to ``pennylane.numpy``), and set back after the test."""
+    pytest.importorskip("autograd")
+    (tmp_path / "wrapnp_probe.py").write_text(WRAPPER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    wrapper = importlib.import_module("wrapnp_probe")
+    ar.autoray._MODULE_ALIASES["autograd"] = "wrapnp_probe"
+    try:
+        yield wrapper
+    finally:
+        ar.autoray._MODULE_ALIASES["autograd"] = "autograd.numpy"
+        sys.modules.pop("wrapnp_probe", None)
+
+
+def test_a_module_alias_of_a_shipped_library_is_where_its_plain_names_are_found(
+    wrapped_autograd,
+):
+    """A box's ``sin`` is the wrapper's (on both faces: one engine); gradients flow; the
+    table's own entries still win, and the library's submodules stay reachable below
+    the wrapper; setting the alias back restores the library's own module."""
+    import autograd
+
+    x = np.array([0.0, 1.0, 2.0])
+    g = autograd.grad(lambda v: ar.do("sum", ar.do("sin", v)))(x)
+    np.testing.assert_allclose(g, np.cos(x))
+    assert wrapped_autograd.CALLS == ["sin"]
+    g = autograd.grad(lambda v: dispatch.do("sum", dispatch.do("cos", v)))(x)
+    np.testing.assert_allclose(g, -np.sin(x))
+    assert wrapped_autograd.CALLS == ["sin", "cos"]
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    g = autograd.grad(lambda m: ar.do("linalg.det", m))(a)
+    np.testing.assert_allclose(g, np.linalg.det(a) * np.linalg.inv(a).T)
+    ar.autoray._MODULE_ALIASES["autograd"] = "autograd.numpy"
+    autograd.grad(lambda v: ar.do("sum", ar.do("sin", v)))(x)
+    assert wrapped_autograd.CALLS == ["sin", "cos"]  # autograd.numpy's own again
+
+
+def test_autorays_default_module_aliases_leave_dispatchs_tables_alone():
+    """autoray's own entries for libraries with a table (tensorflow -> its experimental
+    numpy) are autoray's translations, not applied: tensorflow's names stay tensorflow's."""
+    from dispatch import _registry as reg
+
+    assert ar.autoray._MODULE_ALIASES["tensorflow"] == "tensorflow.experimental.numpy"
+    assert "tensorflow" not in reg.ROOTS
+    assert "autograd" not in reg.ROOTS
