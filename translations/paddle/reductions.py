@@ -430,3 +430,22 @@ _NO_AXIS = ("sum", "prod", "mean", "var", "std", "max", "amax", "min", "amin", "
 _NANVAR.__signature__ = inspect.signature(np.nanvar)
 _nanstd.__signature__ = inspect.signature(np.nanstd)
 TABLE = {name: empty_axes(fn) if name in _NO_AXIS else fn for name, fn in _TABLE.items()}
+_SUM = TABLE["sum"]
+
+
+def _sum_first(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+               keepdims: bool = False, *, where: Any = True) -> Tensor:
+    """numpy's sum; the common call (nothing but the array) in one step, where the
+    general path passes three layers (empty_axes, the mask, the dtype).
+
+    paddle's own sum of a whole tensor has numpy's dtype for every dtype wider than
+    two bytes (int32 and int64 give int64, floats and complexes keep theirs); the
+    narrow integers are widened by the general path. The item size decides: reading
+    it costs a third of reading a paddle dtype, before a call of about 2 us."""
+    if (axis is None and dtype is None and out is None and not keepdims and where is True
+            and type(a) is Tensor and a.element_size() > 2):
+        return paddle.sum(a)
+    return _SUM(a, axis, dtype, out, keepdims, where=where)
+
+
+TABLE["sum"] = _sum_first
