@@ -434,7 +434,7 @@ _SUM = TABLE["sum"]
 
 
 def _sum_first(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-               keepdims: bool = False, *, where: Any = True) -> Tensor:
+               keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
     """numpy's sum; the common call (nothing but the array) in one step, where the
     general path passes three layers (empty_axes, the mask, the dtype).
 
@@ -442,9 +442,11 @@ def _sum_first(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
     two bytes (int32 and int64 give int64, floats and complexes keep theirs); the
     narrow integers are widened by the general path. The item size decides: reading
     it costs a third of reading a paddle dtype, before a call of about 2 us."""
-    if (axis is None and dtype is None and out is None and not keepdims and where is True
-            and type(a) is Tensor and a.element_size() > 2):
+    if (axis is None and dtype is None and out is None and not keepdims and initial is None
+            and where is True and type(a) is Tensor and a.element_size() > 2):
         return paddle.sum(a)
+    if initial is not None:  # numpy's signature, without a keyword-only parameter (_reshape)
+        return _SUM(a, axis, dtype, out, keepdims, initial=initial, where=where)
     return _SUM(a, axis, dtype, out, keepdims, where=where)
 
 
