@@ -127,7 +127,8 @@ def test_sum_of_the_array_alone_keeps_numpys_dtype(dtype, shape):
     for args in ((), (None, None, None, False)):
         out = do("to_numpy", do("sum", paddle.to_tensor(a), *args))
         expected = np.sum(a)
-        assert out.dtype == expected.dtype and out.shape == expected.shape
+        assert out.dtype == expected.dtype, (dtype, out.dtype)
+        assert out.shape == expected.shape
         np.testing.assert_allclose(out, expected, rtol=1e-3)
 
 
