@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -144,3 +146,25 @@ def test_transpose_by_a_whole_permutation_matches_numpy(axes):
     a = np.arange(24.0).reshape(2, 3, 4)
     _same(do("transpose", paddle.to_tensor(a), axes), np.transpose(a, axes))
     _same(do("transpose", paddle.to_tensor(np.float64(3.0)), ()), np.transpose(3.0, ()))
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply"])
+@pytest.mark.parametrize("shapes", [((2, 3), (2, 3)), ((), (2, 3)), ((2, 1), (3,))])
+def test_binary_operators_are_paddles_functions(name, shapes):
+    # the table calls the operators of two tensors (+, -, *) first: paddle.add's kernel
+    # without its Python layer, which must keep its dtypes, values and refusals (a
+    # refusal sends do to numpy's promotion)
+    operator_ = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul}
+    for first in DTYPES:
+        a = paddle.to_tensor(_host(first, shapes[0], 3))
+        for second in DTYPES:
+            b = paddle.to_tensor(_host(second, shapes[1], 2) + 1)
+            try:
+                expected = getattr(paddle, name)(a, b)
+            except Exception as err:  # the refusal must be the same
+                with pytest.raises(type(err)):
+                    operator_[name](a, b)
+                continue
+            got = operator_[name](a, b)
+            assert got.dtype == expected.dtype, (first, second)
+            np.testing.assert_array_equal(got.numpy(), expected.numpy())
