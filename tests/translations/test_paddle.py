@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,79 @@ def test_wide_unsigned_arrays_are_refused_with_the_reason():
 
     with pytest.raises(UnsupportedError, match="uint32"):
         do("asarray", np.array([1], dtype=np.uint32), like="paddle")
+
+
+# the dtypes of paddle that numpy has, for the tests of the lean common calls
+DTYPES = ("bool uint8 int8 int16 int32 int64 float16 float32 float64 complex64 "
+          "complex128").split()
+
+
+def _host(dtype: str, shape: tuple[int, ...], modulus: int) -> np.ndarray:
+    return (np.arange(int(np.prod(shape))).reshape(shape) % modulus).astype(dtype)
+
+
+@pytest.mark.parametrize("first", DTYPES)
+def test_matmul_of_two_dtypes_is_numpys_or_refused(first):
+    # paddle's kernel runs first, unread, on most pairs; it computes float32 with int32 or
+    # int64 in float32 (numpy: float64), the pairs the adapter must send to promotion
+    a = _host(first, (2, 3), 3)
+    for second in DTYPES:
+        b = _host(second, (3, 2), 2)
+        expected = np.matmul(a, b)
+        try:
+            got = do("matmul", paddle.to_tensor(a), paddle.to_tensor(b))
+        except RuntimeError:  # paddle has no matmul kernel of the narrow dtypes
+            assert {first, second} & {"bool", "uint8", "int8", "int16", "float16"}
+            continue
+        out = do("to_numpy", got)
+        assert out.dtype == expected.dtype, (first, second, out.dtype)
+        np.testing.assert_allclose(out, expected, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "uint8"])  # numpy: uint64
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), ()])
+def test_sum_of_the_array_alone_keeps_numpys_dtype(dtype, shape):
+    # the common call goes to paddle.sum when the items are wider than two bytes
+    a = _host(dtype, shape, 3)
+    for args in ((), (None, None, None, False)):
+        out = do("to_numpy", do("sum", paddle.to_tensor(a), *args))
+        expected = np.sum(a)
+        assert out.dtype == expected.dtype, (dtype, out.dtype)
+        assert out.shape == expected.shape
+        np.testing.assert_allclose(out, expected, rtol=1e-3)
+
+
+@pytest.mark.parametrize("axes", [(1, 0), (0, 1, 2, 3), (), (0,)])
+def test_transpose_refuses_a_permutation_of_another_length(axes):
+    # paddle itself transposes (2, 3, 4) by (1, 0) (the leading axes) and anything by ()
+    with pytest.raises(ValueError, match="axes don't match array"):
+        do("transpose", paddle.to_tensor(np.ones((2, 3, 4))), axes)
+
+
+@pytest.mark.parametrize("axes", [(2, 0, 1), [1, 2, 0], (-1, 0, 1), np.array([2, 1, 0]), None])
+def test_transpose_by_a_whole_permutation_matches_numpy(axes):
+    a = np.arange(24.0).reshape(2, 3, 4)
+    _same(do("transpose", paddle.to_tensor(a), axes), np.transpose(a, axes))
+    _same(do("transpose", paddle.to_tensor(np.float64(3.0)), ()), np.transpose(3.0, ()))
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply"])
+@pytest.mark.parametrize("shapes", [((2, 3), (2, 3)), ((), (2, 3)), ((2, 1), (3,))])
+def test_binary_operators_are_paddles_functions(name, shapes):
+    # the table calls the operators of two tensors (+, -, *) first: paddle.add's kernel
+    # without its Python layer, which must keep its dtypes, values and refusals (a
+    # refusal sends do to numpy's promotion)
+    operator_ = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul}
+    for first in DTYPES:
+        a = paddle.to_tensor(_host(first, shapes[0], 3))
+        for second in DTYPES:
+            b = paddle.to_tensor(_host(second, shapes[1], 2) + 1)
+            try:
+                expected = getattr(paddle, name)(a, b)
+            except Exception as err:  # the refusal must be the same
+                with pytest.raises(type(err)):
+                    operator_[name](a, b)
+                continue
+            got = operator_[name](a, b)
+            assert got.dtype == expected.dtype, (first, second)
+            np.testing.assert_array_equal(got.numpy(), expected.numpy())

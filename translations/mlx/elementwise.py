@@ -9,6 +9,7 @@ a Python float with an integer array gives float32, where numpy gives float64.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import mlx.core as mx
@@ -20,6 +21,7 @@ from dispatch.translations.mlx.devices import _asarray
 from dispatch.engine import merge_tables
 
 _FLOATS = (mx.float16, mx.bfloat16, mx.float32, mx.float64)
+_ARRAY = mx.array
 
 
 def _arr(x: Any) -> Any:
@@ -53,8 +55,15 @@ def _weak(scalar: Any, dtype: Any) -> Any:
     return (mx.zeros((), dtype) + scalar).dtype
 
 
-def _binary(fn: Any) -> Any:
+def _binary(fn: Any, op: Any = None) -> Any:
+    """``fn`` with numpy's promotion; ``op``: the same kernel as an operator of
+    mlx's arrays (``+`` is ``mx.add``), a call about 70 ns cheaper than ``fn``'s."""
+    kernel = fn if op is None else op
+
     def binary(x1: Any, x2: Any) -> Any:
+        # two arrays of one dtype: mlx's kernel as it is (_pair would change nothing)
+        if type(x1) is _ARRAY and type(x2) is _ARRAY and x1.dtype == x2.dtype:
+            return kernel(x1, x2)
         return fn(*_pair(x1, x2))
 
     binary.__name__ = fn.__name__
@@ -309,9 +318,9 @@ _RENAMES_AND_ADAPTERS = {
     "deg2rad": "radians",
     "rad2deg": "degrees",
     # numpy's dtypes for Python scalars and mixed arrays (mlx's own promotion differs)
-    "add": _binary(mx.add),
-    "subtract": _binary(mx.subtract),
-    "multiply": _binary(mx.multiply),
+    "add": _binary(mx.add, operator.add),
+    "subtract": _binary(mx.subtract, operator.sub),
+    "multiply": _binary(mx.multiply, operator.mul),
     "maximum": _binary(mx.maximum),
     "minimum": _binary(mx.minimum),
     "clip": _clip,

@@ -56,11 +56,12 @@ def _masking(where: Any) -> bool:
 def _accumulating(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
-        # the common call (an inexact array, no dtype/out/initial) goes straight through
+        # the common call (a wide array, no dtype/out/initial) goes straight through;
+        # every 8-byte dtype (float64, int64, uint64, complex64) is wide, and reading
+        # the item size is cheaper than making mlx's dtype object and comparing it
         if (type(a) is _ARRAY and dtype is None and out is None and initial is None
-                and where is None and ((d := a.dtype) is not None and (
-                    d in (_F32, _F64) or d in _WIDE)) and a.size):
-            return fn(a, axis, keepdims) if keepdims else fn(a, axis)
+                and where is None and a.size and (a.itemsize == 8 or a.dtype in _WIDE)):
+            return fn(a, axis, keepdims)
         _no_out(out)
         if _masking(where):
             return masked(fn.__name__, a, axis, dtype, out, keepdims, initial=initial,

