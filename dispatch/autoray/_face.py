@@ -56,14 +56,27 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     np.int64(6)
     """
     if like is None:
+        if not kwargs:
+            # the key of the common calls without building it from an iterator
+            n = len(args)
+            if n == 1:
+                key = (name, type(args[0]))
+            elif n == 2:
+                key = (name, type(args[0]), type(args[1]))
+            else:
+                key = (name, *map(type, args))
+            try:
+                fn = _FACE[key]
+            except (KeyError, TypeError):
+                fn = _miss(name, key, False, args)
+            return fn(*args)
         key = (name, *map(type, args))
-        if kwargs:
-            for k, v in kwargs.items():
-                key += (k, type(v))
+        for k, v in kwargs.items():
+            key += (k, type(v))
         try:
             fn = _FACE[key]
         except (KeyError, TypeError):
-            fn = _miss(name, key, bool(kwargs), args)
+            fn = _miss(name, key, True, args)
         return fn(*args, **kwargs)
     if type(like) is str:
         key = (None, name, like, *kwargs)
