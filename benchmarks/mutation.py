@@ -136,6 +136,12 @@ import pytest
 
 MEMOS = {memos!r}
 
+# paddle crashes (SIGSEGV) when it is first imported in a process forked after torch,
+# jax and tensorflow were loaded, which every mutant's process is: here it is not
+# installed (its tests skip as on a machine without it; the full suite checks it)
+for _name in {unavailable!r}:
+    sys.modules.setdefault(_name, None)
+
 
 def pytest_collection_modifyitems(session, config, items):
     path = pathlib.Path("mutmut-stats.json")
@@ -164,6 +170,10 @@ MEMOS = (
     "dispatch._do._NON_ARRAY",
     "dispatch._infer._OWNER",
 )
+
+# libraries the mutation run leaves out: paddle segfaults on import in a forked process
+# (seen 2026-11-29: every mutant's tests ended with SIGSEGV once paddle was installed)
+UNAVAILABLE = ("paddle",)
 
 # array libraries imported once by the fork server, so that each mutant's process starts
 # with them loaded (dispatch itself is imported in that process, under the mutant)
@@ -343,7 +353,7 @@ def prepare(
         else:
             shutil.copy2(src, work / name)
     (work / "preload.txt").write_text("\n".join(PRELOAD) + "\n")
-    (work / "mutation_plugin.py").write_text(PLUGIN.format(memos=MEMOS))
+    (work / "mutation_plugin.py").write_text(PLUGIN.format(memos=MEMOS, unavailable=UNAVAILABLE))
     section = f"""
 
 [tool.mutmut]
