@@ -92,6 +92,8 @@ NATIVE = {
     # paddle.transpose takes the permutation, as numpy's transpose with axes
     "paddle": {op: f"paddle.{op}" for op in OPS},
     "mlx": {op: f"mx.{op}" for op in OPS},
+    # autograd's arrays are its boxes, inside a trace: autograd.numpy's functions
+    "autograd": {op: f"anp.{op}" for op in OPS},
 }
 # the array API standard's spelling (transpose with axes is permute_dims)
 ARRAY_API_NAME = {**{op: op for op in OPS}, "transpose": "permute_dims"}
@@ -143,6 +145,8 @@ def _to_numpy(a: Any) -> Any:
 
     if hasattr(a, "detach"):
         return a.detach().cpu().numpy()
+    if hasattr(a, "_value"):  # an autograd box
+        return np.asarray(a._value)
     return np.asarray(a)
 
 
@@ -181,6 +185,16 @@ def _namespace(lib: str, have: dict[str, bool]) -> dict[str, Any]:
 
         ns["paddle"] = paddle
         ns.update(x=paddle.to_tensor(xn), y=paddle.to_tensor(yn), c=paddle.to_tensor(cn))
+    elif lib == "autograd":
+        import autograd.numpy as anp
+        from autograd.core import VJPNode
+        from autograd.tracer import new_box
+
+        def box(a: Any) -> Any:  # what autograd.grad passes the function it differentiates
+            return new_box(a, 0, VJPNode.new_root())
+
+        ns["anp"] = anp
+        ns.update(x=box(xn), y=box(yn), c=cn)  # a boolean mask is no box
     elif lib == "mlx":
         import mlx.core as mx
 
@@ -204,7 +218,7 @@ def build_cases(have: dict[str, bool]) -> list[Case]:
 
     cases = []
     libs = ["numpy"] + (["torch", "mixed"] if have["torch"] else [])
-    libs += [lib for lib in ("mlx", "paddle") if have.get(lib)]
+    libs += [lib for lib in ("mlx", "paddle", "autograd") if have.get(lib)]
     for lib in libs:
         ops = OPS if lib != "mixed" else tuple(MIXED)
         for op in ops:
@@ -329,6 +343,7 @@ def one_run(rounds: int, repeat: int, target_s: float) -> dict[str, Any]:
         "array_api": _available("array_api_compat"),
         "phiml": _available("phiml.backend"),
         "mlx": _available("mlx.core"),
+        "autograd": _available("autograd"),
     }
     if have["torch"]:
         import torch
