@@ -168,3 +168,14 @@ def test_binary_operators_are_paddles_functions(name, shapes):
             got = operator_[name](a, b)
             assert got.dtype == expected.dtype, (first, second)
             np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "cumsum", "cumprod", "nansum", "nanprod"])
+def test_an_accumulation_numpy_widens_to_uint64_is_refused_with_the_way_out(name):
+    """numpy accumulates uint8 in uint64, a dtype paddle lacks: a TypeError says so and
+    what to pass (it was a KeyError), and with that dtype the values are numpy's."""
+    a = np.arange(1, 5, dtype=np.uint8)
+    with pytest.raises(TypeError, match=r"numpy's result is uint64.*pass dtype="):
+        do(name, paddle.to_tensor(a))
+    got = do(name, paddle.to_tensor(a), dtype="int64")
+    np.testing.assert_array_equal(got.numpy(), getattr(np, name)(a, dtype=np.int64))

@@ -17,7 +17,7 @@ import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
-from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, _dtype
+from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype
 from paddle import Tensor
 
 _F64, _F32 = paddle.float64, paddle.float32
@@ -30,7 +30,13 @@ def _numpy_dtype(name: str, dtype: Any, arg: Any = None) -> Any:
     sample = np.ones((1, 1), NP_NAMES[dtype])
     out = getattr(np, name)(sample, axis=0, dtype=arg) if arg is not None else getattr(
         np, name)(sample, axis=0)
-    return _DTYPES[out.dtype.name]
+    try:
+        return _DTYPES[out.dtype.name]
+    except KeyError:  # numpy accumulates uint8 in uint64, which paddle lacks
+        raise TypeError(
+            f"{name} of a {NP_NAMES[dtype]} tensor on paddle: numpy's result is "
+            f"{out.dtype.name}, and {NO_WIDE_UNSIGNED}; pass dtype= (e.g. dtype='int64')"
+        ) from None
 
 
 def _axis(axis: Any) -> Any:
