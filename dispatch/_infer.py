@@ -185,7 +185,7 @@ def _explicit_module_backend(cls: type, root: str) -> bool:
         shaped = hasattr(cls, "shape") or hasattr(cls, "ndim")
     except Exception:
         return False
-    return shaped and reg.is_public_name(root) and root in sys.modules
+    return shaped and reg.is_public_name(root) and sys.modules.get(root) is not None
 
 
 def implicit_backend(name: str) -> None:

@@ -266,7 +266,7 @@ def has_registrations(backend: str) -> bool:
 def module_findable(module: str) -> bool:
     """Whether ``module`` is imported or importable, without importing it (only its
     parent packages, as ``importlib.util.find_spec`` does)."""
-    if module in sys.modules:
+    if sys.modules.get(module) is not None:
         return True
     try:
         return importlib.util.find_spec(module) is not None
@@ -502,8 +502,9 @@ def converts_constants(backend: str) -> bool:
 
 
 def library_loaded(backend: str) -> bool:
-    """Whether the library behind a shipped table is already imported."""
-    return backend.split(".")[0] in sys.modules
+    """Whether the library behind a shipped table is already imported (a ``None`` in
+    ``sys.modules``, which blocks an import, is not)."""
+    return sys.modules.get(backend.split(".")[0]) is not None
 
 
 # ---------------------------------------------------------------- composed

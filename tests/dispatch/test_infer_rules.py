@@ -667,3 +667,22 @@ def test_decide_names_no_backend_when_no_argument_decides():
     assert decide([]) is None
     assert decide([int, float, str]) is None
     assert decide([np.ndarray, int]) == "numpy"
+
+
+@pytest.mark.parametrize("blocked", ["cupy", "paddle", "mlx"])
+def test_a_library_blocked_in_sys_modules_is_not_installed(mylib, monkeypatch, blocked):
+    """``sys.modules[name] = None`` blocks an import (a test harness, an embedded
+    interpreter): the library counts as not installed, and inference over the shipped
+    tables goes on without it instead of failing on its table's import."""
+    for name in [m for m in sys.modules if m == blocked or m.startswith(blocked + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, blocked, None)
+    reg.clear_caches()
+    try:
+        assert not reg.library_loaded(blocked)
+        assert not reg.module_findable(blocked)
+        a = mylib.Array([[3.0, 4.0], [0.0, 0.0]])
+        assert infer_backend(a) == "mylib_unreg"
+        np.testing.assert_array_equal(do("sum", a, axis=0).data, [3.0, 4.0])
+    finally:
+        reg.clear_caches()
