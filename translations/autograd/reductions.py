@@ -33,8 +33,8 @@ def _cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> An
     """numpy's ``cumprod``, differentiated through the running products along ``axis``.
 
     >>> _cumprod(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=1)
-    array([[1., 2.],
-           [3., 8.]])
+    array([[ 1.,  2.],
+           [ 3., 12.]])
     """
     _no_out("cumprod", out)
     value = np.cumprod(getval(a), axis=axis, dtype=dtype)
