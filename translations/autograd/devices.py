@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 from autograd import numpy as anp
 from autograd.tracer import Box, getval
-
-from dispatch.engine import merge_tables
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import backend_entries, host_entries
 from dispatch.translations._composed.devices import to_dlpack
+
+from dispatch.engine import merge_tables
 
 from ._common import any_box, on_values, values
 

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 from autograd import numpy as anp
 from autograd.tracer import Box, getval
+from dispatch.translations import numpy as _numpy
 
 from dispatch.engine import merge_tables
-from dispatch.translations import numpy as _numpy
 
 _NUMPY = {name: entry for name, entry in _numpy.TABLE.items() if name.startswith("random.")}
 _FROM_A_BOX = ("random.permuted", "random.permutation", "random.choice")
