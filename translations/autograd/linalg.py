@@ -38,6 +38,7 @@ from autograd import numpy as anp
 from autograd.scipy import linalg as asla
 from autograd.tracer import getval
 from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations.numpy import _householder_product as _numpy_householder_product
 
 from ._common import exact, no_derivative, on_values, positional, unpacked, values
 
@@ -279,6 +280,22 @@ def _expm(a: Any) -> Any:
     return exact(value, r)
 
 
+def _householder_product(a: Any, tau: Any) -> Any:
+    """The first columns of the product of the reflectors ``I - tau_i v_i v_i^H``
+    (LAPACK's orgqr; numpy's table's value), differentiated through the same products
+    applied to the identity's first columns."""
+    value = _numpy_householder_product(getval(a), getval(tau))
+    m, n = np.shape(getval(a))[-2:]
+    dt = value.dtype
+    q = np.broadcast_to(np.eye(m, n, dtype=dt), value.shape)
+    rows = np.arange(m)
+    for i in reversed(range(np.shape(getval(tau))[-1])):
+        v = anp.where(rows < i, 0.0, anp.where(rows == i, 1.0, a[..., :, i]))
+        w = anp.einsum("...i,...ij->...j", anp.conj(v), q)
+        q = q - tau[..., i, None, None] * v[..., :, None] * w[..., None, :]
+    return exact(value, q)
+
+
 def _sqsum(x: Any, axis: Any, keepdims: bool) -> Any:
     a = anp.abs(x)
     return anp.sqrt(anp.sum(a * a, axis=axis, keepdims=keepdims))
@@ -359,6 +376,10 @@ TABLE = {
     "scipy.linalg.cho_factor": _cho_factor,
     "scipy.linalg.cho_solve": _cho_solve,
     "scipy.linalg.expm": _expm,
+    # torch's names of the same functions (numpy's table has them too)
+    "linalg.expm": _expm,
+    "linalg.lu": _lu,
+    "linalg.householder_product": _householder_product,
     "dot": positional(anp.dot, "a", "b"),
     "inner": positional(anp.inner, "a", "b"),
     "outer": positional(anp.outer, "a", "b"),
