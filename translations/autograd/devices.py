@@ -42,7 +42,9 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
         if dtype is not None and np.dtype(dtype) != getval(out).dtype:
             out = out.astype(np.dtype(dtype))
         return out
-    return np.asarray(a, dtype=dtype, order=order, copy=copy, **kwargs)
+    if copy is not None:  # numpy 2's keyword (numpy 1.26 has none)
+        kwargs["copy"] = copy
+    return np.asarray(a, dtype=dtype, order=order, **kwargs)
 
 
 def _same_box(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
