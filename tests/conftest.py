@@ -41,9 +41,13 @@ LIBRARY = {"dask": "dask.array", "cupy": "cupy", "mlx": "mlx.core"}
 # backends whose arrays the generic function tests run on (scipy's arrays are
 # scipy.sparse matrices, tested on their own)
 # autograd's arrays outside a trace are numpy's own ndarrays (its creation routines and
-# draws return them, and they name numpy): only its boxes are autograd's, and those
-# are tested in tests/translations/test_autograd.py
+# draws return them, and they name numpy): only its boxes are autograd's. The
+# whole-vocabulary checks (the smoke walk, the property tests and their call forms) run
+# on boxes too (VOCABULARY_BACKENDS; :func:`to_backend` boxes a numpy array), the other
+# function tests on the array backends only
 ARRAY_BACKENDS = [b for b in BACKENDS if b not in ("scipy", "autograd")]
+BOXED_BACKENDS = [b for b in BACKENDS if b == "autograd"]
+VOCABULARY_BACKENDS = ARRAY_BACKENDS + BOXED_BACKENDS
 
 
 def _usable(backend: str) -> bool:
@@ -61,9 +65,10 @@ def _usable(backend: str) -> bool:
     return True
 
 
-def usable_backends() -> list[str]:
-    """The array backends whose library is importable here."""
-    return [b for b in ARRAY_BACKENDS if _usable(b)]
+def usable_backends(vocabulary: bool = False) -> list[str]:
+    """The array backends whose library is importable here (``vocabulary``: with the
+    boxed ones, which the whole-vocabulary checks run on)."""
+    return [b for b in (VOCABULARY_BACKENDS if vocabulary else ARRAY_BACKENDS) if _usable(b)]
 
 
 def pytest_configure(config):
@@ -151,8 +156,31 @@ def to_backend(x: Any, backend: str) -> Any:
     if isinstance(x, (list, tuple)):
         return type(x)(to_backend(v, backend) for v in x)
     if isinstance(x, np.ndarray):
-        return do("asarray", x.copy(), like=backend)
+        return backend_array(x, backend)
     return x
+
+
+def boxed(x: np.ndarray, backend: str) -> bool:
+    """Whether :func:`backend_array` makes ``x`` a box of ``backend`` (autograd): float
+    and complex arrays only. autograd differentiates those; an integer or bool array in
+    a traced function is a constant (an index, a mask), and autograd itself fails on a
+    box of one as soon as a result is an integer scalar (``autograd.numpy.sum`` of one
+    raises "Can't differentiate w.r.t. type int64")."""
+    return backend in BOXED_BACKENDS and x.dtype.kind in "fc"
+
+
+def backend_array(x: np.ndarray, backend: str) -> Any:
+    """A copy of one numpy array as ``backend``'s array. On autograd, a float or complex
+    array becomes a box at the root of a trace, as ``autograd.grad`` makes its argument,
+    and any other array stays a numpy constant (:func:`boxed`)."""
+    if backend in BOXED_BACKENDS:
+        if not boxed(x, backend):
+            return x.copy()
+        from autograd.core import VJPNode
+        from autograd.tracer import new_box
+
+        return new_box(x.copy(), 0, VJPNode.new_root())
+    return do("asarray", x.copy(), like=backend)
 
 
 def to_np(x: Any) -> Any:
@@ -373,10 +401,10 @@ def _convert_first(x: Any, backend: str, done: list[bool]) -> Any:
     if isinstance(x, (list, tuple)):
         return type(x)(_convert_first(v, backend, done) for v in x)
     if isinstance(x, np.ndarray):
-        if done[0]:
+        if done[0] or (backend in BOXED_BACKENDS and not boxed(x, backend)):
             return x.copy()
         done[0] = True
-        return do("asarray", x.copy(), like=backend)
+        return backend_array(x, backend)
     return x
 
 
@@ -388,7 +416,9 @@ def call_forms(
     forms = {"converted": (to_backend(args, backend), to_backend(kwargs, backend))}
     if like:
         return forms
-    if backend != "numpy" and len(array_leaves(args) + array_leaves(kwargs)) >= 2:
+    moved = [a for a in array_leaves(args) + array_leaves(kwargs)
+             if backend not in BOXED_BACKENDS or boxed(a, backend)]
+    if backend != "numpy" and len(moved) >= 2:
         done = [False]
         forms["mixed"] = (
             _convert_first(args, backend, done),
@@ -407,6 +437,23 @@ def call_forms(
 
 def _result_types(out: Any) -> list[type]:
     return [type(r) for r in result_leaves(out)]
+
+
+def _same_types(backend: str, got: list[type], want: list[type]) -> bool:
+    """Whether two call forms' result types agree. On autograd a result is a box where
+    it depends on a box and numpy's where it does not: a form that leaves an argument a
+    numpy constant may get numpy's array where another gets a box (the second array of
+    ``broadcast_arrays(box, constant)``, ``heaviside`` of a constant ``x2``)."""
+    if got == want:
+        return True
+    if backend not in BOXED_BACKENDS or len(got) != len(want):
+        return False
+    from autograd.tracer import Box
+
+    plain = (np.ndarray, np.generic)
+    return all(g is w or ({issubclass(g, Box), issubclass(w, Box)} == {True, False}
+               and (issubclass(g, plain) or issubclass(w, plain)))
+               for g, w in zip(got, want, strict=True))
 
 
 def run_forms(
@@ -437,7 +484,7 @@ def run_forms(
             got = _result_types(out)
             if types is None:
                 types = got
-            if got != types:
+            if not _same_types(backend, got, types):
                 raise AssertionError(
                     f"{form} call of {name} on {backend} returned {got}, the call with every "
                     f"array converted returned {types}"
@@ -620,7 +667,8 @@ class Case:
 # buffer can never be written through, so aliasing is invisible to users there.
 # mlx's too: ``x[i] = v`` rebinds ``x`` to a new array (a reshape of ``x`` made before
 # keeps the old values), and mlx exposes no buffer address to compare.
-IMMUTABLE_BACKENDS = frozenset({"jax", "tensorflow", "dask", "mlx"})
+# autograd's boxes too: a box is never written into (autograd records pure functions)
+IMMUTABLE_BACKENDS = frozenset({"jax", "tensorflow", "dask", "mlx", "autograd"})
 
 
 def _host_copy(x: Any) -> Any:

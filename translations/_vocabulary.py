@@ -83,6 +83,8 @@ SEQUENCE_ARGS = frozenset(
         "ravel_multi_index",
         "scipy.linalg.cho_solve",
         "scipy.linalg.lu_solve",
+        "choose",
+        "select",
     }
 )
 

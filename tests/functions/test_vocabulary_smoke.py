@@ -33,14 +33,17 @@ import pytest
 import scipy.linalg
 import scipy.special as sc
 from conftest import (
+    BOXED_BACKENDS,
     array_leaves,
     assert_close,
     assert_default_float_width,
     assert_same_container,
+    boxed,
     floats_from_ints,
     known_gap,
     missing_dtype,
     reference_function,
+    result_leaves,
     to_backend,
     to_np,
     usable_backends,
@@ -898,6 +901,28 @@ def _custom(x, backend):
 # names with no smoke case, each with its reason (keep this short)
 EXEMPT: dict[str, str] = {}
 
+# names whose float results from autograd's boxes are plain numpy arrays, each with its
+# reason; any other name that computes a float result from a box must return a box (a
+# plain one would drop the derivative silently)
+_PIECEWISE = "piecewise constant: no derivative, a plain value as autograd's own floor"
+PLAIN_ON_BOXES: dict[str, str] = {
+    **dict.fromkeys("around ceil fix floor floor_divide floordiv rint round sign trunc "
+                    "spacing".split(), _PIECEWISE),
+    "divmod": "the quotient is piecewise constant (the remainder is a box)",
+    "modf": "the integral part is piecewise constant (the fraction is a box)",
+    **dict.fromkeys("empty_like full_like ones_like zeros_like".split(),
+                    "made from the shape and dtype only"),
+    **dict.fromkeys("stop_gradient stop_gradient_tree to_numpy numpy numpy_call".split(),
+                    "leaves the trace by definition"),
+    "auto_cast": "the integer argument is a constant, cast as one",
+    **dict.fromkeys("linalg.lu scipy.linalg.lu".split(),
+                    "the permutation matrix is a constant (L and U are boxes)"),
+    **dict.fromkeys("histogram histogram2d histogramdd histogram_bin_edges".split(),
+                    "bin edges are computed from the data on the host, on every library"),
+    "solve_triangular_sparse": "solved on the host by scipy.sparse, on every library",
+    "minimize": "an optimizer's result: no derivative flows through its iterations",
+}
+
 # (name, backend) pairs where the backend disagrees with numpy: strict xfails, each a
 # bug to fix in its table (an entry that starts working must go)
 XFAIL: dict[tuple[str, str], str] = {
@@ -910,7 +935,7 @@ XFAIL: dict[tuple[str, str], str] = {
 
 
 def _load_tables() -> list[str]:
-    backends = usable_backends()
+    backends = usable_backends(vocabulary=True)  # autograd's boxes too
     for b in [*backends, "scipy"]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -937,9 +962,11 @@ def test_every_name_has_a_case():
 
 
 def test_exemptions_have_reasons():
-    for name, why in [*EXEMPT.items(), *XFAIL.items()]:
+    for name, why in [*EXEMPT.items(), *XFAIL.items(), *PLAIN_ON_BOXES.items()]:
         assert isinstance(why, str), name
         assert len(why) > 20, name
+    stale = sorted(set(PLAIN_ON_BOXES) - set(CASES))
+    assert not stale, f"PLAIN_ON_BOXES names with no smoke case: {stale}"
 
 
 def _run(name: str, s: Smoke, args: tuple, kwargs: dict, backend: str) -> Any:
@@ -1124,6 +1151,11 @@ def _params() -> list:
 def test_smoke(name: str, backend: str) -> None:
     s = CASES[name]
     args, kwargs = s.args, s.kwargs
+    leaves = array_leaves(args) + array_leaves(kwargs)
+    if backend in BOXED_BACKENDS and not s.like and leaves and not any(
+            boxed(a, backend) for a in leaves):
+        # the call would be numpy's: integer and bool arrays are constants to autograd
+        pytest.skip(f"{name} on {backend}: no float or complex argument to box (conftest.boxed)")
     if not s.like:  # like= calls take numpy arrays as the source to import
         try:
             args, kwargs = to_backend(args, backend), to_backend(kwargs, backend)
@@ -1157,6 +1189,20 @@ def test_smoke(name: str, backend: str) -> None:
             s.check(out, backend)
         else:
             _check_value(name, s, out, args, backend)
+        if backend in BOXED_BACKENDS and not s.like and name not in PLAIN_ON_BOXES:
+            _check_boxes_kept(name, out)
+
+
+def _check_boxes_kept(name: str, out: Any) -> None:
+    """A float or complex result computed from boxes is a box (its derivative flows)."""
+    from autograd.tracer import Box
+
+    for i, r in enumerate(result_leaves(out)):
+        plain = isinstance(r, (np.ndarray, np.generic)) and not isinstance(r, Box)
+        assert not (plain and np.asarray(r).dtype.kind in "fc"), (
+            f"{name}: result {i} is a plain {type(r).__name__} computed from boxes "
+            "(the derivative is dropped); PLAIN_ON_BOXES lists the names where that is "
+            "right, with the reason")
 
 
 def _own_params() -> list:

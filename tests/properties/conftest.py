@@ -18,13 +18,24 @@ report (the controller receives user properties from xdist workers too).
 
 from __future__ import annotations
 
+import pytest
+from conftest import VOCABULARY_BACKENDS, _backend_param
 from hypothesis import HealthCheck, settings
 
+
+@pytest.fixture(params=VOCABULARY_BACKENDS)
+def backend(request):
+    """Every installed array backend and autograd's boxes (tests/conftest.py): the
+    property tests check the whole vocabulary on each."""
+    return _backend_param(request)
+
+
 # examples per (function, backend) pair in the CI profile: jax compiles every function
-# for every new shape (about 50 ms an example), the others take 1 to 5 ms
+# for every new shape (about 50 ms an example), the others take 1 to 5 ms (autograd's
+# boxes 5 to 10: every call form of an example records a trace)
 CI_EXAMPLES = 8
 CI_EXAMPLES_BY_BACKEND = {"torch": 6, "tensorflow": 5, "dask": 3, "sparse": 2, "jax": 3,
-                          "paddle": 5}
+                          "paddle": 5, "autograd": 5}
 
 _COMMON = {
     "deadline": None,

@@ -152,3 +152,159 @@ def test_boxes_are_autograds_whichever_module_is_imported_first(first):
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert float(done.stdout) == 6.0  # d/dx1 of (x0+x1+x2)**2: 2 * 3
+
+
+# ---------------------------------------------------------------- derivatives
+
+# The names whose autograd primitive has no derivative (or takes fewer arguments than
+# numpy's) are written in translations/autograd/ from operations autograd differentiates;
+# each derivative is checked here against finite differences (autograd's check_grads).
+# The values are checked against numpy by the smoke walk and the property tests.
+rng = np.random.default_rng(7)
+M = rng.standard_normal((4, 4))
+SPD = M @ M.T + 4 * np.eye(4)
+V = rng.standard_normal(6)
+P = rng.uniform(0.5, 2.0, 6)
+TALL = rng.standard_normal((5, 3))
+RHS = rng.standard_normal((5, 2))
+IDX = np.array([0, 2, 2, 1, 0, 3])
+
+
+def _flat(parts):
+    import autograd.numpy as anp
+
+    return anp.concatenate([anp.ravel(p) for p in parts])
+
+
+def _seeded(name, *args, **kwargs):
+    do("random.seed", 3, like="autograd")
+    return do(name, *args, **kwargs)
+
+
+GRADIENTS = {
+    "cbrt": (lambda x: do("cbrt", x), V),
+    "copysign": (lambda x: do("copysign", x, -V), V),
+    "float_power": (lambda x: do("float_power", x, 1.5), P),
+    "fmod": (lambda x: do("fmod", x, 0.7), V),
+    "fmod|divisor": (lambda y: do("fmod", 3 * V, y), P),
+    "heaviside|x2": (lambda y: do("heaviside", np.array([0.0, 1.0, -1.0, 0.0, 2.0, 0.0]), y), V),
+    "ldexp": (lambda x: do("ldexp", x, np.array([1, -2, 3, 0, 1, 2])), V),
+    "nextafter": (lambda x: do("nextafter", x, np.inf), V),
+    "positive": (lambda x: do("positive", x), V),
+    "nan_to_num": (lambda x: do("nan_to_num", x, nan=2.0, posinf=1.0), V),
+    "cumsum|dtype": (lambda x: do("cumsum", x, dtype="float64"), V),
+    "clip": (lambda x: do("clip", x, -0.5, 0.5), V),
+    "clip|bound": (lambda lo: do("clip", V, lo, 1.0), P - 1.0),
+    "cumprod": (lambda x: do("cumprod", x, axis=1), M),
+    "nansum": (lambda x: do("nansum", x, axis=0), M),
+    "nanmean": (lambda x: do("nanmean", x, axis=1), M),
+    "ptp": (lambda x: do("ptp", x, axis=1), M),
+    "median": (lambda x: do("median", x, axis=0), M),
+    "vdot": (lambda x: do("vdot", x, V), V),
+    "cov": (lambda x: do("cov", x), M),
+    "cov|aweights": (lambda w: do("cov", M, aweights=w), P[:4]),
+    "corrcoef": (lambda x: do("corrcoef", x), M),
+    "bincount|weights": (lambda w: do("bincount", IDX, w), V),
+    "sort|axis 0": (lambda x: do("sort", x, axis=0), M),
+    "take_along_axis": (lambda x: do("take_along_axis", x, np.argsort(M, 0), 0), M),
+    "select": (lambda x: do("select", [M > 0.5, M < -0.5], [x, 2 * x], 0.0), M),
+    "unique": (lambda x: do("unique", x), M),
+    "split": (lambda x: _flat(do("split", x, 2, axis=1)), M),
+    "broadcast_to": (lambda x: do("broadcast_to", x, (3, 6)), V),
+    "broadcast_arrays": (lambda x: _flat(do("broadcast_arrays", x, M[:, :1])), M[0]),
+    "meshgrid": (lambda x: _flat(do("meshgrid", x, V[:3])), V[:4]),
+    "dstack": (lambda x: do("dstack", [x, 2 * x]), M),
+    "diagflat": (lambda x: do("diagflat", x, 1), V[:3]),
+    "concatenate|axis None": (lambda x: do("concatenate", [x, M], axis=None), M),
+    "rot90": (lambda x: do("rot90", x, 3, axes=(1, 0)), M),
+    "diagonal": (lambda x: do("diagonal", x, 1), M),
+    "diagonal|axes": (lambda x: do("diagonal", x, -1, 2, 0), rng.standard_normal((3, 2, 4))),
+    "diag|wide": (lambda x: do("diag", x, -1), M[:3]),
+    "diag|vector": (lambda x: do("diag", x, 2), V[:3]),
+    "where|broadcast": (lambda x: do("where", M > 0, x, 2.0 * M), V[:4]),
+    "copysign|broadcast": (lambda x: do("copysign", x, M), V[:4]),
+    "trace|axes": (lambda x: do("trace", x, 0, 1, 2), rng.standard_normal((2, 3, 3))),
+    "pad|reflect": (lambda x: do("pad", x, ((1, 2), (2, 1)), mode="reflect"), M),
+    "pad|constant": (lambda c: do("pad", M, 1, constant_values=c), 0.5),
+    "linalg.eigvals": (lambda x: do("real", do("linalg.eigvals", x + x.T)), M),
+    "linalg.eigvalsh": (lambda x: do("linalg.eigvalsh", x + x.T), M),
+    "linalg.lstsq": (lambda x: do("linalg.lstsq", x, RHS, rcond=None)[0], TALL),
+    "linalg.lstsq|b": (lambda b: do("linalg.lstsq", TALL, b, rcond=None)[0], RHS),
+    "linalg.matrix_power": (lambda x: do("linalg.matrix_power", x, 5), M / 2),
+    "linalg.matrix_power|negative": (lambda x: do("linalg.matrix_power", x, -2), SPD),
+    "linalg.multi_dot": (lambda x: do("linalg.multi_dot", [x, M, x]), M),
+    "linalg.qr": (lambda x: _flat(do("linalg.qr", x)), TALL),
+    "linalg.qr|wide": (lambda x: _flat(do("linalg.qr", x)), TALL.T),
+    "linalg.qr|r": (lambda x: do("linalg.qr", x, mode="r"), TALL),
+    "linalg.norm|1": (lambda x: do("linalg.norm", x, 1), V),
+    "linalg.norm|inf": (lambda x: do("linalg.norm", x, np.inf), V),
+    "linalg.norm|3": (lambda x: do("linalg.norm", x, 3), V),
+    "linalg.norm|matrix 1": (lambda x: do("linalg.norm", x, 1), M),
+    "linalg.norm|matrix -inf": (lambda x: do("linalg.norm", x, -np.inf), M),
+    "linalg.norm|nuc": (lambda x: do("linalg.norm", x, "nuc"), M),
+    "scipy.linalg.lu": (lambda x: _flat(do("scipy.linalg.lu", x)[1:]), M),
+    "scipy.linalg.lu|permute_l": (lambda x: _flat(do("scipy.linalg.lu", x, permute_l=True)), M),
+    "scipy.linalg.lu_factor": (lambda x: do("scipy.linalg.lu_factor", x)[0], M),
+    "scipy.linalg.cho_factor": (
+        lambda x: do("triu", do("scipy.linalg.cho_factor", x @ x.T + np.eye(4))[0]), M),
+    "scipy.linalg.cho_solve": (
+        lambda b: do("scipy.linalg.cho_solve", (np.linalg.cholesky(SPD), True), b), RHS[:4]),
+    "scipy.linalg.cho_solve|c": (
+        lambda c: do("scipy.linalg.cho_solve", (c, True), RHS[:4]), np.linalg.cholesky(SPD)),
+    "scipy.linalg.expm": (lambda x: do("scipy.linalg.expm", x), M / 4),
+    "scipy.linalg.expm|squared": (lambda x: do("scipy.linalg.expm", x), 4 * M),
+    "scipy.special.softmax": (lambda x: do("scipy.special.softmax", x, axis=1), M),
+    "scipy.special.log_softmax": (lambda x: do("scipy.special.log_softmax", x), V),
+    "scipy.special.xlogy": (lambda y: do("scipy.special.xlogy", V, y), P),
+    "scipy.special.gammainc|x": (lambda x: do("scipy.special.gammainc", P, x), P),
+    "scipy.special.zeta|q": (lambda q: do("scipy.special.zeta", 3.0, q), P),
+    "scipy.special.k0": (lambda x: do("scipy.special.k0", x), P),
+    "scipy.special.k1": (lambda x: do("scipy.special.k1", x), P),
+    "scipy.special.k0e": (lambda x: do("scipy.special.k0e", x), P),
+    "scipy.special.k1e": (lambda x: do("scipy.special.k1e", x), P),
+    "scipy.special.i0e": (lambda x: do("scipy.special.i0e", x), V),
+    "scipy.special.i1e": (lambda x: do("scipy.special.i1e", x), V),
+    "scipy.special.i1e|zero": (lambda x: do("scipy.special.i1e", x), np.array([0.0, -1.5])),
+    "scipy.special.ndtri": (lambda x: do("scipy.special.ndtri", x), P / 2.5),
+    "linalg.expm": (lambda x: do("linalg.expm", x), M / 4),
+    "linalg.lu": (lambda x: _flat(do("linalg.lu", x)[1:]), M),
+    "linalg.householder_product": (
+        lambda h: do("linalg.householder_product", h, np.array([1.2, 0.7, 1.5])), TALL),
+    "linalg.householder_product|tau": (
+        lambda t: do("linalg.householder_product", TALL, t), np.array([1.2, 0.7, 1.5])),
+    "fft.rfft|odd": (lambda x: do("fft.rfft", x[:5]), V),
+    "fft.irfft|odd": (lambda c: do("fft.irfft", c, 5), V[:3] + 1j * V[3:]),
+    "fft.hfft|odd": (lambda c: do("fft.hfft", c, 5, norm="ortho"), V[:3] + 1j * V[3:]),
+    "fft.ihfft|odd": (lambda x: do("fft.ihfft", x[:5]), V),
+    "fft.rfftn|odd": (lambda x: do("fft.rfftn", x[:, :3]), M),
+    "fft.irfftn|odd": (lambda c: do("fft.irfftn", c, (4, 5), (0, 1)), M[:, :3] + 1j * M[:, 1:]),
+    "random.permuted": (lambda x: _seeded("random.permuted", x, axis=1), M),
+    "random.choice": (lambda x: _seeded("random.choice", x, 4), V),
+}
+
+
+@pytest.mark.parametrize("key", sorted(GRADIENTS))
+def test_derivatives_of_the_written_names_match_finite_differences(key):
+    from autograd.test_util import check_grads
+
+    f, x = GRADIENTS[key]
+    check_grads(f, modes=["rev"], order=1)(x)
+
+
+@pytest.mark.parametrize(("call", "what"), [
+    (lambda a: do("scipy.special.gammainc", a, P), "gammainc has no derivative with respect to a"),
+    (lambda x: do("linalg.qr", x, mode="complete")[0], "columns of Q past"),
+    (lambda x: do("linalg.qr", x, mode="raw")[0], "Householder reflectors"),
+])
+def test_what_has_no_derivative_raises_when_a_gradient_asks(call, what):
+    """The value is numpy's; only a gradient that needs the missing derivative fails."""
+    x = P if "gammainc" in what else TALL
+    np.testing.assert_array_equal(getval(call(box(x))), call(x))
+    with pytest.raises(NotImplementedError, match=what):
+        autograd.grad(lambda v: do("sum", do("real", call(v))))(x)
+
+
+def test_pad_modes_that_compute_new_values_are_refused_on_a_box():
+    with pytest.raises(NotImplementedError, match="pad\\(mode='mean'\\)"):
+        do("pad", box(M), 1, mode="mean")
+    np.testing.assert_array_equal(do("pad", M, 1, mode="mean"), np.pad(M, 1, mode="mean"))

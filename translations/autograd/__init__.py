@@ -24,7 +24,19 @@ differentiates) and ``random`` (numpy's draws: constants of a computation).
 from __future__ import annotations
 
 from dispatch.translations._adapters import merge_topics
-from dispatch.translations.autograd import autodiff, devices, indexing, random
+from dispatch.translations.autograd import (
+    autodiff,
+    devices,
+    elementwise,
+    fft,
+    indexing,
+    linalg,
+    random,
+    reductions,
+    shape,
+    sparse,
+    special,
+)
 
 TYPES = ("autograd",)
 MODULES = {"": "autograd.numpy", "scipy": "autograd.scipy"}
@@ -40,4 +52,5 @@ def is_array_type(cls: type) -> bool:
     return any(k.__name__ == "ArrayBox" for k in cls.__mro__)
 
 
-TABLE = merge_topics(devices, autodiff, indexing, random)
+TABLE = merge_topics(devices, autodiff, elementwise, fft, reductions, shape, indexing, linalg,
+                     special, sparse, random)

@@ -1,16 +1,19 @@
 """autograd: numpy's names whose autograd primitive has no derivative, through
 indexing and arithmetic, which autograd differentiates (``flip``, ``take``,
-``copy``). Other primitives without a derivative (``cumprod``, ``median``,
-``linalg.qr``, ``unique``, a multi-dimensional ``sort``) raise autograd's own
-NotImplementedError when given a box: autograd knows no derivative for them."""
+``copy``, ``take_along_axis``, and ``sort`` along any axis as a gather by its
+``argsort``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from autograd.tracer import getval
+from autograd import numpy as anp
+from autograd.tracer import Box, getval
 from dispatch.translations._adapters import take_index
+from dispatch.translations._composed.indexing import nonzero_static
+
+from ._common import exact, on_values, values, where
 
 
 def _flip(m: Any, axis: Any = None) -> Any:
@@ -44,12 +47,93 @@ def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = N
 
 
 def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
-    # a box is immutable: a copy is the same value, recorded as itself
-    return a + np.zeros((), dtype=np.result_type(getval(a)))
+    # a box is immutable: a copy is the same value (times one, which keeps -0.0 and
+    # nan), recorded as itself
+    return a * np.ones((), dtype=np.result_type(getval(a)))
+
+
+def _take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> Any:
+    """numpy's ``take_along_axis`` as one advanced index (numpy's own construction):
+    ``indices`` on ``axis``, a broadcast ``arange`` on every other axis.
+
+    >>> _take_along_axis(np.array([[3.0, 1.0], [2.0, 5.0]]), np.array([[1], [0]]), 1)
+    array([[1.],
+           [2.]])
+    """
+    idx = np.asarray(getval(indices))
+    if axis is None:
+        arr, axis = anp.ravel(arr), 0
+    shape = np.shape(getval(arr))
+    if idx.ndim != len(shape):
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    axis = axis % len(shape)
+    ones = (1,) * len(shape)
+    index = tuple(idx if d == axis else np.arange(n).reshape((*ones[:d], -1, *ones[d + 1:]))
+                  for d, n in enumerate(shape))
+    return arr[index]
+
+
+def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
+          stable: Any = None) -> Any:
+    """numpy's ``sort``: ``a`` gathered by its ``argsort`` (autograd differentiates the
+    sort of a vector only)."""
+    if order is not None:
+        raise ValueError("sort(order=...) needs a structured array: autograd's are numeric")
+    if axis is None:
+        a, axis = anp.ravel(a), -1
+    order_ = np.argsort(getval(a), axis=axis, kind=kind, stable=stable)
+    return _take_along_axis(a, order_, axis)
+
+
+def _where(condition: Any, *xy: Any) -> Any:
+    # numpy's where(condition) alone is nonzero(condition): indices, no derivative
+    if not xy:
+        return np.nonzero(getval(condition))
+    if len(xy) != 2:
+        raise ValueError("either both or neither of x and y should be given")
+    return where(condition, *xy)
+
+
+def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    """numpy's ``select``: the choices laid over ``default`` with ``where``, the first
+    true condition last (autograd's own boxes every element one by one, in float64)."""
+    value = np.select(values(list(condlist)), values(list(choicelist)), values(default))
+    out = default
+    for cond, choice in zip(reversed(list(condlist)), reversed(list(choicelist)), strict=False):
+        out = where(getval(cond), choice, out)
+    return exact(value, out)
+
+
+def _unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+            return_counts: bool = False, axis: Any = None, *, equal_nan: bool = True,
+            sorted: bool = True) -> Any:
+    """numpy's ``unique``: the distinct values gathered from ``ar`` at their first
+    positions (a box's derivative flows to those entries); indices and counts are
+    integers."""
+    extra = {} if sorted else {"sorted": False}
+    first, index, *rest = np.unique(getval(ar), True, return_inverse, return_counts, axis,
+                                    equal_nan=equal_nan, **extra)
+    if isinstance(ar, Box):
+        taken = anp.ravel(ar)[index] if axis is None else _along(ar, axis, index)
+        first = exact(first, taken)
+    if not (return_index or return_inverse or return_counts):
+        return first
+    return (first, *([index] if return_index else []), *rest)
+
+
+def _along(x: Any, axis: int, idx: Any) -> Any:
+    return x[(slice(None),) * (axis % np.ndim(getval(x))) + (idx,)]
 
 
 TABLE = {
+    "unique": _unique,
+    "select": _select,
     "flip": _flip,
     "take": _take,
     "copy": _copy,
+    "take_along_axis": _take_along_axis,
+    "sort": _sort,
+    "where": _where,
+    # indices, no derivative: the composed one on the values
+    "nonzero_static": on_values(nonzero_static),
 }
