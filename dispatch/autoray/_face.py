@@ -59,6 +59,7 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
         if not kwargs:
             # the key of the common calls without building it from an iterator
             n = len(args)
+            key: tuple[Any, ...]
             if n == 1:
                 key = (name, type(args[0]))
             elif n == 2:

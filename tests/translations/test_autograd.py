@@ -308,3 +308,74 @@ def test_pad_modes_that_compute_new_values_are_refused_on_a_box():
     with pytest.raises(NotImplementedError, match="pad\\(mode='mean'\\)"):
         do("pad", box(M), 1, mode="mean")
     np.testing.assert_array_equal(do("pad", M, 1, mode="mean"), np.pad(M, 1, mode="mean"))
+
+
+# ---------------------------------------------------------------- the method list's transforms
+
+
+def _f(x, y):
+    return do("sin", x) * y + x**2
+
+
+def test_vjp_gives_one_cotangent_per_primal_with_the_derivatives_values():
+    x, y = np.array([0.5, 1.0]), np.array([2.0, -1.0])
+    out, vjp_fn = do("vjp", _f, x, y, like="autograd")
+    np.testing.assert_allclose(out, np.sin(x) * y + x**2)
+    ct = np.array([1.0, 3.0])
+    dx, dy = vjp_fn(ct)
+    np.testing.assert_allclose(dx, ct * (np.cos(x) * y + 2 * x))
+    np.testing.assert_allclose(dy, ct * np.sin(x))
+    out, vjp_fn, aux = do("vjp", lambda a, b: (_f(a, b), {"n": do("sum", a)}), x, y,
+                          has_aux=True, like="autograd")
+    assert float(aux["n"]) == 1.5
+    assert not hasattr(aux["n"], "_value")  # the auxiliary output leaves the trace
+    np.testing.assert_allclose(vjp_fn(ct)[1], ct * np.sin(x))
+
+
+def test_vjp_of_integer_primals_differentiates_them_as_floats():
+    out, vjp_fn = do("vjp", lambda a: a * 2.0, np.array([1, 2]), like="autograd")
+    np.testing.assert_allclose(out, [2.0, 4.0])
+    (g,) = vjp_fn(np.ones(2))
+    np.testing.assert_allclose(g, [2.0, 2.0])
+
+
+def test_jvp_is_the_derivative_along_the_tangents():
+    x, y = np.array([0.5, 1.0]), np.array([2.0, -1.0])
+    tx, ty = np.array([1.0, 0.0]), np.array([0.5, 2.0])
+    out, tangent = do("jvp", _f, (x, y), (tx, ty), like="autograd")
+    np.testing.assert_allclose(out, np.sin(x) * y + x**2)
+    np.testing.assert_allclose(tangent, (np.cos(x) * y + 2 * x) * tx + np.sin(x) * ty)
+    out, tangent, aux = do("jvp", lambda a: (do("exp", a), "aux"), (x,), (tx,), has_aux=True,
+                           like="autograd")
+    np.testing.assert_allclose(tangent, np.exp(x) * tx)
+    assert aux == "aux"
+    with pytest.raises(ValueError, match="1 primals but 2 tangents"):
+        do("jvp", _f, (x,), (tx, ty), like="autograd")
+
+
+def test_checkpoint_keeps_values_and_derivatives():
+    def g(x):
+        return do("sum", do("sin", x) * x)
+
+    x = np.array([1.0, 2.0])
+    f = do("checkpoint", g, like="autograd")
+    assert float(f(x)) == pytest.approx(float(g(x)))
+    np.testing.assert_allclose(autograd.grad(f)(x), autograd.grad(g)(x))
+
+
+def test_custom_gradient_is_used_by_autograd_and_none_is_zero():
+    f = do("custom_gradient", lambda a, b: a * b,
+           lambda xs, y, dy: (10.0 * dy, None), like="autograd")
+    a, b = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    np.testing.assert_allclose(f(a, b), a * b)  # the values are f's
+    ga, gb = autograd.grad(lambda p, q: do("sum", f(p, q)), argnum=(0, 1))(a, b)
+    np.testing.assert_allclose(ga, [10.0, 10.0])
+    np.testing.assert_allclose(gb, [0.0, 0.0])
+    bad = do("custom_gradient", lambda a, b: a * b, lambda xs, y, dy: dy, like="autograd")
+    with pytest.raises(ValueError, match="1 gradients for 2 inputs"):
+        autograd.grad(lambda p: do("sum", bad(p, b)))(a)
+
+
+def test_variable_is_refused_with_the_reason():
+    with pytest.raises(dispatch.UnsupportedError, match="autograd has no variables"):
+        do("variable", np.ones(2), like="autograd")

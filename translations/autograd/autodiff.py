@@ -10,18 +10,21 @@ from collections.abc import Callable
 from typing import Any
 
 import autograd
+import autograd.differential_operators
 import autograd.numpy as anp
 import numpy as np
+from autograd.extend import defvjp_argnum, primitive
 from autograd.tracer import getval
 from dispatch.translations._adapters import argnums as _argnums
 from dispatch.translations._adapters import (
+    check_primals,
     functional_hessian,
     functional_jacobian,
     require_callable,
 )
 from dispatch.translations._composed.autodiff import gradient as finite_differences
 
-from dispatch.engine import tree_map
+from dispatch.engine import tree_map, unsupported
 
 
 def _value(tree: Any) -> Any:
@@ -156,7 +159,123 @@ def _value_and_grad(fun: Callable, argnum: int = 0) -> Callable:
     return functools.wraps(fun)(autograd.value_and_grad(fun, argnum))
 
 
+def _packed(fun: Callable, has_aux: bool, aux: list) -> Callable:
+    """``fun`` of one tuple of arguments (autograd differentiates one argument), its
+    auxiliary output set aside in ``aux``."""
+
+    def packed(xs: Any) -> Any:
+        res = fun(*xs)
+        if not has_aux:
+            return res
+        out, extra = res
+        aux.append(_value(extra))
+        return out
+
+    return packed
+
+
+def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """jax.vjp's conventions on ``autograd.make_vjp``: ``(fun(*primals), vjp_fn)``,
+    ``vjp_fn(cotangent)`` giving one cotangent per primal (a tuple); with ``has_aux``
+    ``(out, vjp_fn, aux)``.
+
+    >>> import numpy as np
+    >>> out, vjp_fn = _vjp(np.sin, np.array([0.0, 1.0]))
+    >>> [g.round(4).tolist() for g in vjp_fn(np.ones(2))]
+    [[1.0, 0.5403]]
+    """
+    require_callable("vjp", "fun", fun)
+    aux: list = []
+    pullback, out = autograd.make_vjp(_packed(fun, has_aux, aux))(
+        _inexact(tuple(primals), tuple(range(len(primals)))))
+
+    def vjp_fn(cotangent: Any) -> tuple:
+        return tuple(pullback(cotangent))
+
+    return (out, vjp_fn, aux[0]) if has_aux else (out, vjp_fn)
+
+
+def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    """jax.jvp's conventions on autograd's forward mode (``make_jvp``):
+    ``(fun(*primals), tangent_out)``, the derivative along ``tangents`` (one per
+    primal); with ``has_aux`` ``(out, tangent_out, aux)``.
+
+    >>> import numpy as np
+    >>> out, tangent = _jvp(np.sin, (np.array([0.0]),), (np.array([2.0]),))
+    >>> out.tolist(), tangent.tolist()
+    ([0.0], [2.0])
+    """
+    require_callable("jvp", "fun", fun)
+    check_primals("jvp", primals, tangents)
+    aux: list = []
+    primals = _inexact(tuple(primals), tuple(range(len(primals))))
+    # a tangent takes its primal's dtype (a box, inside an outer trace, is kept)
+    tangents = tuple(t if hasattr(t, "_value") else np.asarray(t, np.result_type(getval(p)))
+                     for t, p in zip(tangents, primals, strict=True))
+    out, tangent = autograd.differential_operators.make_jvp(
+        _packed(fun, has_aux, aux))(primals)(tangents)
+    return (out, tangent, aux[0]) if has_aux else (out, tangent)
+
+
+def _checkpoint(fun: Callable) -> Callable:
+    """``autograd.checkpoint``: ``fun`` whose intermediates the backward pass recomputes
+    instead of storing (the same values and derivatives).
+
+    >>> import autograd, numpy as np
+    >>> f = _checkpoint(lambda x: (np.sin(x) * x).sum())
+    >>> autograd.grad(f)(np.array([1.0])).round(4).tolist()
+    [1.3818]
+    """
+    require_callable("checkpoint", "fun", fun)
+    return functools.wraps(fun)(autograd.differential_operators.checkpoint(fun))
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``, as an
+    autograd primitive.
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    and returns one gradient (or None: zero) per input. ``f`` runs on every call, so
+    ``get_external_cache`` and ``on_call_skipped`` (hooks for callers that skip it)
+    are accepted and never needed.
+
+    >>> import autograd, numpy as np
+    >>> f = _custom_gradient(np.sin, lambda x, y, dy: 2 * dy)
+    >>> autograd.grad(lambda x: f(x).sum())(np.array([0.0, 1.0])).tolist()
+    [2.0, 2.0]
+    """
+    require_callable("custom_gradient", "f", f)
+    require_callable("custom_gradient", "gradient", gradient)
+
+    @primitive
+    def custom(*args: Any) -> Any:
+        return f(*args)
+
+    def vjp_maker(argnum: int, ans: Any, args: tuple, kwargs: dict) -> Callable:
+        def vjp(dy: Any) -> Any:
+            dx = gradient(args, ans, dy)
+            dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+            if len(dx) != len(args):
+                raise ValueError(f"custom_gradient: gradient returned {len(dx)} gradients "
+                                 f"for {len(args)} inputs")
+            d = dx[argnum]
+            a = np.asarray(args[argnum])
+            return np.zeros_like(a) if d is None else np.asarray(d, dtype=a.dtype)
+
+        return vjp
+
+    defvjp_argnum(custom, vjp_maker)
+    return functools.wraps(f)(custom)
+
+
 TABLE = {
+    "vjp": _vjp,
+    "jvp": _jvp,
+    "checkpoint": _checkpoint,
+    "custom_gradient": _custom_gradient,
+    "variable": unsupported("autograd has no variables: autograd.grad differentiates "
+                            "functions of arrays, which are passed to them"),
     "grad": _grad,
     "value_and_grad": _value_and_grad,
     "jacobian": _jacobian,
