@@ -125,6 +125,14 @@ def _module(backend: str) -> str:
     return _facts(backend).module or backend
 
 
+#: array-api-compat's names of the classes of the ``unique_*`` results
+RESULT_TYPES = {
+    "UniqueAllResult": "unique_all",
+    "UniqueCountsResult": "unique_counts",
+    "UniqueInverseResult": "unique_inverse",
+}
+
+
 class CompatNamespace(ArrayNamespace):
     """array-api-compat's namespace of one library: the standard's members, then
     the library's numpy-named functions and values; named as array-api-compat's."""
@@ -161,9 +169,21 @@ class CompatNamespace(ArrayNamespace):
                 return importlib.import_module(f"{self._root}.{name}")
             except ImportError:
                 raise standard from None
+        if not self._prefix and name in RESULT_TYPES:
+            # array-api-compat's names of the unique_* results: the classes of this
+            # namespace's own results (numpy's named tuples on numpy, ...)
+            return type(getattr(self, RESULT_TYPES[name])(self.asarray([0])))
         try:
             return getattr(self._numpy, name)
         except AttributeError:
+            pass
+        # beyond dispatch's vocabulary (numpy's put_along_axis, which writes into its
+        # argument and which do() refuses): the library's own attribute, as
+        # array-api-compat's namespaces are the whole library
+        sub = f".{self._prefix[:-1]}" if self._prefix else ""
+        try:
+            return getattr(importlib.import_module(_module(self._backend) + sub), name)
+        except (ImportError, AttributeError):
             raise standard from None
 
     def __repr__(self) -> str:

@@ -9,6 +9,7 @@ import types
 
 import numpy as np
 import pytest
+from conftest import _usable, to_backend
 
 import dispatch
 from dispatch import compat
@@ -211,3 +212,22 @@ def test_namespaces_hold_the_standard_and_numpys_names(backend):
     )
     assert hasattr(xp.linalg, "norm")
     assert not hasattr(xp, "no_such_function")
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch", "dask"])
+def test_every_name_of_array_api_compats_namespace_is_a_name_here(backend):
+    """array-api-compat's namespaces are the whole library plus its fixes: code that
+    recognized numpy's namespace calls numpy's other names (scipy's rankdata calls
+    ``xp.put_along_axis``); every public name of its namespace is one of this face's,
+    and the unique_* result classes are those of the face's own results."""
+    if not _usable(backend):
+        pytest.skip(f"{backend} is not installed")
+    x = to_backend(np.ones(2), backend)
+    theirs, ours = aac.array_namespace(x), compat.array_namespace(x)
+    missing = [n for n in dir(theirs) if not n.startswith("_") and not hasattr(ours, n)]
+    assert not missing
+    assert isinstance(ours.unique_counts(ours.asarray([1, 1])), ours.UniqueCountsResult)
+    if backend == "numpy":
+        a = np.zeros(3)
+        ours.put_along_axis(a, np.array([1]), 5.0, axis=0)  # numpy's own, in place
+        np.testing.assert_array_equal(a, [0.0, 5.0, 0.0])
