@@ -18,6 +18,7 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations._keywords import ufunc_call
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
@@ -248,7 +249,9 @@ def _exact(a: Any, b: Any) -> Any:
     return mx.sum(a[..., :, :, None].astype(dt) * b[..., None, :, :].astype(dt), axis=-2)
 
 
-def _matmul(x1: Any, x2: Any, /, out: Any = None, **kwargs: Any) -> Any:
+def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
+    if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
+        return ufunc_call("matmul", "mlx", _matmul, (x1, x2), out, ufunc_keywords)
     try:
         return _mx_matmul(x1, x2)
     except ValueError:

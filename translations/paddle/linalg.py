@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
+from dispatch.translations._keywords import ufunc_call
 from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
 from paddle import Tensor
 
@@ -29,7 +30,9 @@ def _inexact(a: Tensor) -> Tensor:
     return a if a.is_floating_point() or a.is_complex() else a.astype("float64")
 
 
-def _matmul(x1: Any, x2: Any, /, out: None = None, **kwargs: Any) -> Tensor:
+def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Tensor:
+    if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
+        return ufunc_call("matmul", "paddle", _matmul, (x1, x2), out, ufunc_keywords)
     # paddle's kernel first, where it gives numpy's dtype or refuses (bool, int8, most
     # pairs of two dtypes); it takes some pairs of two dtypes, all with numpy's result
     # but float32 with int32 or int64 (float32: numpy's is float64), so a first operand
