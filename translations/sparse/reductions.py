@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._composed.reductions import masked
+from dispatch.translations._keywords import no_out
 from dispatch.translations.sparse._common import densified, sp
 
 from dispatch.engine import merge_tables
@@ -136,7 +137,8 @@ def _count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return sparse.sum(sp(a) != 0, axis=axis, keepdims=keepdims).astype(np.intp)
 
 
-def _ptp(a: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
+def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+    no_out("ptp", "sparse", out)
     a = sp(a)
     return sparse.max(a, axis=axis, keepdims=keepdims) - sparse.min(a, axis=axis, keepdims=keepdims)
 

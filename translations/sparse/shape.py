@@ -14,19 +14,24 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import split_slices
+from dispatch.translations._keywords import cast_all, check_order, no_out
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
 from dispatch.engine import NATIVE, alias
 
 
-def _reshape(a: Any, shape: Any, order: str = "C", **kwargs: Any) -> SparseArray:
+def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+             copy: bool | None = None) -> SparseArray:
     a = sp(a)
+    if shape is None:  # numpy's deprecated spelling
+        shape = newshape
+    check_order(order)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     # Fortran order is C order on the reversed axes
     out = a.T.reshape(shape[::-1]).T if order == "F" else a.reshape(shape)
     # numpy's reshape(copy=True) returns a new array; pydata's shares the input's buffers
-    return owned(out, a) if kwargs.get("copy") else out
+    return owned(out, a) if copy else out
 
 
 def _ravel(a: Any, order: str = "C") -> SparseArray:
@@ -62,15 +67,19 @@ def _same_fill(arrays: Any) -> list:
     return arrays if len(fills) <= 1 else [zero_fill(x) for x in arrays]
 
 
-def _concatenate(arrays: Any, axis: int | None = 0, **kwargs: Any) -> SparseArray:
-    arrays = _same_fill(arrays)
+def _concatenate(arrays: Any, /, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
+                 casting: str = "same_kind") -> SparseArray:
+    no_out("concatenate", "sparse", out)
+    arrays = _same_fill(cast_all([sp(x) for x in arrays], dtype, casting))
     if axis is None:
         arrays, axis = [x.reshape((-1,)) for x in arrays], 0
     return sparse.concatenate(arrays, axis=axis)
 
 
-def _stack(arrays: Any, axis: int = 0, **kwargs: Any) -> SparseArray:
-    return sparse.stack(_same_fill(arrays), axis=axis)
+def _stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> SparseArray:
+    no_out("stack", "sparse", out)
+    return sparse.stack(_same_fill(cast_all([sp(x) for x in arrays], dtype, casting)), axis=axis)
 
 
 def _atleast(x: Any, nd: int) -> SparseArray:
@@ -107,16 +116,16 @@ def _nested(x: Any) -> Any:
     return x
 
 
-def _hstack(tup: Any, **kwargs: Any) -> SparseArray:
+def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> SparseArray:
     arrs = [_atleast(x, 1) for x in tup]
-    return _concatenate(arrs, axis=0 if arrs[0].ndim == 1 else 1)
+    return _concatenate(arrs, axis=0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
-def _vstack(tup: Any, **kwargs: Any) -> SparseArray:
-    return _concatenate([_atleast(x, 2) for x in tup], axis=0)
+def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> SparseArray:
+    return _concatenate([_atleast(x, 2) for x in tup], axis=0, dtype=dtype, casting=casting)
 
 
-def _dstack(tup: Any, **kwargs: Any) -> SparseArray:
+def _dstack(tup: Any) -> SparseArray:
     return _concatenate([_atleast(x, 3) for x in tup], axis=2)
 
 
