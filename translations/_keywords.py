@@ -135,6 +135,8 @@ def array_shape(out: Any, source: Any, order: Any = "K", ndmin: Any = 0,
     from ``source``: ones prepended to the shape up to ``ndmin`` dimensions, numpy's
     ValueError where nested sequences go deeper than ``ndmax`` (numpy reads no deeper;
     a library has no object arrays to hold the rest), then laid out in ``order``."""
+    if not ndmin and not ndmax and order in ("K", "A", "k", "a", None):
+        return out  # numpy's defaults (the common call)
     check_order(order)
     ndmin, ndmax = operator.index(ndmin), operator.index(ndmax)
     if ndmax:
