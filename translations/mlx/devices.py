@@ -22,6 +22,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     recorded_default_device,
 )
+from dispatch.translations._keywords import array_shape
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
 
 from dispatch.engine import merge_tables
@@ -59,8 +60,10 @@ def _holds_array(seq: Any) -> bool:
                for e in seq)
 
 
-def _array(a: Any, dtype: Any = None, *, copy: bool = True, **_: Any) -> Any:
-    return _asarray(a, dtype, copy=copy)
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Any:
+    # numpy's array keywords (mlx has no array subclasses: subok changes nothing)
+    return array_shape(_asarray(a, dtype, copy=copy), a, order, ndmin, ndmax)
 
 
 def _to_numpy(x: Any) -> np.ndarray:
