@@ -16,6 +16,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._adapters import _Capsule
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
@@ -136,19 +137,6 @@ def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
         # a bare capsule (the list's to_dlpack): numpy reads objects that hand one out
         x = _Capsule(x)
     return _asarray(np.from_dlpack(x))
-
-
-class _Capsule:
-    """A DLPack capsule of host memory, as the protocol object numpy reads."""
-
-    def __init__(self, capsule: Any) -> None:
-        self._capsule = capsule
-
-    def __dlpack__(self, **_: Any) -> Any:
-        return self._capsule
-
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return (1, 0)  # kDLCPU: mlx's memory is host-visible (unified)
 
 
 _OWN = ("get_default_device", "random_permutations")
