@@ -83,7 +83,7 @@ def cast_all(arrays: Sequence[Any], dtype: Any, casting: str = "same_kind", *,
     where the rule forbids it); with no dtype they are only checked against their
     common dtype, as numpy's ``concatenate(casting='no')`` checks them. ``ufunc``
     names the ufunc whose inputs they are, for numpy's message."""
-    if dtype is None and casting in ("same_kind", "unsafe"):
+    if dtype is None and casting in ("safe", "same_kind", "unsafe"):
         return list(arrays)  # every input reaches the common dtype under these rules
     srcs = _dtypes(arrays)
     target = np.result_type(*srcs) if dtype is None else np_dtype(dtype)
@@ -100,9 +100,10 @@ def cast_all(arrays: Sequence[Any], dtype: Any, casting: str = "same_kind", *,
             for a, src in zip(arrays, srcs, strict=True)]
 
 
-# numpy's keywords of a generalized ufunc (matmul) beside ``out``
-_GUFUNC_KEYWORDS = frozenset({"casting", "order", "dtype", "subok", "signature", "axes",
-                              "axis"})
+# numpy's keywords of a ufunc (``where``) or a generalized ufunc (``axes``, ``axis``)
+# beside ``out``
+_UFUNC_KEYWORDS = frozenset({"where", "casting", "order", "dtype", "subok", "signature",
+                             "axes", "axis"})
 
 
 def ufunc_call(name: str, backend: str, fn: Callable, args: tuple, out: Any,
@@ -110,13 +111,17 @@ def ufunc_call(name: str, backend: str, fn: Callable, args: tuple, out: Any,
     """``fn(*args)`` with numpy's ufunc keywords ``out`` and ``keywords`` honoured or
     refused: ``dtype`` and ``casting`` cast the operands as numpy's loop does,
     ``order`` lays the result out, ``subok`` changes nothing (no array subclasses);
-    ``out`` and the loop and axes selectors (``signature``, ``axes``, ``axis``) are
-    refused. An adapter calls it only when one of them is given, so that its common
-    call pays nothing."""
-    unknown = sorted(set(keywords) - _GUFUNC_KEYWORDS)
+    ``out``, a ``where`` mask (without ``out`` numpy leaves the masked-out elements
+    uninitialized) and the loop and axes selectors (``signature``, ``axes``, ``axis``)
+    are refused. An adapter calls it only when one of them is given, so that its
+    common call pays nothing."""
+    unknown = sorted(set(keywords) - _UFUNC_KEYWORDS)
     if unknown:
         raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
     no_out(name, backend, out)
+    if keywords.get("where", True) is not True:
+        raise refused(name, backend, "where", "is not supported: without out=, numpy "
+                      "leaves the masked-out elements uninitialized; use where(mask, ...)")
     for key in ("signature", "axes", "axis"):
         if keywords.get(key) is not None:
             raise refused(name, backend, key, f"is not supported: {backend}'s {name} has "
@@ -157,3 +162,28 @@ def check_finite(*arrays: Any) -> None:
     for a in arrays:
         if do("dtype_of", a).kind in "fc" and not bool(do("all", do("isfinite", a))):
             raise ValueError("array must not contain infs or NaNs")
+
+
+# numpy's keywords of each mode of ``pad``
+_PAD_KEYWORDS = {
+    "constant": ("constant_values",), "empty": (), "edge": (), "wrap": (),
+    "linear_ramp": ("end_values",), "reflect": ("reflect_type",),
+    "symmetric": ("reflect_type",), "maximum": ("stat_length",), "mean": ("stat_length",),
+    "median": ("stat_length",), "minimum": ("stat_length",),
+}
+
+
+def pad_keywords(backend: str, mode: Any, keywords: dict[str, Any]) -> dict[str, Any]:
+    """``pad``'s keywords of ``mode``, checked as numpy checks them (its ValueError for
+    one the mode does not take); ``reflect_type='odd'``, which no table writes, is
+    refused. A mode unknown here is left to the adapter's own error."""
+    allowed = _PAD_KEYWORDS.get(mode) if isinstance(mode, str) else None
+    if allowed is None:
+        return keywords
+    extra = set(keywords) - set(allowed)
+    if extra:
+        raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {extra}")
+    if keywords.get("reflect_type", "even") == "odd":
+        raise refused("pad", backend, "reflect_type", "'odd' is not supported (the "
+                      "extension mirrored about the edge value); 'even' is")
+    return keywords

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
-from dispatch.translations._keywords import ufunc_call
+from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
 from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
 from paddle import Tensor
 
@@ -97,15 +97,21 @@ def _kron(a: Any, b: Any) -> Tensor:
     return paddle.kron(a, b)
 
 
-def _einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Tensor:
-    kwargs.pop("optimize", None)
+def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+            order: str = "K", casting: str = "safe", optimize: Any = False) -> Tensor:
+    # numpy's keywords: optimize only orders the contractions (the same values)
+    no_out("einsum", "paddle", out)
+    if dtype is not None or casting != "safe":
+        operands = tuple(cast_all(operands, dtype, casting))
     ops = promote(*operands)
     dt = ops[0].dtype if ops else None
     if ops and not (ops[0].is_floating_point() or ops[0].is_complex()):
         # paddle's einsum has float kernels only: integers summed in int64 wrap as numpy's
-        return paddle.einsum(subscripts, *(o.astype("float64") for o in ops)).round().astype(
+        res = paddle.einsum(subscripts, *(o.astype("float64") for o in ops)).round().astype(
             dt) if dt != paddle.int64 else _int_einsum(subscripts, ops)
-    return paddle.einsum(subscripts, *ops)
+    else:
+        res = paddle.einsum(subscripts, *ops)
+    return res if order == "K" else in_order(res, order)
 
 
 def _int_einsum(subscripts: str, ops: list) -> Tensor:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import split_slices
-from dispatch.translations._keywords import cast_all, check_order, no_out
+from dispatch.translations._keywords import cast_all, check_order, no_out, pad_keywords
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
@@ -257,17 +257,17 @@ def _pad_axis(x: COO, axis: int, before: int, after: int, mode: str, cv: Any) ->
 def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> SparseArray:
     src = sp(array)
     # numpy always returns a new array; zero widths would return the input here
-    return owned(_pad_sparse(src, pad_width, mode, **kwargs), src)
+    return owned(_pad_sparse(src, pad_width, mode, **pad_keywords("sparse", mode, kwargs)), src)
 
 
-def _pad_sparse(x: SparseArray, pad_width: Any, mode: str, **kwargs: Any) -> SparseArray:
+def _pad_sparse(x: SparseArray, pad_width: Any, mode: str, constant_values: Any = 0,
+                reflect_type: str = "even") -> SparseArray:
+    # reflect_type: 'odd' is refused by pad_keywords
     x = x if isinstance(x, COO) else COO(x)
     widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (x.ndim, 2))
     if mode == "constant":
-        cvs = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)), (x.ndim, 2))
+        cvs = np.broadcast_to(np.asarray(constant_values), (x.ndim, 2))
     elif mode in ("edge", "reflect", "symmetric", "wrap"):
-        if kwargs.get("reflect_type", "even") != "even":
-            raise NotImplementedError("pad: reflect_type='odd' is not available on sparse arrays")
         cvs = np.zeros((x.ndim, 2))
     else:
         raise NotImplementedError(f"pad mode {mode!r} is not available on sparse arrays")

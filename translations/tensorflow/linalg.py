@@ -17,7 +17,7 @@ import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import numpy_container
-from dispatch.translations._keywords import ufunc_call
+from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -68,9 +68,14 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     return tf.tensordot(a, b, axes)
 
 
-def _einsum(subscripts: str, *operands: Any, optimize: Any = False, **kw: Any) -> Any:
-    ops = _common(operands, kw.pop("dtype", None))
-    return tf.einsum(subscripts, *ops)
+def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+            order: str = "K", casting: str = "safe", optimize: Any = False) -> Any:
+    # numpy's keywords: optimize only orders the contractions (the same values)
+    no_out("einsum", "tensorflow", out)
+    if dtype is not None or casting != "safe":
+        operands = tuple(cast_all(operands, dtype, casting))
+    res = tf.einsum(subscripts, *_common(operands, dtype))
+    return res if order == "K" else in_order(res, order)
 
 
 def _outer(a: Any, b: Any, out: None = None) -> Any:
