@@ -422,7 +422,11 @@ def _lu(a: Tensor, permute_l: bool = False, overwrite_a: bool = False,
         check_finite: bool = True, p_indices: bool = False) -> tuple:
     lu, piv = paddle.linalg.lu(_inexact(a))
     p, lower, upper = paddle.linalg.lu_unpack(lu, piv)
-    return (p @ lower, upper) if permute_l else (p, lower, upper)
+    if permute_l:
+        return p @ lower, upper
+    if p_indices:  # scipy's row indices (int32): row i of P L U is row p[i] of L U
+        return paddle.argmax(p, axis=-1).astype("int32"), lower, upper
+    return p, lower, upper
 
 
 def _solve_triangular(a: Tensor, b: Any, trans: Any = 0, lower: bool = False,
