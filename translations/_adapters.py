@@ -464,12 +464,19 @@ def functional_hessian(f: Callable, argnums: tuple[int, ...], single: bool, get_
 
 
 class _Capsule:
-    """A bare DLPack capsule with the protocol methods ``numpy.from_dlpack`` wants."""
+    """A bare DLPack capsule of host memory with the protocol methods that
+    ``numpy.from_dlpack`` (jax's, mlx's) want; handed over as it is."""
 
     def __init__(self, capsule: Any):
         self._capsule = capsule
 
-    def __dlpack__(self, **kwargs: Any) -> Any:
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None,
+                   dl_device: Any = None, copy: Any = None) -> Any:
+        # the capsule's own version is what it is (a consumer reads older ones too); a
+        # copy, a stream or another device cannot be made of a capsule made elsewhere
+        if copy or stream is not None or dl_device not in (None, (1, 0)):
+            raise BufferError("a bare DLPack capsule is host memory handed over as it is: "
+                              f"copy={copy!r}, stream={stream!r}, dl_device={dl_device!r}")
         return self._capsule
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -485,7 +492,8 @@ def host_from_dlpack(x: Any, device: Any = None, copy: Any = None) -> np.ndarray
     if not hasattr(x, "__dlpack__"):
         if type(x).__name__ != "PyCapsule":
             raise TypeError(f"from_dlpack needs a DLPack capsule or array, got {type(x).__name__}")
-        x = _Capsule(x)
+        out = np.from_dlpack(_Capsule(x), device=device_ref(device))
+        return out.copy() if copy else out
     return np.from_dlpack(x, device=device_ref(device), copy=copy)
 
 

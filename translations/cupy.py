@@ -54,6 +54,7 @@ from dispatch.translations._composed.devices import (
 from dispatch.translations._composed.elementwise import _ufunc_float
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
+from dispatch.translations._keywords import check_finite as _check_finite
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
@@ -464,14 +465,21 @@ def _cholesky(a: Any, upper: bool = False) -> Any:
     return cupy.swapaxes(low, -1, -2).conj() if upper else low
 
 
-def _cho_factor(a: Any, lower: bool = False, **kwargs: Any) -> tuple[Any, bool]:
-    # not in cupyx.scipy.linalg: the Cholesky factor and its triangle flag
+def _cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
+                check_finite: bool = True) -> tuple[Any, bool]:
+    # not in cupyx.scipy.linalg: the Cholesky factor and its triangle flag (overwrite_a
+    # only allows scipy to write into ``a``: never done here)
+    if check_finite:
+        _check_finite(a)
     return _cholesky(a, upper=not lower), lower
 
 
-def _cho_solve(c_and_lower: Any, b: Any, **kwargs: Any) -> Any:
+def _cho_solve(c_and_lower: Any, b: Any, overwrite_b: bool = False,
+               check_finite: bool = True) -> Any:
     c, lower = c_and_lower
-    st = _csl.solve_triangular
+    if check_finite:
+        _check_finite(c, b)
+    st = functools.partial(_csl.solve_triangular, check_finite=False)
     if lower:
         return st(c, st(c, b, lower=True), trans="C", lower=True)
     return st(c, st(c, b, trans="C", lower=False), lower=False)

@@ -28,6 +28,7 @@ import scipy.sparse as ss
 import scipy.sparse.linalg as ssl
 import scipy.special as sc
 from dispatch.translations import _safety, _superlu
+from dispatch.translations._keywords import array_shape, check_finite, check_order, host_device
 
 from dispatch.engine import merge_tables, unsupported
 
@@ -53,12 +54,29 @@ def _names(words: str) -> list[str]:
 # ---------------------------------------------------------------- conversion
 
 
-def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> Any:
+def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+             copy: bool | None = None) -> Any:
+    # a sparse matrix is coordinates and values: no memory order to lay out (numpy's
+    # answer without the order is the same matrix), and it lives in host memory
+    check_order(order)
+    host_device("asarray", "scipy", device)
     if issparse(x):
-        return x if dtype is None else x.astype(dtype)
-    x = np.asarray(x, dtype=dtype)
+        if dtype is None or x.dtype == np.dtype(dtype):
+            return x.copy() if copy else x
+        return x.astype(dtype)
+    x = np.asarray(x, dtype=dtype, copy=copy)
     # csr for matrices; scipy's sparse arrays are 1-D only in coo (and dok) form
     return ss.csr_array(x) if x.ndim == 2 else ss.coo_array(x)
+
+
+def _array(x: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Any:
+    # scipy.sparse has no array subclasses of its own to keep (subok changes nothing)
+    return array_shape(_asarray(x, dtype, copy=bool(copy) or None), x, order, ndmin, ndmax)
+
+
+def _from_numpy(x: Any) -> Any:
+    return _asarray(x)
 
 
 def _to_numpy(x: Any) -> np.ndarray:
@@ -197,13 +215,17 @@ def _transpose(a: Any, axes: Any = None) -> Any:
     return a.transpose()
 
 
-def _reshape(a: Any, shape: Any, order: str = "C", **kwargs: Any) -> Any:
+def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+             copy: bool | None = None) -> Any:
+    if shape is None:  # numpy's deprecated spelling
+        shape = newshape
+    check_order(order)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     if len(shape) == 1 and not isinstance(a, ss.sparray):
         raise ValueError("scipy.sparse matrices (the *_matrix classes) are 2-D; use *_array")
     if len(shape) == 1:
         a = ss.coo_array(a)
-    return a.reshape(shape, order=order)
+    return a.reshape(shape, order=order, copy=bool(copy))
 
 
 def _ravel(a: Any, order: str = "C") -> Any:
@@ -260,21 +282,27 @@ def _kron(a: Any, b: Any) -> Any:
     return ss.kron(a, b, format="csr")
 
 
-def _zeros(shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
+def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Any:
+    check_order(order)
+    host_device("zeros", "scipy", device)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     dtype = dtype or float
     return ss.csr_array(shape, dtype=dtype) if len(shape) == 2 else ss.coo_array(shape, dtype=dtype)
 
 
-def _zeros_like(a: Any, dtype: Any = None, **kwargs: Any) -> Any:
-    return _zeros(a.shape, dtype=dtype or a.dtype)
+def _zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+                shape: Any = None, *, device: Any = None) -> Any:
+    return _zeros(a.shape if shape is None else shape, dtype or a.dtype, device=device)
 
 
-def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **kwargs: Any) -> Any:
+def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
+         device: Any = None) -> Any:
+    check_order(order)
+    host_device("eye", "scipy", device)
     return ss.eye_array(N, M, k=k, dtype=dtype or float, format="csr")
 
 
-def _identity(n: int, dtype: Any = None, **kwargs: Any) -> Any:
+def _identity(n: int, dtype: Any = None) -> Any:
     return ss.eye_array(n, dtype=dtype or float, format="csr")
 
 
@@ -321,6 +349,11 @@ def _minimum(a: Any, b: Any) -> Any:
 # ---------------------------------------------------------------- linalg
 
 
+def _finite(*arrays: Any) -> None:
+    """scipy's ``check_finite``: the stored values of a sparse matrix are read."""
+    check_finite(*(x.data if issparse(x) else np.asarray(x) for x in arrays))
+
+
 def _csc(a: Any) -> Any:
     if a.ndim != 2:
         raise ValueError("a scipy.sparse linear system takes one 2-D matrix")
@@ -349,18 +382,29 @@ def _det(a: Any) -> Any:
     return _superlu.det(_csc(a), a.dtype)
 
 
-def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
+def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
+        p_indices: bool = False) -> Any:
+    # overwrite_a only allows scipy to write into ``a``: never done here
+    if check_finite:
+        _finite(a)
     lu = _superlu.factor(_csc(a), "linalg.lu")
     n = lu.shape[0]
+    if p_indices:  # scipy's row indices: row i of P L U is row p[i] of L U
+        return lu.perm_r.astype(np.int32), ss.csr_array(lu.L), ss.csr_array(lu.U)
     # SuperLU: Pr A = L U; numpy/scipy's convention A = P L U with P = Pr^T
-    p = ss.csr_array((np.ones(n), (lu.perm_r, np.arange(n))), shape=(n, n))
+    # (P[i, perm_r[i]] = 1)
+    p = ss.csr_array((np.ones(n), (np.arange(n), lu.perm_r)), shape=(n, n))
     lo, up = ss.csr_array(lu.L), ss.csr_array(lu.U)
     return (p @ lo, up) if permute_l else (p, lo, up)
 
 
 def _solve_triangular(
-    a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False, **kwargs: Any
+    a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False,
+    overwrite_b: bool = False, check_finite: bool = True,
 ) -> Any:
+    # overwrite_b only allows scipy to write into ``b``: never done here
+    if check_finite:
+        _finite(a, b)
     if trans in (1, "T"):
         a, lower = a.T, not lower
     elif trans in (2, "C"):
@@ -391,8 +435,8 @@ TABLE = merge_tables(
     {
         # conversion and introspection
         "asarray": _asarray,
-        "array": _asarray,
-        "from_numpy": _asarray,
+        "array": _array,
+        "from_numpy": _from_numpy,
         "to_numpy": _to_numpy,
         "astype": _astype,
         "cast": _astype,

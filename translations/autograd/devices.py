@@ -14,6 +14,7 @@ from autograd import numpy as anp
 from autograd.tracer import Box, getval
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import backend_entries, host_entries
+from dispatch.translations._composed.creation import requirements_of
 from dispatch.translations._composed.devices import to_dlpack
 
 from dispatch.engine import merge_tables
@@ -47,10 +48,16 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
     return np.asarray(a, dtype=dtype, order=order, **kwargs)
 
 
-def _same_box(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+def _same_box(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> Any:
     """``require`` of a box: the box (it has no memory layout of its own), cast where a
-    dtype is asked."""
-    return _asarray(a, dtype)
+    dtype is asked; a new box where it must own its data ('O'). A box cannot be written
+    ('W' is refused)."""
+    reqs = requirements_of(requirements)
+    if "W" in reqs:
+        raise ValueError("require: 'W' (writeable) cannot be met on autograd: a box "
+                         "records a pure function and is never written")
+    out = _asarray(a, dtype)
+    return anp.array(out) if "O" in reqs and out is a else out
 
 
 def _laid_out(a: Any, dtype: Any = None, *, like: Any = None) -> Any:

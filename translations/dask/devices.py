@@ -18,13 +18,34 @@ from dask.array import Array
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
 from dispatch.translations._composed.devices import device_ref
+from dispatch.translations._keywords import array_shape, check_order, host_device
 
 from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsupported
 
 
-def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> Array:
-    # dask's second positional parameter is ``allow_unknown_chunksizes``, not dtype
-    return da.asarray(x, dtype=dtype, **kwargs)
+def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+             copy: bool | None = None) -> Array:
+    # dask's second positional parameter is ``allow_unknown_chunksizes``, not dtype;
+    # da.asarray passes its keywords to from_array, which a dask array never reaches.
+    # A dask array has one layout per chunk (numpy's answer without the order is the
+    # same array) and lives in host memory
+    check_order(order)
+    host_device("asarray", "dask", device)
+    if copy is not None and not isinstance(x, Array):
+        # numpy's copy rule on the data; a copy is not shared with the caller's array
+        x = np.array(x, dtype=dtype, copy=copy)
+    return da.asarray(x, dtype=dtype)
+
+
+def _array(x: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Array:
+    # dask has no array subclasses (subok changes nothing); its arrays are immutable,
+    # so only data from outside dask is copied
+    return array_shape(_asarray(x, dtype, copy=bool(copy) or None), x, order, ndmin, ndmax)
+
+
+def _from_numpy(x: Any) -> Array:
+    return da.asarray(x)
 
 
 def _to_numpy(x: Any) -> np.ndarray:
@@ -88,8 +109,8 @@ def _client() -> Any:
 TABLE = merge_tables(
     {
         "asarray": _asarray,
-        "array": _asarray,
-        "from_numpy": _asarray,
+        "array": _array,
+        "from_numpy": _from_numpy,
         "to_numpy": _to_numpy,
         "astype": _astype,
         "cast": _astype,

@@ -217,8 +217,23 @@ def _cholesky(a: Any, upper: bool = False) -> Array:
     return out.astype(_float(a.dtype))
 
 
-def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
+def _finite(a: Any, check: bool) -> Array:
+    """``a`` as a dask array; scipy's ``check_finite``, when ``check``, on its blocks as
+    they are computed (its ValueError then, the graph staying lazy)."""
     a = da.asarray(a)
+    return a.map_blocks(_finite_block, dtype=a.dtype) if check and a.dtype.kind in "fc" else a
+
+
+def _finite_block(block: Any) -> Any:
+    if not np.isfinite(block).all():
+        raise ValueError("array must not contain infs or NaNs")
+    return block
+
+
+def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
+        p_indices: bool = False) -> Any:
+    # overwrite_a only allows scipy to write into ``a``: never done here
+    a = _finite(a, check_finite)
     dt = _float(a.dtype)
     if a.ndim > 2 or a.shape[0] != a.shape[1]:
         import scipy.linalg
@@ -233,14 +248,25 @@ def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
                 dtypes=(dt, dt),
                 sizes=sizes,
                 permute_l=True,
+                check_finite=False,
             )
         # dask's LU takes square matrices only: rectangular ones in one block
         return _stacked(
-            scipy.linalg.lu, "(m,n)->(m,m),(m,k),(k,n)", a, dtypes=(_real(dt), dt, dt), sizes=sizes
+            scipy.linalg.lu,
+            "(m,n)->(m),(m,k),(k,n)" if p_indices else "(m,n)->(m,m),(m,k),(k,n)",
+            a,
+            dtypes=(np.int32 if p_indices else _real(dt), dt, dt),
+            sizes=sizes,
+            check_finite=False,
+            p_indices=p_indices,
         )
     p, lo, up = da.linalg.lu(_square_chunks(a))
     p, lo, up = p.astype(_real(dt)), lo.astype(dt), up.astype(dt)
-    return (p @ lo, up) if permute_l else (p, lo, up)
+    if permute_l:
+        return p @ lo, up
+    if p_indices:  # scipy's row indices: row i of P L U is row p[i] of L U
+        return da.argmax(p, axis=1).astype(np.int32), lo, up
+    return p, lo, up
 
 
 def _matched(a: Array, b: Array) -> Array:
@@ -268,10 +294,14 @@ def _inv(a: Any) -> Array:
 
 
 def _solve_triangular(
-    a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False, **kwargs: Any
+    a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False,
+    overwrite_b: bool = False, check_finite: bool = True,
 ) -> Array:
-    # dask has neither ``trans`` nor ``unit_diagonal``: transpose / replace the diagonal
-    a, b = da.asarray(a), da.asarray(b)
+    # dask has neither ``trans`` nor ``unit_diagonal``: transpose / replace the diagonal;
+    # overwrite_b only allows scipy to write into ``b``: never done here. dask's blocked
+    # solve calls scipy's with its default check on each block, so check_finite=False
+    # still raises scipy's ValueError there (an error, never a silent result)
+    a, b = _finite(a, check_finite), _finite(b, check_finite)
     if a.ndim > 2 or b.ndim > 2:
         import scipy.linalg
 
@@ -285,6 +315,7 @@ def _solve_triangular(
             trans=trans,
             lower=lower,
             unit_diagonal=unit_diagonal,
+            check_finite=False,
         )
     a = _matrix(a, "scipy.linalg.solve_triangular")
     if trans in (1, "T"):
@@ -298,17 +329,21 @@ def _solve_triangular(
     return da.linalg.solve_triangular(a, _matched(a, b), lower=lower)
 
 
-def _cho_factor(a: Any, lower: bool = False, **kwargs: Any) -> tuple[Array, bool]:
-    return _cholesky(a, upper=not lower), lower
+def _cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
+                check_finite: bool = True) -> tuple[Array, bool]:
+    # overwrite_a only allows scipy to write into ``a``: never done here
+    return _cholesky(_finite(a, check_finite), upper=not lower), lower
 
 
-def _cho_solve(c_and_lower: Any, b: Any, **kwargs: Any) -> Array:
+def _cho_solve(c_and_lower: Any, b: Any, overwrite_b: bool = False,
+               check_finite: bool = True) -> Array:
     c, lower = c_and_lower
+    c, b = _finite(c, check_finite), _finite(b, check_finite)
     if lower:
-        y = _solve_triangular(c, b, lower=True)
-        return _solve_triangular(c, y, trans="C", lower=True)
-    y = _solve_triangular(c, b, trans="C", lower=False)
-    return _solve_triangular(c, y, lower=False)
+        y = _solve_triangular(c, b, lower=True, check_finite=False)
+        return _solve_triangular(c, y, trans="C", lower=True, check_finite=False)
+    y = _solve_triangular(c, b, trans="C", lower=False, check_finite=False)
+    return _solve_triangular(c, y, lower=False, check_finite=False)
 
 
 def _perm_sign(p: Array) -> Array:

@@ -185,9 +185,12 @@ def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> t
     return outs[0], touts[0]
 
 
-def _checkpoint(fun: Callable, **kwargs: Any) -> Callable:
-    """``mx.checkpoint``: ``fun`` recomputed in the backward pass (jax's keywords,
-    policies of what to save, have no mlx counterpart and change no value)."""
+def _checkpoint(fun: Callable, *, prevent_cse: bool = True, policy: Any = None,
+                static_argnums: Any = ()) -> Callable:
+    """``mx.checkpoint``: ``fun`` recomputed in the backward pass. jax's keywords change
+    no value here: ``prevent_cse`` and ``policy`` (what to save) steer jax's compiler,
+    which has no mlx counterpart, and mlx's checkpoint passes non-array (static)
+    arguments through as they are."""
     require_callable("checkpoint", "fun", fun)
     return mx.checkpoint(fun)
 

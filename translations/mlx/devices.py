@@ -16,12 +16,14 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._adapters import _Capsule
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
     device_ref,
     recorded_default_device,
 )
+from dispatch.translations._keywords import array_shape
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
 
 from dispatch.engine import merge_tables
@@ -59,8 +61,10 @@ def _holds_array(seq: Any) -> bool:
                for e in seq)
 
 
-def _array(a: Any, dtype: Any = None, *, copy: bool = True, **_: Any) -> Any:
-    return _asarray(a, dtype, copy=copy)
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Any:
+    # numpy's array keywords (mlx has no array subclasses: subok changes nothing)
+    return array_shape(_asarray(a, dtype, copy=copy), a, order, ndmin, ndmax)
 
 
 def _to_numpy(x: Any) -> np.ndarray:
@@ -133,19 +137,6 @@ def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
         # a bare capsule (the list's to_dlpack): numpy reads objects that hand one out
         x = _Capsule(x)
     return _asarray(np.from_dlpack(x))
-
-
-class _Capsule:
-    """A DLPack capsule of host memory, as the protocol object numpy reads."""
-
-    def __init__(self, capsule: Any) -> None:
-        self._capsule = capsule
-
-    def __dlpack__(self, **_: Any) -> Any:
-        return self._capsule
-
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return (1, 0)  # kDLCPU: mlx's memory is host-visible (unified)
 
 
 _OWN = ("get_default_device", "random_permutations")

@@ -18,6 +18,7 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations._keywords import no_out, ufunc_call
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
@@ -190,14 +191,15 @@ def _multi_dot(arrays: Any, *, out: Any = None) -> Any:
     return result
 
 
-def _einsum(subscripts: Any, *operands: Any, **kwargs: Any) -> Any:
+def _einsum(subscripts: Any, *operands: Any, out: Any = None, **kwargs: Any) -> Any:
+    no_out("einsum", "mlx", out)
     ops = [x if isinstance(x, mx.array) else _asarray(x) for x in operands]
     dtypes = {x.dtype for x in ops}
-    if len(dtypes) == 1 and mx.issubdtype(ops[0].dtype, mx.inexact):
+    if len(dtypes) == 1 and mx.issubdtype(ops[0].dtype, mx.inexact) and not kwargs:
         return mx.einsum(subscripts, *ops)
     # mlx's einsum multiplies floats only, and promotes mixed operands as mlx does
     # (int32 with float32 gives float32, numpy float64): numpy contracts these on the
-    # host, exactly
+    # host, exactly, as it does a call with numpy's keywords (dtype, casting, order...)
     return _asarray(np.einsum(subscripts, *(np.asarray(x) for x in ops), **kwargs))
 
 
@@ -248,7 +250,9 @@ def _exact(a: Any, b: Any) -> Any:
     return mx.sum(a[..., :, :, None].astype(dt) * b[..., None, :, :].astype(dt), axis=-2)
 
 
-def _matmul(x1: Any, x2: Any, /, out: Any = None, **kwargs: Any) -> Any:
+def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
+    if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
+        return ufunc_call("matmul", "mlx", _matmul, (x1, x2), out, ufunc_keywords)
     try:
         return _mx_matmul(x1, x2)
     except ValueError:
@@ -371,9 +375,9 @@ def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
         check_finite: bool = True, p_indices: bool = False) -> tuple:
     # mlx gives row indices p with a = (L @ U)[p]: scipy's P is eye[p]
     a = _arr(a)
-    if p_indices:
-        raise NotImplementedError("scipy.linalg.lu: p_indices=True is not written for mlx")
     p, low, up = mx.linalg.lu(a, stream=_CPU)
+    if p_indices:  # scipy's row indices (int32) are mlx's
+        return p.astype(mx.int32), low, up
     perm = mx.eye(a.shape[-2], dtype=a.dtype)[p]
     return (perm @ low, up) if permute_l else (perm, low, up)
 

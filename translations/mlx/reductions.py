@@ -111,29 +111,51 @@ def _extreme(fn: Callable) -> Callable:
 
 def _mean_like(fn: Callable) -> Callable:
     def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
-               keepdims: bool = False, *, ddof: int = 0, where: Any = None,
-               **kw: Any) -> Any:
+               keepdims: bool = False, *, where: Any = None) -> Any:
         _no_out(out)
         if _masking(where):
-            more = {} if fn is mx.mean else {"ddof": ddof}
-            return masked(fn.__name__, a, axis, dtype, out, keepdims=keepdims, where=where,
-                          **more, **kw)
-        a = _arr(a)
-        if dtype is not None:
-            a = a.astype(mx_dtype(dtype))
-        elif not mx.issubdtype(a.dtype, mx.inexact):
-            a = a.astype(mx.float32)  # mlx's default float, as its mean of integers
-        if fn is mx.mean:
-            if a.dtype == mx.float16 and dtype is None:
-                # numpy sums float16 in float32 for a mean (finite where a float16 sum
-                # overflows) and rounds the mean back
-                m = fn(a.astype(mx.float32), axis=axis_arg(axis), keepdims=keepdims)
-                return m.astype(mx.float16)
-            return fn(a, axis=axis_arg(axis), keepdims=keepdims)
+            return masked(fn.__name__, a, axis, dtype, out, keepdims=keepdims, where=where)
+        a = _float_input(a, dtype)
+        if a.dtype == mx.float16 and dtype is None:
+            # numpy sums float16 in float32 for a mean (finite where a float16 sum
+            # overflows) and rounds the mean back
+            m = fn(a.astype(mx.float32), axis=axis_arg(axis), keepdims=keepdims)
+            return m.astype(mx.float16)
+        return fn(a, axis=axis_arg(axis), keepdims=keepdims)
+
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+def _spread(fn: Callable) -> Callable:
+    def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+               keepdims: bool = False, *, where: Any = None, mean: Any = None,
+               correction: Any = None) -> Any:
+        # numpy's var and std: ddof before keepdims, and the keywords mean= (deviations
+        # from a given mean) and correction= (the array API's ddof)
+        _no_out(out)
+        if correction is not None:
+            ddof = correction
+        if (mean is not None or int(ddof) != ddof) and not _masking(where):
+            # the masked moment reads mean= and a fractional ddof (mlx's takes ints)
+            where = mx.ones(_arr(a).shape, mx.bool_)
+        if _masking(where):
+            more = {} if mean is None else {"mean": mean}
+            return masked(fn.__name__, a, axis, dtype, out, ddof, keepdims, where=where, **more)
+        a = _float_input(a, dtype)
         return fn(a, axis=axis_arg(axis), keepdims=keepdims, ddof=int(ddof))
 
     reduce.__name__ = fn.__name__
     return reduce
+
+
+def _float_input(a: Any, dtype: Any) -> Any:
+    a = _arr(a)
+    if dtype is not None:
+        return a.astype(mx_dtype(dtype))
+    if not mx.issubdtype(a.dtype, mx.inexact):
+        return a.astype(mx.float32)  # mlx's default float, as its mean of integers
+    return a
 
 
 def _arg(fn: Callable) -> Callable:
@@ -255,8 +277,8 @@ TABLE = {
     "amax": _extreme(mx.max),
     "amin": _extreme(mx.min),
     "mean": _mean_like(mx.mean),
-    "var": _mean_like(mx.var),
-    "std": _mean_like(mx.std),
+    "var": _spread(mx.var),
+    "std": _spread(mx.std),
     "argmax": _arg(mx.argmax),
     "argmin": _arg(mx.argmin),
     "ptp": _ptp,

@@ -13,6 +13,7 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import pad_index
+from dispatch.translations._keywords import pad_keywords
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
@@ -66,6 +67,7 @@ def _atleast(n: int) -> Any:
 
 
 def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Any:
+    kwargs = pad_keywords("mlx", mode, kwargs)
     a = _arr(array)
     if mode not in ("edge", "wrap", "symmetric", "reflect"):
         return mx.pad(a, _pad_widths(pad_width, a.ndim), mode, **kwargs)

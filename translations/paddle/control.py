@@ -55,7 +55,7 @@ def _named(f: Callable, n: int, names: tuple) -> Callable:
     return call
 
 
-def _jit_compile(f: Callable, **options: Any) -> Callable:
+def _jit_compile(f: Callable) -> Callable:
     """The list's ``jit_compile``: ``f`` compiled by ``paddle.jit.to_static``."""
     return f if isinstance(f, _JitFunction) else _JitFunction(f)
 

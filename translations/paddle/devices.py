@@ -20,6 +20,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     list_devices_filtered,
 )
+from dispatch.translations._keywords import array_shape
 from dispatch.translations.paddle._common import NO_WIDE_UNSIGNED, _dtype, np_name
 from paddle import Tensor
 
@@ -84,9 +85,11 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
     return paddle.to_tensor(arr, dtype=dtype, place=place)
 
 
-def _array(a: Any, dtype: Any = None, *, copy: bool = True, device: Any = None,
-           **_: Any) -> Tensor:
-    return _asarray(a, dtype, device=device, copy=copy)
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0, device: Any = None) -> Tensor:
+    # numpy's array keywords (paddle has no array subclasses: subok changes nothing);
+    # device is paddle's place, as its asarray takes it
+    return array_shape(_asarray(a, dtype, device=device, copy=copy), a, order, ndmin, ndmax)
 
 
 def _to_numpy(x: Any) -> np.ndarray:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import pad_index
+from dispatch.translations._keywords import pad_keywords
 from dispatch.translations.paddle._common import WIDER, by_parts, promote, widened
 from paddle import Tensor
 
@@ -206,6 +207,7 @@ def _allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
 
 
 def _pad(array: Tensor, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Tensor:
+    kwargs = pad_keywords("paddle", mode, kwargs)
     # the widths of every axis as numpy reads them: one number, one pair, or a pair per axis
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (array.ndim, 2))
     if (widths < 0).any():

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
+from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
 from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
 from paddle import Tensor
 
@@ -29,7 +30,9 @@ def _inexact(a: Tensor) -> Tensor:
     return a if a.is_floating_point() or a.is_complex() else a.astype("float64")
 
 
-def _matmul(x1: Any, x2: Any, /, out: None = None, **kwargs: Any) -> Tensor:
+def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Tensor:
+    if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
+        return ufunc_call("matmul", "paddle", _matmul, (x1, x2), out, ufunc_keywords)
     # paddle's kernel first, where it gives numpy's dtype or refuses (bool, int8, most
     # pairs of two dtypes); it takes some pairs of two dtypes, all with numpy's result
     # but float32 with int32 or int64 (float32: numpy's is float64), so a first operand
@@ -94,15 +97,21 @@ def _kron(a: Any, b: Any) -> Tensor:
     return paddle.kron(a, b)
 
 
-def _einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Tensor:
-    kwargs.pop("optimize", None)
+def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+            order: str = "K", casting: str = "safe", optimize: Any = False) -> Tensor:
+    # numpy's keywords: optimize only orders the contractions (the same values)
+    no_out("einsum", "paddle", out)
+    if dtype is not None or casting != "safe":
+        operands = tuple(cast_all(operands, dtype, casting))
     ops = promote(*operands)
     dt = ops[0].dtype if ops else None
     if ops and not (ops[0].is_floating_point() or ops[0].is_complex()):
         # paddle's einsum has float kernels only: integers summed in int64 wrap as numpy's
-        return paddle.einsum(subscripts, *(o.astype("float64") for o in ops)).round().astype(
+        res = paddle.einsum(subscripts, *(o.astype("float64") for o in ops)).round().astype(
             dt) if dt != paddle.int64 else _int_einsum(subscripts, ops)
-    return paddle.einsum(subscripts, *ops)
+    else:
+        res = paddle.einsum(subscripts, *ops)
+    return res if order == "K" else in_order(res, order)
 
 
 def _int_einsum(subscripts: str, ops: list) -> Tensor:
@@ -413,7 +422,11 @@ def _lu(a: Tensor, permute_l: bool = False, overwrite_a: bool = False,
         check_finite: bool = True, p_indices: bool = False) -> tuple:
     lu, piv = paddle.linalg.lu(_inexact(a))
     p, lower, upper = paddle.linalg.lu_unpack(lu, piv)
-    return (p @ lower, upper) if permute_l else (p, lower, upper)
+    if permute_l:
+        return p @ lower, upper
+    if p_indices:  # scipy's row indices (int32): row i of P L U is row p[i] of L U
+        return paddle.argmax(p, axis=-1).astype("int32"), lower, upper
+    return p, lower, upper
 
 
 def _solve_triangular(a: Tensor, b: Any, trans: Any = 0, lower: bool = False,

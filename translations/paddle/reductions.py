@@ -17,6 +17,7 @@ import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
+from dispatch.translations._keywords import no_out
 from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype
 from paddle import Tensor
 
@@ -323,8 +324,10 @@ def _masked(fn: Any, fill: float | None) -> Any:
     """``fn`` with numpy's ``where=``: the elements outside the mask count as ``fill``
     (sum: 0, prod: 1); mean, var and std divide by the number of elements inside."""
 
-    def reduce(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+    def reduce(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
                *args: Any, where: Any = True, **kwargs: Any) -> Tensor:
+        if out is not None:
+            no_out(fn.__name__[1:], "paddle", out)
         if where is True:
             return fn(a, axis, dtype, out, *args, **kwargs)
         mask = paddle.broadcast_to(promote_mask(where), a.shape)
@@ -346,16 +349,26 @@ def promote_mask(where: Any) -> Tensor:
 
 
 def _masked_moment(fn: Any, a: Tensor, mask: Tensor, axis: Any, dtype: Any, *args: Any,
-                   keepdims: bool = False, ddof: float = 0, correction: Any = None,
-                   **_: Any) -> Tensor:
+                   **kwargs: Any) -> Tensor:
+    # the rest of fn's arguments, bound as fn binds them (mean: keepdims; var and std:
+    # ddof, keepdims, correction, mean), so that none is dropped and an unknown one is
+    # refused as fn refuses it
+    given = inspect.signature(fn).bind(a, axis, dtype, None, *args, **kwargs).arguments
+    keepdims = given.get("keepdims", False)
     dt = _dtype(dtype) or _numpy_dtype("mean", a.dtype)
     x = _cast(a, dt)
     zero = paddle.zeros_like(x)
     count = paddle.sum(mask.astype(dt), axis=_axis(axis), keepdim=True)
-    mean = paddle.sum(paddle.where(mask, x, zero), axis=_axis(axis), keepdim=True) / count
+    mean = given.get("mean")  # var's and std's mean=: numpy's deviations from it
+    if mean is None:
+        mean = paddle.sum(paddle.where(mask, x, zero), axis=_axis(axis), keepdim=True) / count
+    else:
+        from dispatch.translations.paddle._common import promote
+
+        mean = _cast(promote(mean)[0], dt)
     if fn is _mean:
         return mean if keepdims else _drop(mean, axis, a.ndim)
-    ddof = ddof if correction is None else correction
+    ddof = given.get("ddof", 0) if given.get("correction") is None else given["correction"]
     d = paddle.where(mask, x - mean, zero)
     sq = paddle.real(d * paddle.conj(d)) if d.is_complex() else d * d
     var = paddle.sum(sq, axis=_axis(axis), keepdim=True) / (count - ddof)

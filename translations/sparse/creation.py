@@ -15,32 +15,49 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import numpy_container
+from dispatch.translations._keywords import check_order, host_device
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
+_broadcast_to = sparse.broadcast_to  # bound here: meshgrid's ``sparse`` keyword hides the module
 
-def _zeros(shape: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+
+def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> SparseArray:
+    _checked("zeros", order, device)
     return sparse.zeros(shape, dtype=dtype or float)
 
 
-def _ones(shape: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+def _ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> SparseArray:
+    _checked("ones", order, device)
     return sparse.ones(shape, dtype=dtype or float)
 
 
-def _empty(shape: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+def _empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> SparseArray:
+    _checked("empty", order, device)
     return sparse.zeros(shape, dtype=dtype or float)
 
 
-def _full(shape: Any, fill_value: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
+          device: Any = None) -> SparseArray:
+    _checked("full", order, device)
     return sparse.full(shape, fill_value, dtype=dtype or np.asarray(fill_value).dtype)
 
 
-def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **kwargs: Any) -> COO:
+def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
+         device: Any = None) -> COO:
+    _checked("eye", order, device)
     return sparse.eye(N, M, k=k, dtype=dtype or float)
 
 
-def _identity(n: int, dtype: Any = None, **kwargs: Any) -> COO:
+def _identity(n: int, dtype: Any = None) -> COO:
     return sparse.eye(n, dtype=dtype or float)
+
+
+def _checked(name: str, order: Any, device: Any) -> None:
+    # a sparse array is coordinates and values: no memory order to lay out (numpy's
+    # answer without the order is the same array), and it lives in host memory
+    check_order(order)
+    host_device(name, "sparse", device)
 
 
 def _from_numpy_creation(fn: Any) -> Any:
@@ -48,7 +65,7 @@ def _from_numpy_creation(fn: Any) -> Any:
 
     @functools.wraps(fn)
     def create(*args: Any, **kwargs: Any) -> COO:
-        kwargs.pop("device", None)
+        host_device(fn.__name__, "sparse", kwargs.pop("device", None))
         # array parameters (geomspace's start, logspace's base) are read densely
         args = tuple(dense(a) if isinstance(a, SparseArray) else a for a in args)
         kwargs = {k: dense(v) if isinstance(v, SparseArray) else v for k, v in kwargs.items()}
@@ -57,23 +74,32 @@ def _from_numpy_creation(fn: Any) -> Any:
     return create
 
 
-def _like(name: str) -> Any:
-    fn = getattr(sparse, name)
+def _like(name: str, native: str | None = None) -> Any:
+    fn = getattr(sparse, native or name)
 
-    def like(a: Any, *args: Any, dtype: Any = None, shape: Any = None, **kwargs: Any) -> Any:
-        if "fill_value" in kwargs:  # full_like's value, passed by keyword
-            args = (kwargs.pop("fill_value"), *args)
-        return fn(sp(a), *args, dtype=dtype, shape=shape)
+    def like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+             shape: Any = None, *, device: Any = None) -> Any:
+        _checked(name, order, device)
+        return fn(sp(a), dtype=dtype, shape=shape)
 
     like.__name__ = like.__qualname__ = f"_{name}"
     return like
+
+
+def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
+               subok: bool = True, shape: Any = None, *, device: Any = None) -> Any:
+    _checked("full_like", order, device)
+    return sparse.full_like(sp(a), fill_value, dtype=dtype, shape=shape)
 
 
 def _copy(x: Any) -> SparseArray:
     return sp(x).copy()
 
 
-def _meshgrid(*xi: Any, indexing: str = "xy", sparse_: bool = False, **kwargs: Any) -> list:
+def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list:
+    # ``copy=False`` allows numpy to return views: the copies made here are equal
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     xi = tuple(sp(x).reshape((-1,)) for x in xi)
     shape = [x.shape[0] for x in xi]
     if indexing == "xy" and len(xi) > 1:
@@ -85,8 +111,9 @@ def _meshgrid(*xi: Any, indexing: str = "xy", sparse_: bool = False, **kwargs: A
             dim = 1 - i
         s = [1] * len(xi)
         s[dim] = x.shape[0]
+        grid = x.reshape(tuple(s))
         # numpy copies; pydata broadcasting to the same shape keeps the input's buffers
-        out.append(owned(sparse.broadcast_to(x.reshape(tuple(s)), tuple(shape)), x))
+        out.append(owned(grid if sparse else _broadcast_to(grid, tuple(shape)), x))
     return out
 
 
@@ -136,7 +163,7 @@ def _index_arrays(fn: Any) -> Any:
 
     @functools.wraps(fn)
     def create(*args: Any, **kwargs: Any) -> tuple:
-        kwargs.pop("device", None)
+        host_device(fn.__name__, "sparse", kwargs.pop("device", None))
         return tuple(COO.from_numpy(np.asarray(i, dtype=np.int64)) for i in fn(*args, **kwargs))
 
     return create
@@ -161,8 +188,8 @@ TABLE = {
     "tri": _from_numpy_creation(np.tri),
     "zeros_like": _like("zeros_like"),
     "ones_like": _like("ones_like"),
-    "empty_like": _like("zeros_like"),
-    "full_like": _like("full_like"),
+    "empty_like": _like("empty_like", "zeros_like"),
+    "full_like": _full_like,
     "copy": _copy,
     "meshgrid": numpy_container(_meshgrid, tuple),
     "diag": _diag,

@@ -15,27 +15,37 @@ import numpy as np
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
 from dispatch.translations._composed.devices import device_ref
+from dispatch.translations._keywords import array_shape, check_order, host_device
 from dispatch.translations.sparse._common import sp
 from sparse import COO, SparseArray
 
 from dispatch.engine import merge_tables, unsupported
 
 
-def _asarray(x: Any, dtype: Any = None, **kwargs: Any) -> SparseArray:
+def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+             copy: bool | None = None) -> SparseArray:
+    # a sparse array is coordinates and values: no memory order to lay out (numpy's
+    # answer without the order is the same array), and it lives in host memory
+    check_order(order)
+    host_device("asarray", "sparse", device)
     if isinstance(x, SparseArray):
-        if kwargs.get("copy"):  # numpy's asarray(copy=True) returns a new array
+        if copy:  # numpy's asarray(copy=True) returns a new array
             return x.astype(dtype or x.dtype, copy=True)
         return x if dtype is None else x.astype(dtype)
     if hasattr(x, "tocoo") and hasattr(x, "nnz"):  # a scipy.sparse matrix: stays sparse
         out = COO.from_scipy_sparse(x)
         return out if dtype is None else out.astype(dtype)
-    return COO.from_numpy(np.asarray(x, dtype=dtype))
+    return COO.from_numpy(np.asarray(x, dtype=dtype, copy=copy))
 
 
-def _array(x: Any, dtype: Any = None, copy: bool = True, **kwargs: Any) -> SparseArray:
+def _array(x: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> SparseArray:
+    # pydata has no array subclasses (subok changes nothing)
     if isinstance(x, SparseArray):
-        return x.astype(dtype or x.dtype, copy=True)
-    return COO.from_numpy(np.array(x, dtype=dtype))
+        out = x.astype(dtype or x.dtype, copy=bool(copy))
+    else:
+        out = COO.from_numpy(np.array(x, dtype=dtype))
+    return array_shape(out, x, order, ndmin, ndmax)
 
 
 def _to_numpy(x: Any) -> np.ndarray:

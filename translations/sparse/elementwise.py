@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
+from dispatch.translations._keywords import ufunc_call
 from dispatch.translations.sparse._common import sp
 from sparse import SparseArray
 
@@ -103,10 +104,15 @@ def _complex(real: Any, imag: Any) -> SparseArray:
     return sp(real) + 1j * sp(imag)
 
 
-def _clip(a: Any, a_min: Any = None, a_max: Any = None, **kwargs: Any) -> SparseArray:
-    a_min = kwargs.pop("min", a_min)
-    a_max = kwargs.pop("max", a_max)
-    return sparse.clip(sp(a), a_min, a_max)
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *, min: Any = None,
+          max: Any = None, **ufunc_keywords: Any) -> SparseArray:
+    # numpy 2's signature: min=/max= spell the bounds too, and a ufunc's keywords
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    if out is not None or ufunc_keywords:
+        return ufunc_call("clip", "sparse", lambda x: _clip(x, lo, hi), (a,), out,
+                          ufunc_keywords)
+    return sparse.clip(sp(a), lo, hi)
 
 
 def _diff(a: Any, n: int = 1, axis: int = -1, **kwargs: Any) -> SparseArray:

@@ -123,14 +123,26 @@ def _unique(
     return_inverse: bool = False,
     return_counts: bool = False,
     axis: Any = None,
-    **kwargs: Any,
+    *,
+    equal_nan: bool = True,
+    sorted: bool = True,
 ) -> Any:
     # from the stored values plus the fill value (if any position is not stored);
     # values, first indices and counts are numpy arrays (as pydata's
-    # unique_values), the inverse is a sparse array of the input's shape
+    # unique_values), the inverse is a sparse array of the input's shape. The values
+    # come sorted, which numpy's sorted=False allows too
     if axis is not None:
         raise NotImplementedError("unique(axis=...) is not available on sparse arrays")
     x = COO(sp(ar))
+    if not equal_nan and _has_nan(x):
+        # every NaN is a value of its own, unstored ones included: numpy's, densely
+        found = np.unique(x.todense(), return_index, return_inverse, return_counts,
+                          equal_nan=False)
+        if not (return_index or return_inverse or return_counts):
+            return found
+        return tuple(COO.from_numpy(r.reshape(x.shape)) if k == "inverse" else r
+                     for k, r in zip(_unique_parts(return_index, return_inverse,
+                                                   return_counts), found, strict=True))
     lin = x.linear_loc()
     order = np.argsort(lin, kind="stable")
     lin, data = lin[order], x.data[order]
@@ -167,6 +179,17 @@ def _unique(
             counts[fill_pos] += x.size - x.nnz
         out.append(counts)
     return tuple(out)
+
+
+def _has_nan(x: COO) -> bool:
+    fill = np.asarray(x.fill_value)
+    return x.dtype.kind in "fc" and bool(
+        np.isnan(x.data).any() or (x.nnz < x.size and np.isnan(fill)))
+
+
+def _unique_parts(index: bool, inverse: bool, counts: bool) -> list[str]:
+    return ["values"] + [k for k, on in (("index", index), ("inverse", inverse),
+                                         ("counts", counts)) if on]
 
 
 TABLE = {

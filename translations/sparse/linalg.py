@@ -19,6 +19,7 @@ import numpy as np
 import sparse
 from dispatch.translations import _superlu
 from dispatch.translations._adapters import numpy_container, numpy_result_type
+from dispatch.translations._keywords import check_finite, no_out, ufunc_call
 from dispatch.translations.sparse._common import dense, sp, zero_fill
 from sparse import COO, SparseArray
 
@@ -29,7 +30,9 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> SparseArray:
     return sparse.tensordot(zero_fill(a), zero_fill(b), axes=axes, return_type=COO)
 
 
-def _matmul(a: Any, b: Any, **kwargs: Any) -> SparseArray:
+def _matmul(a: Any, b: Any, /, out: Any = None, **ufunc_keywords: Any) -> SparseArray:
+    if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
+        return ufunc_call("matmul", "sparse", _matmul, (a, b), out, ufunc_keywords)
     return sparse.matmul(zero_fill(a), zero_fill(b))
 
 
@@ -101,8 +104,9 @@ def _diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Sparse
 
 
 def _trace(
-    a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, **kwargs: Any
+    a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
 ) -> Any:
+    no_out("trace", "sparse", out)
     d = sparse.diagonal(sp(a), offset=offset, axis1=axis1, axis2=axis2)
     return sparse.sum(d, axis=-1, **({} if dtype is None else {"dtype": dtype}))
 
@@ -273,10 +277,30 @@ def _lu_one(a: Any) -> tuple[COO, COO, COO]:
     return p, COO.from_scipy_sparse(lu.L), COO.from_scipy_sparse(lu.U)
 
 
-def _lu(a: Any, permute_l: bool = False, **kwargs: Any) -> Any:
+def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
+        p_indices: bool = False) -> Any:
+    # overwrite_a only allows scipy to write into ``a``: never done here
+    if check_finite:
+        _finite(a)
     if permute_l:
         return _per_matrix(lambda m: _permuted_l(*_lu_one(m)), a)
+    if p_indices:  # scipy's row indices: row i of P L U is row p[i] of L U
+        return _per_matrix(lambda m: _p_indices(*_lu_one(m)), a)
     return _per_matrix(_lu_one, a)
+
+
+def _p_indices(p: COO, lo: COO, up: COO) -> tuple[COO, COO, COO]:
+    rows, cols = COO(p).coords
+    perm = np.empty(p.shape[0], np.int32)  # scipy's dtype of the indices
+    perm[rows] = cols
+    return COO.from_numpy(perm), lo, up
+
+
+def _finite(*arrays: Any) -> None:
+    """scipy's ``check_finite``: the stored values and the fill value are read."""
+    for x in arrays:
+        x = sp(x).asformat("coo")
+        check_finite(x.data if x.nnz == x.size else np.append(x.data, x.fill_value))
 
 
 def _permuted_l(p: COO, lo: COO, up: COO) -> tuple[COO, COO]:
@@ -284,8 +308,12 @@ def _permuted_l(p: COO, lo: COO, up: COO) -> tuple[COO, COO]:
 
 
 def _solve_triangular(
-    a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False, **kwargs: Any
+    a: Any, b: Any, trans: Any = 0, lower: bool = False, unit_diagonal: bool = False,
+    overwrite_b: bool = False, check_finite: bool = True,
 ) -> SparseArray:
+    # overwrite_b only allows scipy to write into ``b``: never done here
+    if check_finite:
+        _finite(a, b)
     import scipy.sparse as sps
     import scipy.sparse.linalg as ssl
 

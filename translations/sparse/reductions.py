@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._composed.reductions import masked
+from dispatch.translations._keywords import no_out
 from dispatch.translations.sparse._common import densified, sp
 
 from dispatch.engine import merge_tables
@@ -31,6 +32,7 @@ def _reduction(name: str) -> Any:
         initial: Any = None,
         where: Any = None,
     ) -> Any:
+        no_out(name, "sparse", out)
         if where is not None:  # pydata's reductions take no mask
             kw = {} if initial is None else {"initial": initial}
             return masked(name, a, axis, dtype, out, keepdims, where=where, **kw)
@@ -54,6 +56,7 @@ def _nanmean(
     *,
     where: Any = None,
 ) -> Any:
+    no_out("nanmean", "sparse", out)
     if where is not None:
         return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
     a = sp(a)
@@ -72,14 +75,19 @@ def _minmax(name: str) -> Any:
     fn = getattr(sparse, name)
 
     def reduce(
-        a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, **kwargs: Any
+        a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+        initial: Any = None, where: Any = True,
     ) -> Any:
-        if kwargs.get("where") is not None:  # pydata's reductions take no mask
-            return masked(name, a, axis, out, keepdims, **kwargs)
+        # numpy's max/min (initial=, where=) and all/any (where=)
+        no_out(name, "sparse", out)
+        if initial is not None and name not in _FOLD:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'initial'")
+        if where is not True:  # pydata's reductions take no mask
+            kw = {} if initial is None else {"initial": initial}
+            return masked(name, a, axis, out, keepdims, where=where, **kw)
         r = fn(sp(a), axis=axis, keepdims=keepdims)
         # sparse's reductions take no ``initial``: numpy folds it into the result
-        initial = kwargs.get("initial")
-        return r if initial is None or name not in _FOLD else _FOLD[name](r, initial)
+        return r if initial is None else _FOLD[name](r, initial)
 
     reduce.__name__ = reduce.__qualname__ = f"_{name}"
     return reduce
@@ -89,6 +97,7 @@ def _arg_extreme(name: str) -> Any:
     fn = getattr(sparse, name)
 
     def arg(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+        no_out(name, "sparse", out)
         a = sp(a)
         if a.dtype.kind in "fc":
             # pydata orders a stored -0.0 below the fill value 0.0, numpy ties them
@@ -118,10 +127,19 @@ def _spread(name: str) -> Any:
         out: Any = None,
         ddof: float = 0,
         keepdims: bool = False,
-        **kwargs: Any,
+        *,
+        where: Any = True,
+        mean: Any = None,
+        correction: Any = None,
     ) -> Any:
-        if kwargs.get("where") is not None:  # pydata's reductions take no mask
-            return masked(name, a, axis, dtype, out, ddof, keepdims, **kwargs)
+        no_out(name, "sparse", out)
+        if correction is not None:  # the array API's name of numpy's ddof
+            ddof = correction
+        if mean is not None and where is True:
+            where = sparse.ones(sp(a).shape, dtype=bool)  # the masked moment reads mean=
+        if where is not True:  # pydata's reductions take no mask
+            kw = {} if mean is None else {"mean": mean}
+            return masked(name, a, axis, dtype, None, ddof, keepdims, where=where, **kw)
         # numpy's ``ddof`` is the array API's ``correction``
         a = sp(a)
         if dtype is not None:
@@ -136,7 +154,8 @@ def _count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return sparse.sum(sp(a) != 0, axis=axis, keepdims=keepdims).astype(np.intp)
 
 
-def _ptp(a: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Any:
+def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+    no_out("ptp", "sparse", out)
     a = sp(a)
     return sparse.max(a, axis=axis, keepdims=keepdims) - sparse.min(a, axis=axis, keepdims=keepdims)
 

@@ -14,19 +14,24 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import split_slices
+from dispatch.translations._keywords import cast_all, check_order, no_out, pad_keywords
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
 from dispatch.engine import NATIVE, alias
 
 
-def _reshape(a: Any, shape: Any, order: str = "C", **kwargs: Any) -> SparseArray:
+def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+             copy: bool | None = None) -> SparseArray:
     a = sp(a)
+    if shape is None:  # numpy's deprecated spelling
+        shape = newshape
+    check_order(order)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     # Fortran order is C order on the reversed axes
     out = a.T.reshape(shape[::-1]).T if order == "F" else a.reshape(shape)
     # numpy's reshape(copy=True) returns a new array; pydata's shares the input's buffers
-    return owned(out, a) if kwargs.get("copy") else out
+    return owned(out, a) if copy else out
 
 
 def _ravel(a: Any, order: str = "C") -> SparseArray:
@@ -62,15 +67,19 @@ def _same_fill(arrays: Any) -> list:
     return arrays if len(fills) <= 1 else [zero_fill(x) for x in arrays]
 
 
-def _concatenate(arrays: Any, axis: int | None = 0, **kwargs: Any) -> SparseArray:
-    arrays = _same_fill(arrays)
+def _concatenate(arrays: Any, /, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
+                 casting: str = "same_kind") -> SparseArray:
+    no_out("concatenate", "sparse", out)
+    arrays = _same_fill(cast_all([sp(x) for x in arrays], dtype, casting))
     if axis is None:
         arrays, axis = [x.reshape((-1,)) for x in arrays], 0
     return sparse.concatenate(arrays, axis=axis)
 
 
-def _stack(arrays: Any, axis: int = 0, **kwargs: Any) -> SparseArray:
-    return sparse.stack(_same_fill(arrays), axis=axis)
+def _stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> SparseArray:
+    no_out("stack", "sparse", out)
+    return sparse.stack(_same_fill(cast_all([sp(x) for x in arrays], dtype, casting)), axis=axis)
 
 
 def _atleast(x: Any, nd: int) -> SparseArray:
@@ -107,16 +116,16 @@ def _nested(x: Any) -> Any:
     return x
 
 
-def _hstack(tup: Any, **kwargs: Any) -> SparseArray:
+def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> SparseArray:
     arrs = [_atleast(x, 1) for x in tup]
-    return _concatenate(arrs, axis=0 if arrs[0].ndim == 1 else 1)
+    return _concatenate(arrs, axis=0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
-def _vstack(tup: Any, **kwargs: Any) -> SparseArray:
-    return _concatenate([_atleast(x, 2) for x in tup], axis=0)
+def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> SparseArray:
+    return _concatenate([_atleast(x, 2) for x in tup], axis=0, dtype=dtype, casting=casting)
 
 
-def _dstack(tup: Any, **kwargs: Any) -> SparseArray:
+def _dstack(tup: Any) -> SparseArray:
     return _concatenate([_atleast(x, 3) for x in tup], axis=2)
 
 
@@ -248,17 +257,17 @@ def _pad_axis(x: COO, axis: int, before: int, after: int, mode: str, cv: Any) ->
 def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> SparseArray:
     src = sp(array)
     # numpy always returns a new array; zero widths would return the input here
-    return owned(_pad_sparse(src, pad_width, mode, **kwargs), src)
+    return owned(_pad_sparse(src, pad_width, mode, **pad_keywords("sparse", mode, kwargs)), src)
 
 
-def _pad_sparse(x: SparseArray, pad_width: Any, mode: str, **kwargs: Any) -> SparseArray:
+def _pad_sparse(x: SparseArray, pad_width: Any, mode: str, constant_values: Any = 0,
+                reflect_type: str = "even") -> SparseArray:
+    # reflect_type: 'odd' is refused by pad_keywords
     x = x if isinstance(x, COO) else COO(x)
     widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (x.ndim, 2))
     if mode == "constant":
-        cvs = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)), (x.ndim, 2))
+        cvs = np.broadcast_to(np.asarray(constant_values), (x.ndim, 2))
     elif mode in ("edge", "reflect", "symmetric", "wrap"):
-        if kwargs.get("reflect_type", "even") != "even":
-            raise NotImplementedError("pad: reflect_type='odd' is not available on sparse arrays")
         cvs = np.zeros((x.ndim, 2))
     else:
         raise NotImplementedError(f"pad mode {mode!r} is not available on sparse arrays")

@@ -21,6 +21,7 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
+from dispatch.translations._keywords import array_shape, check_order
 from dispatch.translations.tensorflow._common import (
     _dt,
     _result_dtype,
@@ -28,11 +29,18 @@ from dispatch.translations.tensorflow._common import (
     _t,
     _to,
 )
+from dispatch.translations.tensorflow.devices import placed
 
 from dispatch.engine import merge_tables
 
 
-def _asarray(a: Any, dtype: Any = None, copy: bool | None = None, **kw: Any) -> Any:
+def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+             copy: bool | None = None) -> Any:
+    # tensorflow has one memory layout: numpy's answer without the order is the same
+    if order is not None:
+        check_order(order)
+    if device is not None:
+        return placed("asarray", _asarray(a, dtype, copy=copy), device)
     if isinstance(a, tf.Tensor) and dtype is None:
         return tf.identity(a) if copy else a
     if isinstance(a, np.ndarray) and dtype is None:
@@ -45,12 +53,16 @@ def _asarray(a: Any, dtype: Any = None, copy: bool | None = None, **kw: Any) -> 
     return tnp.asarray(a, dtype=_dt(dtype))
 
 
-def _array(a: Any, dtype: Any = None, copy: bool = True, **kw: Any) -> Any:
-    return tf.identity(_asarray(a, dtype))
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Any:
+    # tf has no array subclasses (subok changes nothing)
+    return array_shape(tf.identity(_asarray(a, dtype)), a, order, ndmin, ndmax)
 
 
-def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None,
-            **kw: Any) -> Any:
+def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
+            device: Any = None) -> Any:
+    if device is not None:
+        return placed("arange", _arange(start, stop, step, dtype), device)
     if stop is None:
         start, stop = 0, start
     step = 1 if step is None else step
@@ -133,15 +145,21 @@ def _indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) 
     return tf.stack(tf.meshgrid(*ranges, indexing="ij"))
 
 
-def _full(shape: Any, fill_value: Any, dtype: Any = None, **kw: Any) -> Any:
+def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
+          device: Any = None) -> Any:
+    check_order(order)  # one memory layout: numpy's answer without the order
     dt = _dt(dtype) or _result_dtype(fill_value)
-    return tf.fill(_shape_arg(shape), _to(fill_value, dt))
+    out = tf.fill(_shape_arg(shape), _to(fill_value, dt))
+    return out if device is None else placed("full", out, device)
 
 
-def _full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, **kw: Any) -> Any:
+def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
+               subok: bool = True, shape: Any = None, *, device: Any = None) -> Any:
+    check_order(order)  # one memory layout, no array subclasses
     a = _t(a)
     dt = _dt(dtype) or a.dtype
-    return tf.fill(tf.shape(a) if shape is None else _shape_arg(shape), _to(fill_value, dt))
+    out = tf.fill(tf.shape(a) if shape is None else _shape_arg(shape), _to(fill_value, dt))
+    return out if device is None else placed("full_like", out, device)
 
 
 def _tri_mask(shape: Any, k: int, lower: bool) -> Any:

@@ -30,12 +30,11 @@ from dispatch.translations.tensorflow._common import _SPARSE, _dt, _t
 from dispatch.engine import merge_tables
 
 
-def _astype(x: Any, dtype: Any, copy: bool = True, **kw: Any) -> Any:
+def _astype(x: Any, dtype: Any, copy: bool = True, *, device: Any = None) -> Any:
     x = _t(x)
     dt = _dt(dtype)
-    if x.dtype == dt:
-        return tf.identity(x) if copy else x
-    return tf.cast(x, dt)
+    out = (tf.identity(x) if copy else x) if x.dtype == dt else tf.cast(x, dt)
+    return out if device is None else placed("astype", out, device)
 
 
 def _to_numpy(x: Any) -> np.ndarray:
@@ -68,6 +67,19 @@ def _device_name(device: Any) -> str:
     kind, _, index = low.partition(":")
     kind = {"cuda": "GPU", "gpu": "GPU", "cpu": "CPU", "tpu": "TPU"}.get(kind, kind.upper())
     return f"/{kind}:{index or 0}"
+
+
+def placed(name: str, x: Any, device: Any) -> Any:
+    """``x`` on numpy's ``device=`` of a creation or conversion. tf places an op meant
+    for a device this process lacks on another one without a word (soft placement):
+    such a device is refused here instead of ignored."""
+    ref = device.name if isinstance(device, ComputeDevice) else _device_name(device_ref(device))
+    tail = ref.rsplit("device:", 1)[-1].lstrip("/").upper()
+    if not any(d.name.upper().endswith(tail) for d in _devices()):
+        known = ", ".join(d.name for d in _devices())
+        raise ValueError(f"do({name!r}) on backend 'tensorflow': device={device!r} is not a "
+                         f"device of this process ({known})")
+    return _to_device(x, ref)
 
 
 def _to_device(x: Any, device: Any = None) -> Any:

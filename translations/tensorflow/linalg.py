@@ -17,6 +17,7 @@ import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import numpy_container
+from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -35,7 +36,9 @@ from dispatch.engine import unsupported
 _NO_MATMUL = frozenset({tf.bool, tf.int8, tf.int16, tf.uint8, tf.uint16})
 
 
-def _matmul(x1: Any, x2: Any, /, out: None = None, **kw: Any) -> Any:
+def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
+    if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
+        return ufunc_call("matmul", "tensorflow", _matmul, (x1, x2), out, ufunc_keywords)
     if (isinstance(x1, _TENSOR) and isinstance(x2, _TENSOR) and x1.dtype == x2.dtype
             and x1.shape.rank >= 2 and x2.shape.rank >= 2 and x1.dtype not in _NO_MATMUL):
         return tf.matmul(x1, x2)
@@ -65,9 +68,14 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     return tf.tensordot(a, b, axes)
 
 
-def _einsum(subscripts: str, *operands: Any, optimize: Any = False, **kw: Any) -> Any:
-    ops = _common(operands, kw.pop("dtype", None))
-    return tf.einsum(subscripts, *ops)
+def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+            order: str = "K", casting: str = "safe", optimize: Any = False) -> Any:
+    # numpy's keywords: optimize only orders the contractions (the same values)
+    no_out("einsum", "tensorflow", out)
+    if dtype is not None or casting != "safe":
+        operands = tuple(cast_all(operands, dtype, casting))
+    res = tf.einsum(subscripts, *_common(operands, dtype))
+    return res if order == "K" else in_order(res, order)
 
 
 def _outer(a: Any, b: Any, out: None = None) -> Any:

@@ -16,6 +16,7 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import numpy_container, pad_index
 from dispatch.translations._adapters import ravel_order as _ravel_order
+from dispatch.translations._keywords import pad_keywords
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _axes,
@@ -207,6 +208,7 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
 
 
 def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Any:
+    kwargs = pad_keywords("tensorflow", mode, kwargs)
     x = _t(array)
     nd = x.shape.rank
     w = np.asarray(pad_width, dtype=np.int64)
@@ -231,8 +233,6 @@ def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> A
         return x
     if mode not in ("edge", "wrap", "reflect", "symmetric"):
         raise ValueError(f"pad mode {mode!r} is not supported on tensorflow")
-    if kwargs.get("reflect_type", "even") != "even":
-        raise ValueError("pad reflect_type='odd' is not supported on tensorflow")
     for ax in range(nd):
         before, after = (int(w) for w in widths[ax])
         if before == after == 0:

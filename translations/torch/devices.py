@@ -31,6 +31,7 @@ from dispatch.translations._composed.devices import (
 from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,
 )
+from dispatch.translations._keywords import array_shape
 from dispatch.translations.torch._common import _dtype, _functorch_wrapped
 from torch import Tensor
 
@@ -106,9 +107,11 @@ def _holds_tensor(seq: Any) -> bool:
                for e in seq)
 
 
-def _array(a: Any, dtype: Any = None, *, copy: bool = True, device: Any = None,
-           **_: Any) -> Tensor:
-    return _asarray(a, dtype, device=device, copy=copy)
+def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, ndmax: int = 0, device: Any = None) -> Tensor:
+    # numpy's array keywords (torch has no array subclasses: subok changes nothing);
+    # device is torch's, as its own asarray takes it
+    return array_shape(_asarray(a, dtype, device=device, copy=copy), a, order, ndmin, ndmax)
 
 
 def _to_numpy(x: Any) -> np.ndarray:

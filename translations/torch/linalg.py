@@ -196,8 +196,8 @@ def _lu(a: Tensor, permute_l: bool = False, overwrite_a: bool = False,
     P, L, U = torch.linalg.lu(a)
     if permute_l:
         return torch.matmul(P, L), U
-    if p_indices:
-        return P.argmax(-1), L, U
+    if p_indices:  # scipy's row indices, int32
+        return P.argmax(-1).to(torch.int32), L, U
     return P, L, U
 
 

@@ -1,0 +1,335 @@
+"""No table drops a keyword that numpy's (scipy's) function takes.
+
+The promise is numpy's result or a clear, typed error, never a silent wrong result:
+an adapter that takes ``**kwargs`` and never reads them (or reads a few keys and
+drops the rest) turns ``do("matmul", x, x, dtype="float32")`` into a float64 product
+without a word. Two rules:
+
+1. A walk over every module of ``translations/``: a function that takes ``**kwargs``
+   reads the dict whole (passes it on, checks it, iterates it); never reading it, or
+   reading only some keys (``.get``, ``.pop``, ``[...]``, ``in``), is refused.
+   :data:`ALLOWED` would name an exception with its reason (a signature a protocol
+   dictates); there is none today: the DLPack capsule takes the protocol's keywords
+   by name.
+2. Behaviour on every installed library: each keyword the tables honour gives
+   numpy's result (values and dtype); where numpy refuses a call, every library
+   raises a typed error; refused keywords (``out=``, a device the library lacks)
+   raise the typed error that names the function, the library and the keyword.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import pathlib
+
+import numpy as np
+import pytest
+
+from dispatch import UnsupportedError, do
+from tests.conftest import assert_close, reference_function, to_backend, to_np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "translations"
+
+# "path::function" -> why its **kwargs may stay unread (none today)
+ALLOWED: dict[str, str] = {}
+
+_PARTIAL = ("get", "pop", "setdefault")
+
+
+def _read_whole(use: ast.Name, parents: dict) -> bool:
+    """Whether this use of the ``**kwargs`` name reads every key (a pass-on, a check,
+    an iteration), as opposed to a store or a look-up of one key."""
+    if isinstance(use.ctx, ast.Store):
+        return False
+    parent = parents.get(use)
+    if isinstance(parent, ast.Attribute) and parent.attr in _PARTIAL:
+        return False
+    if isinstance(parent, ast.Subscript) and parent.value is use:
+        return False
+    return not (isinstance(parent, ast.Compare) and use in parent.comparators)
+
+
+def swallowed(source: str, where: str) -> list[str]:
+    """``where:line name(**kw)`` of each function in ``source`` whose ``**kw`` is never
+    read whole."""
+    tree = ast.parse(source)
+    parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if fn.args.kwarg is None:
+            continue
+        kw = fn.args.kwarg.arg
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == kw]
+        if not any(_read_whole(u, parents) for u in uses):
+            found.append(f"{where}:{fn.lineno} {getattr(fn, 'name', '<lambda>')}(**{kw})")
+    return found
+
+
+def test_no_table_swallows_keywords() -> None:
+    found = []
+    for path in sorted(TRANSLATIONS.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        found += [f for f in swallowed(path.read_text(), rel)
+                  if f"{rel}::{f.split()[1].split('(')[0]}" not in ALLOWED]
+    assert not found, "keywords taken and dropped (read each one, or refuse it):\n" + "\n".join(
+        found)
+
+
+def test_the_rule_tells_a_dropped_keyword_from_a_read_one() -> None:
+    source = """
+def never(a, **kwargs):
+    return a
+
+def some(a, **kwargs):
+    return a + kwargs.get("b", 0) + kwargs.pop("c", 0) + ("d" in kwargs) + kwargs["e"]
+
+def passed_on(a, **kwargs):
+    return f(a, **kwargs)
+
+def checked(a, **kwargs):
+    if kwargs:
+        raise TypeError(sorted(kwargs))
+    return a
+
+def rebound(a, **kwargs):
+    kwargs = check(kwargs)
+    return g(a, **kwargs)
+
+short = lambda a, **kw: a
+"""
+    names = [f.split()[1] for f in swallowed(source, "m.py")]
+    assert names == ["never(**kwargs)", "some(**kwargs)", "<lambda>(**kw)"]
+
+
+# ---------------------------------------------------------------- behaviour
+
+A = np.arange(1.0, 7.0).reshape(2, 3) ** 1.5
+S = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+M = np.array([[1.0, 2, 0, 0], [0, 1, 5, 0], [7, 0, 1, 0], [0, 0, 2, 9]])  # a 3-cycle pivot
+F32 = np.arange(3, dtype=np.float32)
+F64 = np.arange(3.0)
+I64 = np.arange(6).reshape(2, 3)
+W = np.array([[True, False, True], [True, True, False]])
+V = np.array([1.0, np.nan, 2.0, np.nan, 1.0])
+
+# the library's own function takes no such keyword: its TypeError (with do's note
+# naming the function and backend) rather than a result that ignored it
+_OWN_MATMUL = "the library's own matmul (the hot path calls it directly) takes no {}"
+_MATMUL_REFUSED = {b: _OWN_MATMUL for b in ("torch", "jax", "dask")}
+
+# id -> (name, args, kwargs, like, {backend: why it refuses})
+HONOURED = {
+    "matmul dtype": ("matmul", (A, A.T), {"dtype": "float32"}, False, _MATMUL_REFUSED),
+    "matmul int dtype": ("matmul", (I64, I64.T), {"dtype": "float64"}, False, _MATMUL_REFUSED),
+    "matmul unsafe cast": ("matmul", (A, A.T), {"dtype": "int64", "casting": "unsafe"}, False,
+                           _MATMUL_REFUSED),
+    "matmul order": ("matmul", (A, A.T), {"order": "F", "subok": True}, False, _MATMUL_REFUSED),
+    "array ndmin": ("array", ([1.0, 2.0],), {"ndmin": 3}, True, {}),
+    "array ndmin order": ("array", (A,), {"ndmin": 3, "order": "F"}, False,
+                          {"jax": "jax's asfortranarray is unsupported (one layout)"}),
+    "concatenate dtype": ("concatenate", ([F64, F32],), {"dtype": "float32"}, False,
+                          {"dask": "dask's concatenate takes no dtype"}),
+    "stack dtype": ("stack", ([F64, F32],), {"dtype": "float32"}, False,
+                    {"torch": "torch's stack takes no dtype", "dask": "dask's neither"}),
+    "hstack dtype": ("hstack", ([F64, F32],), {"dtype": "float32"}, False,
+                     {"torch": "torch's hstack takes no dtype", "dask": "dask's neither"}),
+    "meshgrid sparse": ("meshgrid", (F64, F32), {"sparse": True}, False, {}),
+    "unique equal_nan": ("unique", (V,), {"equal_nan": False}, False,
+                         {"dask": "dask's unique takes no equal_nan"}),
+    "unique sorted": ("unique", (V,), {"sorted": True, "return_counts": True}, False,
+                      {"dask": "dask's unique takes no sorted"}),
+    "var positional ddof where": ("var", (A, 1, None, None, 1), {"where": W}, False, {}),
+    "var positional ddof": ("var", (A, 1, None, None, 1, True), {}, False,
+                            {"dask": "dask's var orders its parameters (keepdims, ddof) "
+                                     "otherwise: its TypeError"}),
+    "var correction": ("var", (A, 1), {"correction": 1}, False,
+                       {"dask": "dask's var takes no correction",
+                        "torch": "the torch adapter takes no correction"}),
+    "std mean": ("std", (A, 1), {"mean": A.mean(1, keepdims=True) + 1.0}, False,
+                 {"dask": "dask's std takes no mean", "torch": "nor the torch adapter"}),
+    "max initial": ("max", (A, 1), {"initial": 20.0}, False,
+                    {"dask": "dask's max takes no initial"}),
+    "std ddof keepdims where": ("std", (A,), {"axis": 1, "ddof": 1, "keepdims": True,
+                                              "where": W}, False, {}),
+    "mean positional keepdims where": ("mean", (A, 1, None, None, True), {"where": W}, False, {}),
+    "trace dtype": ("trace", (S,), {"dtype": "float32"}, False, {}),
+    "pad constant_values": ("pad", (A, 1), {"mode": "constant", "constant_values": 3.0},
+                            False, {}),
+    "einsum dtype": ("einsum", ("ij->", A), {"dtype": "float32", "casting": "same_kind"},
+                     False, {"torch": "torch's einsum takes no dtype", "jax": "nor jax's"}),
+    "einsum order": ("einsum", ("ij,kj->ik", A, A), {"order": "F", "optimize": True}, False,
+                     {"torch": "torch's einsum takes no order", "jax": "nor jax's"}),
+    "reshape copy": ("reshape", (A, (3, 2)), {"copy": True}, False, {}),
+    "lu p_indices": ("scipy.linalg.lu", (M,), {"p_indices": True}, False, {}),
+    "lu overwrite check_finite": ("scipy.linalg.lu", (M,), {"overwrite_a": True,
+                                                             "check_finite": True}, False, {}),
+    "solve_triangular overwrite": ("scipy.linalg.solve_triangular", (np.triu(S), F64),
+                                   {"overwrite_b": True, "check_finite": True}, False, {}),
+    "full order": ("full", ((2, 3), 2.5), {"order": "F", "dtype": "float64"}, True,
+                   {"jax": "jax's full takes no order"}),
+    "arange dtype": ("arange", (4,), {"dtype": "float32"}, True, {}),
+    "asarray order": ("asarray", ([1.0, 2.0],), {"order": "C"}, True,
+                      {"jax": "jax's asarray refuses order='C' (one layout)"}),
+}
+
+
+def _call(name: str, args: tuple, kwargs: dict, like: bool, backend: str):
+    if like:
+        return do(name, *copy.deepcopy(args), like=backend, **kwargs)
+    return do(name, *to_backend(copy.deepcopy(args), backend), **kwargs)
+
+
+@pytest.mark.parametrize("case", list(HONOURED))
+def test_a_keyword_numpy_takes_gives_numpys_result(backend: str, case: str) -> None:
+    name, args, kwargs, like, refused_by = HONOURED[case]
+    expected = reference_function(name)(*copy.deepcopy(args), **kwargs)
+    if backend in refused_by:
+        # listed: the library says no, with a typed error; honouring it fails here,
+        # so that the entry goes
+        with pytest.raises((TypeError, NotImplementedError)):  # UnsupportedError is one
+            to_np(_call(name, args, kwargs, like, backend))  # a lazy library's, computed
+        return
+    got = to_np(_call(name, args, kwargs, like, backend))
+    assert_close(got, expected, name=name, backend=backend)
+
+
+# id -> (name, args, kwargs, like, the error numpy raises)
+NUMPY_REFUSES = {
+    "matmul same_kind cast": ("matmul", (A, A.T), {"dtype": "int64"}, False, TypeError),
+    "matmul casting no": ("matmul", (A.astype(np.float32), A.T), {"casting": "no"}, False,
+                          TypeError),
+    "array deeper than ndmax": ("array", ([[1.0, 2.0]],), {"ndmax": 1}, True, ValueError),
+    "pad keyword of another mode": ("pad", (A, 1), {"mode": "edge", "constant_values": 3.0},
+                                    False, ValueError),
+    "einsum safe cast": ("einsum", ("ij->", A), {"dtype": "float32"}, False, TypeError),
+}
+# a library that returns a result where numpy refuses (a named parameter accepted
+# and not checked), each with why it is left
+ACCEPTS = {
+    "einsum safe cast": {"dask": "dask's einsum casts without numpy's 'safe' check",
+                         "sparse": "pydata's einsum casts without numpy's 'safe' check"},
+}
+
+
+@pytest.mark.parametrize("case", list(NUMPY_REFUSES))
+def test_a_call_numpy_refuses_is_refused(backend: str, case: str) -> None:
+    name, args, kwargs, like, error = NUMPY_REFUSES[case]
+    with pytest.raises(error):
+        reference_function(name)(*copy.deepcopy(args), **kwargs)
+    if backend in ACCEPTS.get(case, {}):
+        pytest.skip(ACCEPTS[case][backend])
+    # numpy's error, or the library's refusal of the keyword itself
+    with pytest.raises((error, TypeError, NotImplementedError)):
+        to_np(_call(name, args, kwargs, like, backend))
+
+
+# the adapters that refuse numpy's out= (do never writes into an argument); the
+# libraries' own functions answer for the others (numpy's and torch's write into it)
+OUT_REFUSED = [
+    (b, "matmul", (S, S)) for b in ("mlx", "paddle", "tensorflow", "sparse")
+] + [
+    ("sparse", n, a) for n, a in (("trace", (S,)), ("ptp", (A,)), ("max", (A,)),
+                                  ("var", (A,)), ("concatenate", ([F64, F64],)))
+] + [
+    ("paddle", n, (A,)) for n in ("sum", "mean", "var")
+] + [
+    (b, "einsum", ("ij->", A)) for b in ("mlx", "paddle", "tensorflow")
+]
+
+
+@pytest.mark.parametrize(("backend", "name", "args"), OUT_REFUSED)
+def test_out_is_refused_naming_the_function_the_library_and_the_keyword(
+    backend: str, name: str, args: tuple
+) -> None:
+    pytest.importorskip({"mlx": "mlx.core"}.get(backend, backend))
+    x = to_backend(copy.deepcopy(args), backend)
+    out = do("zeros_like", to_backend(reference_function(name)(*copy.deepcopy(args)), backend))
+    with pytest.raises(UnsupportedError, match=rf"do\('{name}'\) on backend '{backend}': out="):
+        do(name, *x, out=out)
+
+
+def test_a_refusal_names_the_function_the_library_and_the_keyword(backend: str) -> None:
+    x = to_backend(S, backend)
+    axes = [(-2, -1)] * 3
+    if backend == "numpy":  # numpy's matmul takes axes=
+        do("matmul", x, x, axes=axes)
+        return
+    # the table's refusal, or the library's own TypeError with do's note naming the call
+    with pytest.raises((TypeError, UnsupportedError)) as info:
+        do("matmul", x, x, axes=axes)
+    text = " ".join([str(info.value), *getattr(info.value, "__notes__", [])])
+    assert "axes" in str(info.value)
+    assert "do('matmul')" in text or "dispatch.do('matmul')" in text
+    assert repr(backend) in text
+
+
+# ---------------------------------------------------------------- devices
+
+
+# the adapters that take numpy's device= (the libraries' own functions answer for the
+# other names: dask's creation refuses a device itself, scipy.sparse has no arange)
+DEVICE_ADAPTERS = [
+    ("sparse", "zeros", ((2,),)), ("sparse", "asarray", ([1.0],)), ("sparse", "arange", (3,)),
+    ("sparse", "full", ((2,), 1.0)), ("sparse", "eye", (2,)), ("dask", "asarray", ([1.0],)),
+    ("scipy", "zeros", ((2,),)), ("scipy", "asarray", ([1.0],)), ("scipy", "eye", (2,)),
+    ("tensorflow", "asarray", ([1.0],)), ("tensorflow", "arange", (3,)),
+    ("tensorflow", "full", ((2,), 1.0)),
+]
+
+
+@pytest.mark.parametrize(("backend", "name", "args"), DEVICE_ADAPTERS)
+def test_a_device_the_library_lacks_is_refused(backend: str, name: str, args: tuple) -> None:
+    pytest.importorskip({"dask": "dask.array", "scipy": "scipy.sparse"}.get(backend, backend))
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        if tf.config.list_logical_devices("GPU"):
+            pytest.skip("this machine has a GPU: device='cuda' is honoured there")
+    with pytest.raises(ValueError, match=rf"do\('{name}'\) on backend '{backend}'.*device="):
+        do(name, *args, like=backend, device="cuda")
+    do(name, *args, like=backend, device="cpu")  # the host device is the library's own
+
+
+# ---------------------------------------------------------------- one library's adapters
+
+
+def test_scipy_sparse_lu_and_conversions_keep_numpys_keywords() -> None:
+    ss = pytest.importorskip("scipy.sparse")
+    sl = pytest.importorskip("scipy.linalg")
+    x = ss.csr_array(M)
+    p, lo, up = do("scipy.linalg.lu", x)
+    P, _, _ = sl.lu(M)
+    np.testing.assert_allclose((p @ lo @ up).toarray(), M)  # P was Pr, not Pr^T
+    np.testing.assert_allclose(p.toarray(), P)
+    pi = do("scipy.linalg.lu", x, p_indices=True)[0]
+    np.testing.assert_array_equal(pi, sl.lu(M, p_indices=True)[0])
+    assert pi.dtype == np.int32
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        do("scipy.linalg.lu", ss.csr_array(np.array([[np.nan, 1.0], [1.0, 1.0]])))
+    assert do("asarray", x, copy=True) is not x
+    assert do("array", x) is not x
+    assert do("zeros_like", x, shape=(2, 2)).shape == (2, 2)
+    assert do("array", [[1.0, 2.0]], like="scipy", ndmin=2).shape == (1, 2)
+
+
+def test_tensorflow_creation_takes_numpys_positional_order() -> None:
+    tf = pytest.importorskip("tensorflow")
+    x = tf.constant([1.0, 2.0])
+    # numpy's full_like(a, fill_value, dtype, order, subok, shape): order fourth
+    got = do("full_like", x, 3.0, None, "K", True, (2, 2))
+    np.testing.assert_array_equal(to_np(got), np.full((2, 2), 3.0))
+    # numpy's asarray(a, dtype, order): order third
+    assert do("asarray", x, None, "F") is x
+
+
+@pytest.mark.parametrize("backend", ["numpy", "dask", "sparse"])
+def test_from_dlpack_of_a_bare_capsule_copies_when_asked(backend: str) -> None:
+    pytest.importorskip({"dask": "dask.array"}.get(backend, backend))
+    src = np.arange(3.0)
+    got = do("from_dlpack", src.__dlpack__(), like=backend, copy=True)
+    src[0] = 9.0
+    assert to_np(got)[0] == 0.0  # the capsule's memory was shared: 9.0

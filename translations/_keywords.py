@@ -1,0 +1,189 @@
+"""numpy's keywords that a library's own function lacks: honoured or refused here, once
+for every table.
+
+An adapter takes each keyword of its numpy (scipy) function by name, or passes
+``**kwargs`` on whole to something that reads every key; it never takes keywords it
+drops (``tests/translations/test_no_swallowed_keywords.py`` walks every table for
+that). A keyword is honoured where the library can give numpy's result, accepted
+without effect where its value cannot change the result (``subok`` on a library
+without array subclasses, ``overwrite_a``, which only allows scipy to write into its
+input), and refused with the function, the library and the keyword named otherwise.
+The checks that several tables share are here: ``out=`` (``do`` never writes into an
+argument), ``order=`` (checked as numpy checks it, then laid out), ``device=`` of a
+library whose arrays live in host memory only, ``dtype=``/``casting=`` (numpy's
+casting rule, then the cast), ``array``'s ``ndmin``/``ndmax``, scipy's
+``check_finite`` and the keywords of a ufunc such as ``matmul``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from dispatch.translations._composed.creation import _layout
+from dispatch.translations._composed.devices import ComputeDevice, np_dtype
+
+from dispatch.engine import UnsupportedError, do
+
+_ORDERS = ("C", "F", "A", "K")
+
+
+def refused(name: str, backend: str, keyword: str, reason: str) -> UnsupportedError:
+    """The error of a keyword numpy's ``name`` takes and ``backend`` cannot honour."""
+    return UnsupportedError(f"do({name!r}) on backend {backend!r}: {keyword}= {reason}")
+
+
+def no_out(name: str, backend: str, out: Any) -> None:
+    """numpy's ``out=``, refused: ``do`` returns a new array and never writes into an
+    argument (the purity contract, docs/design.md)."""
+    if out is not None:
+        raise refused(name, backend, "out", "is not supported: do() returns a new array "
+                      "and never writes into an argument; use the result instead")
+
+
+def check_order(order: Any) -> None:
+    """numpy's ValueError for a memory order it does not know (None: the default)."""
+    if order is None or (isinstance(order, str) and order.upper() in _ORDERS):
+        return
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def in_order(x: Any, order: Any) -> Any:
+    """``x`` laid out in numpy's ``order`` ('C' or 'F'; 'A', 'K' and None keep it): the
+    library's ``ascontiguousarray``/``asfortranarray``, which on a library with one
+    layout give an equal array (numpy's answer without the order)."""
+    check_order(order)
+    return _layout(x, order)
+
+
+def host_device(name: str, backend: str, device: Any) -> None:
+    """``device=`` of a library whose arrays live in host memory only: None, ``'cpu'``
+    or a CPU :class:`ComputeDevice` is that memory; any other device is refused with
+    numpy's ValueError (numpy's own arrays are host arrays too), never ignored."""
+    if device is None:
+        return
+    if isinstance(device, ComputeDevice):
+        host = device.device_type == "CPU"
+    else:
+        host = str(device).lower() in ("cpu", "cpu:0")
+    if not host:
+        raise ValueError(f"do({name!r}) on backend {backend!r}: device={device!r} cannot be "
+                         f"honoured; {backend} arrays live in host memory ('cpu') only")
+
+
+def _dtypes(arrays: Sequence[Any]) -> list[np.dtype]:
+    return [do("dtype_of", a) for a in arrays]
+
+
+def cast_all(arrays: Sequence[Any], dtype: Any, casting: str = "same_kind", *,
+             ufunc: str | None = None) -> list[Any]:
+    """``arrays`` cast to ``dtype`` under numpy's ``casting`` rule (numpy's TypeError
+    where the rule forbids it); with no dtype they are only checked against their
+    common dtype, as numpy's ``concatenate(casting='no')`` checks them. ``ufunc``
+    names the ufunc whose inputs they are, for numpy's message."""
+    if dtype is None and casting in ("safe", "same_kind", "unsafe"):
+        return list(arrays)  # every input reaches the common dtype under these rules
+    srcs = _dtypes(arrays)
+    target = np.result_type(*srcs) if dtype is None else np_dtype(dtype)
+    for i, src in enumerate(srcs):
+        if not np.can_cast(src, target, casting):  # ValueError for an unknown rule
+            if ufunc is None:
+                raise TypeError(f"Cannot cast array data from {src!r} to {target!r} "
+                                f"according to the rule {casting!r}")
+            raise TypeError(f"Cannot cast ufunc {ufunc!r} input {i} from {src!r} to "
+                            f"{target!r} with casting rule {casting!r}")
+    if dtype is None:
+        return list(arrays)
+    return [a if src == target else do("astype", a, target.name)
+            for a, src in zip(arrays, srcs, strict=True)]
+
+
+# numpy's keywords of a ufunc (``where``) or a generalized ufunc (``axes``, ``axis``)
+# beside ``out``
+_UFUNC_KEYWORDS = frozenset({"where", "casting", "order", "dtype", "subok", "signature",
+                             "axes", "axis"})
+
+
+def ufunc_call(name: str, backend: str, fn: Callable, args: tuple, out: Any,
+               keywords: dict[str, Any]) -> Any:
+    """``fn(*args)`` with numpy's ufunc keywords ``out`` and ``keywords`` honoured or
+    refused: ``dtype`` and ``casting`` cast the operands as numpy's loop does,
+    ``order`` lays the result out, ``subok`` changes nothing (no array subclasses);
+    ``out``, a ``where`` mask (without ``out`` numpy leaves the masked-out elements
+    uninitialized) and the loop and axes selectors (``signature``, ``axes``, ``axis``)
+    are refused. An adapter calls it only when one of them is given, so that its
+    common call pays nothing."""
+    unknown = sorted(set(keywords) - _UFUNC_KEYWORDS)
+    if unknown:
+        raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+    no_out(name, backend, out)
+    if keywords.get("where", True) is not True:
+        raise refused(name, backend, "where", "is not supported: without out=, numpy "
+                      "leaves the masked-out elements uninitialized; use where(mask, ...)")
+    for key in ("signature", "axes", "axis"):
+        if keywords.get(key) is not None:
+            raise refused(name, backend, key, f"is not supported: {backend}'s {name} has "
+                          "no loop or axes selection; move the axes (moveaxis) or cast the "
+                          "operands instead")
+    order = keywords.get("order", "K")
+    check_order(order)
+    args = tuple(cast_all(args, keywords.get("dtype"), keywords.get("casting", "same_kind"),
+                          ufunc=name))
+    return in_order(fn(*args), order)
+
+
+def array_shape(out: Any, source: Any, order: Any = "K", ndmin: Any = 0,
+                ndmax: Any = 0) -> Any:
+    """numpy's ``array(source, order=, ndmin=, ndmax=)`` given ``out``, the array made
+    from ``source``: ones prepended to the shape up to ``ndmin`` dimensions, numpy's
+    ValueError where nested sequences go deeper than ``ndmax`` (numpy reads no deeper;
+    a library has no object arrays to hold the rest), then laid out in ``order``."""
+    if not ndmin and not ndmax and order in ("K", "A", "k", "a", None):
+        return out  # numpy's defaults (the common call)
+    check_order(order)
+    ndmin, ndmax = operator.index(ndmin), operator.index(ndmax)
+    if ndmax:
+        if ndmin > ndmax:
+            raise ValueError(f"ndmin must be <= ndmax ({ndmax})")
+        if isinstance(source, (list, tuple)) and do("ndim", out) > ndmax:
+            raise ValueError("setting an array element with a sequence. The requested "
+                             f"array would exceed the maximum number of dimension of {ndmax}.")
+    shape = tuple(do("shape", out))
+    if len(shape) < ndmin:
+        out = do("reshape", out, (1,) * (ndmin - len(shape)) + shape)
+    return _layout(out, order)
+
+
+def check_finite(*arrays: Any) -> None:
+    """scipy's ``check_finite=True``: its ValueError for an array holding an infinity
+    or a NaN (the values are read, so a lazy array is computed)."""
+    for a in arrays:
+        if do("dtype_of", a).kind in "fc" and not bool(do("all", do("isfinite", a))):
+            raise ValueError("array must not contain infs or NaNs")
+
+
+# numpy's keywords of each mode of ``pad``
+_PAD_KEYWORDS = {
+    "constant": ("constant_values",), "empty": (), "edge": (), "wrap": (),
+    "linear_ramp": ("end_values",), "reflect": ("reflect_type",),
+    "symmetric": ("reflect_type",), "maximum": ("stat_length",), "mean": ("stat_length",),
+    "median": ("stat_length",), "minimum": ("stat_length",),
+}
+
+
+def pad_keywords(backend: str, mode: Any, keywords: dict[str, Any]) -> dict[str, Any]:
+    """``pad``'s keywords of ``mode``, checked as numpy checks them (its ValueError for
+    one the mode does not take); ``reflect_type='odd'``, which no table writes, is
+    refused. A mode unknown here is left to the adapter's own error."""
+    allowed = _PAD_KEYWORDS.get(mode) if isinstance(mode, str) else None
+    if allowed is None:
+        return keywords
+    extra = set(keywords) - set(allowed)
+    if extra:
+        raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {extra}")
+    if keywords.get("reflect_type", "even") == "odd":
+        raise refused("pad", backend, "reflect_type", "'odd' is not supported (the "
+                      "extension mirrored about the edge value); 'even' is")
+    return keywords
