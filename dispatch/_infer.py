@@ -198,11 +198,8 @@ def implicit_backend(name: str) -> None:
     """
     if name in reg.USER_BACKENDS or reg.has_table(name):
         return
-    with reg.lock:
-        reg.USER_BACKENDS.setdefault(
-            name,
-            {"module": name, "priority": 0, "convert": False, "resolver": None},
-        )
+    with reg.lock:  # the rest is from_registration's defaults: priority 0, no conversion
+        reg.USER_BACKENDS.setdefault(name, {"module": name})
 
 
 # objects of these types are values, not arrays, whatever their module

@@ -243,3 +243,43 @@ def test_a_lone_sequence_follows_its_elements_on_a_warm_cache(torch, n):
         mixed = [np.ones(2)] * (n - 1) + [torch.ones(2)]
         assert isinstance(do("stack", mixed), torch.Tensor)
         assert isinstance(do("stack", mixed[::-1]), torch.Tensor)
+
+
+def test_a_draw_taking_any_keyword_is_given_the_examples_dtype_and_device(torch):
+    """A registered draw with ``**kwargs`` gets what the example lends: a torch tensor's
+    dtype and its device."""
+    seen = {}
+
+    def draw(size=None, **kwargs):
+        seen.update(kwargs)
+        return torch.zeros(size, **kwargs)
+
+    dispatch.register_function("torch", "random.standard_normal", draw)
+    try:
+        like = torch.ones(1, dtype=torch.float16, device="meta")
+        out = do("random.standard_normal", size=(2,), like=like)
+        assert seen == {"dtype": torch.float16, "device": like.device}
+        assert out.dtype == torch.float16
+    finally:
+        dispatch.unregister_function("torch", "random.standard_normal")
+
+
+class _NoSignature:
+    """A draw whose signature cannot be read (as some C functions'): it is given the
+    example's dtype, which every float draw of a table takes."""
+
+    @property
+    def __signature__(self):
+        raise ValueError("no signature")
+
+    def __call__(self, size=None, dtype=None):
+        return np.zeros(size, dtype)
+
+
+def test_a_draw_without_a_readable_signature_is_given_the_dtype():
+    dispatch.register_function("numpy", "random.standard_normal", _NoSignature())
+    try:
+        out = do("random.standard_normal", size=(2,), like=np.zeros(1, np.float32))
+        assert out.dtype == np.float32
+    finally:
+        dispatch.unregister_function("numpy", "random.standard_normal")

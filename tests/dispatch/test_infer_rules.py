@@ -686,3 +686,13 @@ def test_a_library_blocked_in_sys_modules_is_not_installed(mylib, monkeypatch, b
         np.testing.assert_array_equal(do("sum", a, axis=0).data, [3.0, 4.0])
     finally:
         reg.clear_caches()
+
+
+def test_an_inferred_library_is_a_known_backend_from_then_on(mylib):
+    """Once an array of an unregistered library has been met, the library is one of
+    the backends: coverage lists it, and a misspelt ``like=`` suggests it."""
+    assert "mylib_unreg" not in dispatch.coverage(["sum"])["sum"]
+    infer_backend(mylib.Array([1.0]))
+    assert dispatch.coverage(["sum"])["sum"]["mylib_unreg"] == "native"
+    with pytest.raises(dispatch.UnknownBackendError, match="Did you mean 'mylib_unreg'"):
+        do("zeros", 2, like="mylib_unre")

@@ -870,3 +870,14 @@ def test_unregister_function_names_the_types_it_was_given(backend, name, got):
     message = rf"^unregister_function\(.*\): backend and name are strings, {got}$"
     with pytest.raises(TypeError, match=message):
         unregister_function(backend, name)
+
+
+def test_module_keyword_finds_the_last_part_of_a_dotted_name_there():
+    """autoray's ``register_function(backend, name, module=...)``: the function is the
+    module's attribute named by the name's last part, whatever the name's depth."""
+    for name in ("probe_two.norm", "probe.three.norm"):
+        dispatch.register_function("numpy", name, module="numpy.linalg")
+        try:
+            assert do(name, np.array([3.0, 4.0])) == 5.0
+        finally:
+            dispatch.unregister_function("numpy", name)
