@@ -179,3 +179,40 @@ def test_an_accumulation_numpy_widens_to_uint64_is_refused_with_the_way_out(name
         do(name, paddle.to_tensor(a))
     got = do(name, paddle.to_tensor(a), dtype="int64")
     np.testing.assert_array_equal(got.numpy(), getattr(np, name)(a, dtype=np.int64))
+
+TINY = np.array([0.0, -0.0, 1e-20, -1e-300, 3.0, np.nan, np.inf, 1e-15, 2e-15])
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("equal", (0.0,)), ("not_equal", (0.0,)), ("equal", (TINY + 1e-20,)),
+    ("not_equal", (TINY[::-1],)), ("nonzero", ()), ("flatnonzero", ()), ("argwhere", ()),
+    ("count_nonzero", ()), ("where", (1.0, 2.0)), ("all", ()), ("any", ()), ("sign", ()),
+    ("fmod", (1e-20,)), ("fmod", (-3.0,)), ("fmod", (TINY[::-1],)),
+])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_tiny_values_are_not_zero(name, args, dtype):
+    """paddle's equal, not_equal, == and != take floats (and complex parts) within 1e-15
+    of each other for equal; numpy's comparisons, and what reads a condition or a zero
+    (nonzero, where, all, a complex sign), are exact."""
+    if name == "fmod" and dtype == "complex128":
+        pytest.skip("numpy's fmod takes no complex numbers")
+    x = {"all": TINY[2:5], "any": TINY[:3]}.get(name, TINY)
+    if dtype == "complex128":  # finite parts: numpy's sign of an infinity is its own rule
+        finite = np.where(np.isinf(x), 0.5, x)
+        x = finite + 1j * finite[::-1]
+    x = x.astype(dtype)
+    host = [np.asarray(a).astype(dtype) if isinstance(a, np.ndarray) else a for a in args]
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(x, *host)
+    got = do(name, paddle.to_tensor(x), *[paddle.to_tensor(a) if isinstance(a, np.ndarray)
+                                           else a for a in host])
+    got = tuple(do("to_numpy", g) for g in got) if isinstance(got, tuple) else do("to_numpy", got)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_xlogy_of_a_tiny_x():
+    from scipy import special
+
+    x = np.array([0.0, 1e-20, -1e-300, 2.0])
+    np.testing.assert_allclose(do("to_numpy", do("scipy.special.xlogy", paddle.to_tensor(x), 3.0)),
+                               special.xlogy(x, 3.0), rtol=1e-15, atol=0)

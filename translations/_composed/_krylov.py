@@ -127,7 +127,9 @@ def _dot(a: Any, b: Any) -> Any:
 
 def _div(a: Any, b: Any) -> Any:
     """a / b, 0 where b == 0 (no warning, no NaN)."""
-    zero = b == 0
+    # do("equal"), not ==: paddle's operator takes |b| < 1e-15 for 0, and near
+    # convergence these inner products are that small
+    zero = do("equal", b, 0)
     return do("where", zero, do("zeros_like", a), a / do("where", zero, do("ones_like", b), b))
 
 
