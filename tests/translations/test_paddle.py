@@ -216,3 +216,56 @@ def test_xlogy_of_a_tiny_x():
     x = np.array([0.0, 1e-20, -1e-300, 2.0])
     np.testing.assert_allclose(do("to_numpy", do("scipy.special.xlogy", paddle.to_tensor(x), 3.0)),
                                special.xlogy(x, 3.0), rtol=1e-15, atol=0)
+
+
+def test_jit_compile_translates_every_function_whatever_ran_before():
+    """paddle's translator (SOT) remembers, per code object and unguarded, a function
+    it fell back on: ``jit_compile`` keeps one such fallback (a cold dispatch cache, a
+    keyword) from turning every later compilation into an eager run. Each function's
+    second call is translated (paddle counts translations), its third reuses the
+    program, and each matches eager."""
+    from paddle.jit.sot.opcode_translator.executor.executor_cache import OpcodeExecutorCache
+
+    from dispatch import clear_caches
+
+    cache = OpcodeExecutorCache()
+    x = paddle.to_tensor(np.arange(4.0))
+    clear_caches()  # the first function meets a cold cache
+    functions = [
+        (lambda v: do("sin", v) + 1.0, {}),
+        (lambda v, k=1.0: do("cos", v) * k, {"k": 3.0}),
+        (lambda v: do("sum", do("exp", v), axis=0), {}),
+    ]
+    for f, kwargs in functions:
+        jitted = do("jit_compile", f, like="paddle")
+        counts = []
+        for _ in range(3):
+            before = cache.translate_count
+            out = jitted(x, **kwargs)
+            counts.append(cache.translate_count - before)
+            np.testing.assert_allclose(out.numpy(), f(x, **kwargs).numpy(), rtol=1e-15)
+        assert counts[0] == 0, "the first call of a signature runs eagerly"
+        assert counts[1] > 0, "the second call is translated"
+        assert counts[2] == 0, "the third call reuses the translation"
+
+
+def test_jit_compile_runs_eagerly_what_the_translator_fails_on():
+    """paddle 3.3's translator passes a closure's cell, not its value, to a lambda
+    that a function it inlines calls (TypeError): that signature then runs eagerly,
+    with eager's values; a genuine error still raises."""
+    x, y = paddle.to_tensor(np.arange(3.0)), paddle.to_tensor(np.ones(3))
+
+    def loop(a, b):
+        return do("fori_loop", 0, 4, lambda i, v: v * 0.5 + b * i, a)
+
+    jitted = do("jit_compile", loop, like="paddle")
+    for _ in range(3):
+        np.testing.assert_allclose(jitted(x, y).numpy(), loop(x, y).numpy(), rtol=1e-15)
+
+    def bad(a):
+        raise ValueError("a genuine error")
+
+    jitted = do("jit_compile", bad, like="paddle")
+    for _ in range(3):
+        with pytest.raises(ValueError, match="a genuine error"):
+            jitted(x)
