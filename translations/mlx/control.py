@@ -119,7 +119,14 @@ def _while_loop(loop: Callable, values: Any, max_iter: Any = None) -> Any:
     return do("stop_gradient_tree", values)
 
 
+def _requires_fixed_shapes_when_tracing() -> bool:
+    # mx.compile traces with its inputs' shapes and cannot read values: a shape that
+    # depends on values (nonzero, boolean_mask) needs a static size there, as in jax
+    return True
+
+
 TABLE = {
+    "requires_fixed_shapes_when_tracing": _requires_fixed_shapes_when_tracing,
     "jit_compile": _jit_compile,
     "cond": _cond,
     "switch": _switch,

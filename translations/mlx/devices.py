@@ -185,6 +185,8 @@ TABLE = merge_tables(
         "allocate_on_device": _to_device,
         "from_dlpack": _from_dlpack,
         "is_available": _is_available,
+        # mlx's convolutions (mx.conv1d/2d/3d, mlx.nn.Conv*) take channels last
+        "prefers_channels_last": lambda: True,
     },
     {name: fn for name, fn in backend_entries("mlx").items() if name not in _OWN},
     names=("devices", "bound list methods"),
