@@ -17,7 +17,12 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations._adapters import (
+    einsum_subscripts,
+    numpy_container,
+    numpy_result_type,
+    qr_factors,
+)
 from dispatch.translations._keywords import no_out, ufunc_call
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
@@ -198,6 +203,7 @@ def _multi_dot(arrays: Any, *, out: Any = None) -> Any:
 
 def _einsum(subscripts: Any, *operands: Any, out: Any = None, **kwargs: Any) -> Any:
     no_out("einsum", "mlx", out)
+    subscripts, operands = einsum_subscripts(subscripts, operands)  # mx.einsum: strings only
     ops = [x if isinstance(x, mx.array) else _asarray(x) for x in operands]
     dtypes = {x.dtype for x in ops}
     if len(dtypes) == 1 and mx.issubdtype(ops[0].dtype, mx.inexact) and not kwargs:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import paddle
-from dispatch.translations._adapters import empty_axes
+from dispatch.translations._adapters import einsum_subscripts, empty_axes
 from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
 from dispatch.translations.paddle._common import (
     equal,
@@ -104,10 +104,11 @@ def _kron(a: Any, b: Any) -> Tensor:
     return paddle.kron(a, b)
 
 
-def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+def _einsum(subscripts: Any, *operands: Any, out: Any = None, dtype: Any = None,
             order: str = "K", casting: str = "safe", optimize: Any = False) -> Tensor:
     # numpy's keywords: optimize only orders the contractions (the same values)
     no_out("einsum", "paddle", out)
+    subscripts, operands = einsum_subscripts(subscripts, operands)  # paddle: strings only
     if dtype is not None or casting != "safe":
         operands = tuple(cast_all(operands, dtype, casting))
     ops = promote(*operands)
