@@ -269,3 +269,18 @@ def test_jit_compile_runs_eagerly_what_the_translator_fails_on():
     for _ in range(3):
         with pytest.raises(ValueError, match="a genuine error"):
             jitted(x)
+
+
+def test_paddle_dtype_objects_name_numpys_dtypes():
+    """paddle's dtype objects name themselves in upper case (paddle.float32.name is
+    'FLOAT32'): to() with a paddle dtype or example casts, and a namespace's finfo
+    and draws take paddle dtypes."""
+    import dispatch
+
+    x = paddle.ones([2], dtype="float32")
+    floats, ints = dispatch.to((np.ones((2, 2)), np.arange(4)), x)
+    assert (floats.dtype, ints.dtype) == (paddle.float32, paddle.int64)
+    assert dispatch.to(np.ones(2), "paddle", dtype=paddle.float32).dtype == paddle.float32
+    xp = dispatch.get_namespace(x)
+    assert xp.finfo(paddle.float32).eps == np.finfo(np.float32).eps
+    assert xp.iinfo(paddle.int16).max == np.iinfo(np.int16).max
