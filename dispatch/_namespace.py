@@ -15,6 +15,7 @@ from dispatch._do import do, draw_defaults
 from dispatch._errors import DispatchError, MixedBackendError, UnknownFunctionError, short
 from dispatch._infer import like_backend, scalar_backend
 from dispatch._resolve import known_names, resolve
+from dispatch._shortcuts import _dtype_name
 from dispatch.translations._vocabulary import (
     CREATION,
     FLOAT_DRAWS,
@@ -90,9 +91,7 @@ def _numpy_info(name: str) -> Any:
             return info(dtype)
         except (TypeError, ValueError):
             # torch.float32, tf.float32: their name says which numpy dtype they are
-            label = getattr(dtype, "name", None)
-            label = label if isinstance(label, str) else str(dtype).rsplit(".", 1)[-1]
-            return info(np.dtype(label))
+            return info(np.dtype(_dtype_name(dtype)))
 
     numpy_info.__name__ = numpy_info.__qualname__ = name
     numpy_info.__doc__ = info.__doc__
@@ -269,7 +268,7 @@ def get_namespace(
     draws = {} if isinstance(like, str) else draw_defaults(reg.record(backend), like)
     if dtype is not None:
         defaults["dtype"] = dtype
-        if str(getattr(dtype, "name", dtype)).rsplit(".", 1)[-1] in REAL_FLOAT_NAMES:
+        if _dtype_name(dtype) in REAL_FLOAT_NAMES:
             draws["dtype"] = dtype
     if device is not None:
         defaults["device"] = device

@@ -300,10 +300,12 @@ def to(
 
 
 def _dtype_name(dtype: Any) -> str:
-    """'float32' for numpy, torch, jax and tensorflow dtype objects and Python types."""
+    """numpy's name (``'float32'``) of a library's dtype object, a numpy dtype, a Python
+    type or a name. Some libraries' dtype objects name themselves in upper case
+    (``FLOAT32``): numpy's names are lower case."""
     if isinstance(dtype, type):
         import numpy as np
 
         return np.dtype(dtype).name
     name = getattr(dtype, "name", None)
-    return name if isinstance(name, str) else str(dtype).rsplit(".", 1)[-1]
+    return (name if isinstance(name, str) else str(dtype).rsplit(".", 1)[-1]).lower()

@@ -360,6 +360,55 @@ def split_slices(n: int, indices_or_sections: Any, name: str = "split") -> list[
     return [slice(start, stop) for start, stop in itertools.pairwise(points)]
 
 
+_EINSUM_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def einsum_subscripts(subscripts: Any, operands: tuple) -> tuple[str, tuple]:
+    """numpy's ``einsum`` arguments as ``(subscripts, operands)`` whichever form they
+    take, with the output spelled out: the interleaved form ``einsum(a, [0, 1], b,
+    [1, 2], [0, 2])`` (each operand followed by its axes' integer labels, ``...``
+    allowed, then optionally the output's) in letters, for libraries whose einsum
+    takes a string only; and numpy's implicit output (``...`` first, then the labels
+    used once, in the order of their codes), which tensorflow's einsum does not infer
+    where there is an ellipsis.
+
+    >>> einsum_subscripts(np.ones(2), ([0], np.ones(2), [0], []))[0]
+    'a,a->'
+    >>> einsum_subscripts("...ba,...ac", (np.ones((2, 2)), np.ones((2, 2))))[0]
+    '...ba,...ac->...bc'
+    """
+    if isinstance(subscripts, str):
+        return _einsum_explicit(subscripts), operands
+    args = (subscripts, *operands)
+    pairs = len(args) // 2
+
+    def spell(labels: Any) -> str:
+        out = []
+        for label in labels:
+            if label is Ellipsis:
+                out.append("...")
+            else:
+                k = operator.index(label)
+                if not 0 <= k < len(_EINSUM_LETTERS):
+                    raise ValueError(f"einsum: subscript labels are integers in [0, 52), "
+                                     f"got {label!r}")
+                out.append(_EINSUM_LETTERS[k])
+        return "".join(out)
+
+    spec = ",".join(spell(args[2 * i + 1]) for i in range(pairs))
+    if len(args) % 2:
+        spec += "->" + spell(args[-1])
+    return _einsum_explicit(spec), tuple(args[2 * i] for i in range(pairs))
+
+
+def _einsum_explicit(spec: str) -> str:
+    if "->" in spec:
+        return spec
+    labels = [c for c in spec if c.isalpha()]
+    once = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
+    return f"{spec}->{'...' if '...' in spec else ''}{once}"
+
+
 def no_autodiff(f: Any, backend: str | None = None) -> Exception:
     """The error for ``gradient`` of a Python function on a library without autodiff.
 

@@ -12,6 +12,7 @@ Usage::
     python benchmarks/clients/autoray_suite.py                   # the whole suite
     python benchmarks/clients/autoray_suite.py --select tests/test_random.py
     python benchmarks/clients/autoray_suite.py --markdown out.md --failures fails.txt
+    python benchmarks/clients/autoray_suite.py --backends mlx      # one library's cases
     # another checkout's dispatch and swap plugin (the figure before a change):
     python benchmarks/clients/autoray_suite.py --dispatch /path/to/checkout
 
@@ -37,7 +38,8 @@ from run_clients import _counts, fetch, table  # noqa: E402
 VERSION = "0.11.0"
 
 
-def run(root: Path, select: list[str], checkout: Path | None, skip: str = "") -> tuple:
+def run(root: Path, select: list[str], checkout: Path | None, skip: str = "",
+        only: str = "") -> tuple:
     """Outcome counts per module, the wall time and the ids of the passed tests;
     ``checkout``: swap to the dispatch of that checkout, with its plugin (None:
     autoray itself)."""
@@ -45,8 +47,10 @@ def run(root: Path, select: list[str], checkout: Path | None, skip: str = "") ->
         xml = Path(tmp) / "report.xml"
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
         cmd += ["--timeout=300", f"--junitxml={xml}", "-o", "junit_family=xunit1", *select]
-        if skip:
-            cmd += ["-k", " and ".join(f"not {b}" for b in skip.split(","))]
+        keep = " or ".join(only.split(",")) if only else ""
+        drop = " and ".join(f"not {b}" for b in skip.split(",")) if skip else ""
+        if keep or drop:
+            cmd += ["-k", " and ".join(f"({e})" for e in (keep, drop) if e)]
         env = dict(os.environ)
         if checkout is not None:
             cmd[3:3] = ["-p", "autoray_swap"]
@@ -90,12 +94,20 @@ def main(argv: list[str] | None = None) -> int:
         "not installed: libraries installed on this machine whose tables are not in "
         "the checkout under test",
     )
+    p.add_argument(
+        "--backends",
+        default="",
+        help="comma-separated backends whose tests alone run on both sides (-k 'A or B'): "
+        "autoray's tests are parametrized by backend name",
+    )
     opts = p.parse_args(argv)
     root = fetch("autoray", VERSION, opts.cache)
     native, t_native, ok_native = (
-        ({}, 0.0, set()) if opts.swap_only else run(root, opts.select, None, opts.skip_backends)
+        ({}, 0.0, set()) if opts.swap_only
+        else run(root, opts.select, None, opts.skip_backends, opts.backends)
     )
-    swapped, t_swap, ok_swap = run(root, opts.select, opts.dispatch.resolve(), opts.skip_backends)
+    swapped, t_swap, ok_swap = run(root, opts.select, opts.dispatch.resolve(), opts.skip_backends,
+                                   opts.backends)
     if opts.failures:
         opts.failures.write_text("".join(f"{t}\n" for t in sorted(ok_native - ok_swap)))
     text, ratios = table({"autoray": (native, swapped, t_native, t_swap)})

@@ -100,6 +100,8 @@ def _with_example(name: str, like: Any, args: tuple, kwargs: dict) -> Any:
         return do(name, *args, like=dep.BUILTINS_BACKEND, **kwargs)
     if name in dep.PASS_THROUGH:
         return do(name, *args, like=like_backend(like), **kwargs)
+    if (like_backend(like), name) in dep.LIBRARY_FUNCTIONS:
+        return dep.LIBRARY_FUNCTIONS[like_backend(like), name](*args, **kwargs)
     fn = engine._with_like(name, like, kwargs)  # injects dtype and device into kwargs
     return _adapt(name, fn, None, kwargs)(*args, **kwargs)
 
@@ -112,6 +114,8 @@ def _like_miss(name: str, like: str, key: tuple) -> Callable:
     like = _ENGINE_NAMES.get(like, like)
     if name in dep.FUNCTIONS:
         fn = _with_backend(dep.FUNCTIONS[name], like)
+    elif (like, name) in dep.LIBRARY_FUNCTIONS:
+        fn = dep.LIBRARY_FUNCTIONS[like, name]
     elif name in dep.PASS_THROUGH:
         fn = _library_attribute(like, name)
     else:
@@ -152,6 +156,8 @@ def _miss(name: str, key: tuple, kwargs: bool, args: tuple) -> Callable:
             backend, mixed = backend_of_type(first), True
     if name in dep.PASS_THROUGH:
         entry = _library_attribute(backend or default_backend(), name)
+    elif backend is not None and (backend, name) in dep.LIBRARY_FUNCTIONS:
+        entry = dep.LIBRARY_FUNCTIONS[backend, name]
     else:
         if mixed:  # the engine's entry for the backend named, as with like=
             entry = engine._with_like(name, backend, {})

@@ -187,6 +187,21 @@ def test_every_pass_through_name_has_a_reason_and_is_refused_by_do(name):
         dispatch.do(name, np.zeros(2), np.zeros(2))
 
 
+def test_complex_of_float64_parts_on_mlx_is_mlxs_complex64_on_the_face_only():
+    """mlx has no complex128: dispatch.do refuses float64 parts with the reason, while
+    autoray's complex(re, im) is mlx's re + 1j * im (complex64), built so in every
+    complex mlx case of autoray's own tests."""
+    mx = pytest.importorskip("mlx.core")
+    re, im = (dispatch.do("asarray", np.array(v), like="mlx") for v in ([1.0, 2.0], [3.0, 4.0]))
+    assert re.dtype == mx.float64
+    for out in (ar.do("complex", re, im), ar.do("complex", re, im, like="mlx"),
+                ar.do("complex", re, im, like=re)):
+        assert out.dtype == mx.complex64
+        np.testing.assert_allclose(np.array(out), [1 + 3j, 2 + 4j])
+    with pytest.raises(TypeError, match="mlx has no complex128"):
+        dispatch.do("complex", re, im)
+
+
 # ---------------------------------------------------------------- random.array
 
 

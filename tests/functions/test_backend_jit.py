@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from conftest import assert_close, to_backend, to_np
 
-from dispatch import do
+from dispatch import UnsupportedError, do
 
 rng = np.random.default_rng(23)
 
@@ -29,14 +29,14 @@ NO_JIT = {
     "sparse": "pydata sparse has no jit (jit_compile is a pass-through)",
     "cupy": "cupy has no function jit through dispatch",
 }
-# rows a library's jit cannot trace, with the error it gives: (backend, name) -> (error,
-# message pattern, why). Checked to fail so, then expected failures: an entry that
-# starts to pass fails the test
+# rows a library's jit cannot trace, with the error it gives: test id -> (error, message
+# pattern, why). Checked to fail so, then expected failures: an entry that starts to
+# pass fails the test
 NOT_TRACEABLE = {
-    ("mlx", "while_loop"): (
-        ValueError, "eval",
-        "mlx has no loop primitive that mx.compile traces: the composed while_loop reads "
-        "its condition on the host, which a trace refuses (eagerly it runs)"),
+    "mlx-while_loop": (
+        UnsupportedError, "needs a Python int max_iter",
+        "mlx has no loop primitive that mx.compile traces: a while_loop runs there unrolled "
+        "to its max_iter, and this one has none (eagerly it runs)"),
 }
 
 
@@ -192,7 +192,8 @@ ROWS = [
 
 
 @pytest.mark.parametrize(("name", "inputs", "fn"), ROWS)
-def test_jit_matches_eager(backend: str, name: str, inputs: tuple, fn: Callable) -> None:
+def test_jit_matches_eager(backend: str, name: str, inputs: tuple, fn: Callable,
+                           request: pytest.FixtureRequest) -> None:
     if backend in NO_JIT:
         pytest.skip(NO_JIT[backend])
     # the reference is the call on numpy arrays (numpy's function where the name is
@@ -202,13 +203,14 @@ def test_jit_matches_eager(backend: str, name: str, inputs: tuple, fn: Callable)
     args = to_backend(inputs, backend)
     assert_close(to_np(fn(*args)), expected, name=name, backend=backend)
     compiled = jitted(backend, fn)
-    if (backend, name) in NOT_TRACEABLE:
-        error, pattern, why = NOT_TRACEABLE[backend, name]
+    if request.node.callspec.id in NOT_TRACEABLE:
+        error, pattern, why = NOT_TRACEABLE[request.node.callspec.id]
         with pytest.raises(error, match=pattern):
             compiled(*args)
         pytest.xfail(why)
     # torch's jit_compile runs a signature eagerly first, traces it on the second
-    # call and runs the trace from the third: check all three
-    calls = 3 if backend == "torch" else 1
+    # call and runs the trace from the third: check all three; paddle's runs the first
+    # eagerly and the second translated
+    calls = {"torch": 3, "paddle": 2}.get(backend, 1)
     for _ in range(calls):
         assert_close(to_np(compiled(*args)), expected, name=name, backend=backend)

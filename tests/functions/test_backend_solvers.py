@@ -59,16 +59,8 @@ def test_spd_batch_converges(backend, method):
     assert len(res.message) == 3
 
 
-# paddle: biCG-stab's residual stalls near 1e-9 (worst true residual 1.5e-9 after 500
-# iterations; numpy reaches 4.6e-11 in 9-10), although the solver's operations (einsum,
-# matmul, where, scalar arithmetic) agree with numpy's to 1e-16 there; cause not found
-STALLS = {("paddle", "biCG-stab"), ("paddle", "biCG-stab(2)")}
-
-
 @pytest.mark.parametrize("method", NONSYM_METHODS)
-def test_nonsymmetric_batch_converges(backend, method, request):
-    if (backend, method) in STALLS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="residual stalls near 1e-9"))
+def test_nonsymmetric_batch_converges(backend, method):
     res = solve(backend, method, NONSYM, Y, rtol=1e-10, max_iter=500)
     assert to_np(res.converged).all()
     assert true_residual(NONSYM, to_np(res.x), Y).max() < 1e-8

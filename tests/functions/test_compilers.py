@@ -1,5 +1,6 @@
-"""``do`` inside the libraries' compilers: ``torch.compile(fullgraph=True)``, ``jax.jit``
-and ``tf.function(jit_compile=True)``.
+"""``do`` inside the libraries' compilers: ``torch.compile(fullgraph=True)``, ``jax.jit``,
+``tf.function(jit_compile=True)``, and ``jit_compile`` on mlx (``mx.compile``) and
+paddle (``paddle.jit.to_static``).
 
 Each row is a function written with ``do`` and the helpers only, exercising many
 names of one topic (elementwise, reductions, shapes, indexing with scatter and
@@ -29,12 +30,14 @@ import pytest
 from conftest import assert_close, to_backend, to_np
 
 import dispatch
-from dispatch import astype, clear_caches, do, infer_backend, ndim, shape, size
+from dispatch import UnsupportedError, astype, clear_caches, do, infer_backend, ndim, shape, size
 
 COMPILERS = {
     "torch": "torch.compile(fullgraph=True)",
     "jax": "jax.jit",
     "tensorflow": "tf.function(jit_compile=True)",
+    "mlx": "mx.compile (jit_compile)",
+    "paddle": "paddle.jit.to_static (jit_compile)",
 }
 
 rng = np.random.default_rng(14)
@@ -273,6 +276,17 @@ NO_XLA = {
     "determinant": "XLA has no MatrixDeterminant kernel on the CPU",
 }
 
+# paddle's translator follows every call inside dispatch, seconds per row: these rows
+# (control flow, the solver, linear algebra, a sample of the others) run on paddle
+PADDLE_ROWS = {"reductions", "indexing", "linalg", "conjugate_gradient", "mixed", "cond",
+               "switch", "fori_loop", "scan", "map_and_associative_scan"}
+
+# rows that call a name a library's table refuses (eagerly too): the compiled call
+# must raise the table's UnsupportedError, naming the function
+REFUSED = {
+    ("mlx", "composed"): "gamma_inc_l",
+}
+
 # float64 tolerances wider than 1e-9 where a compiler's algorithm is less accurate
 LOOSER = {
     ("tensorflow", "linalg"): 1e-7,  # XLA's eigh (Jacobi sweeps): eigenvectors to 1.6e-8
@@ -308,6 +322,11 @@ def compiled(backend: str, name: str, fn: Callable) -> Callable:
         import jax
 
         return jax.jit(fn)
+    if backend == "mlx":
+        return do("jit_compile", fn, like="mlx")
+    if backend == "paddle":  # paddle's jit_compile runs a signature's first call eagerly
+        run = do("jit_compile", fn, like="paddle")
+        return lambda *args: (run(*args), run(*args))[1]
     import tensorflow as tf
 
     return tf.function(fn, jit_compile=name not in NO_XLA)
@@ -328,8 +347,14 @@ def check(result: Any, expected: Any, name: str, backend: str) -> None:
 def test_compiled_matches_numpy(backend: str, name: str, fn: Callable, inputs: tuple) -> None:
     if backend not in COMPILERS:
         pytest.skip(f"{backend} has no compiler that traces Python")
+    if backend == "paddle" and name not in PADDLE_ROWS:
+        pytest.skip("paddle's translation takes seconds per row: a sample of rows runs")
     expected = to_np(fn(*[np.array(a, copy=True) for a in inputs]))
     args = to_backend(inputs, backend)
+    if (backend, name) in REFUSED:
+        with pytest.raises(UnsupportedError, match=f"'{REFUSED[backend, name]}' is not supported"):
+            compiled(backend, name, fn)(*args)
+        return
     if backend != "torch":
         check(compiled(backend, name, fn)(*args), expected, name, backend)
         return

@@ -239,8 +239,12 @@ CASES = [
     case("einsum", "i,j->ij", V, U),
     case("einsum", "bij,bjk->bik", BATCH, BATCH),
     case("einsum", "...ij,...jk->...ik", BATCH, BATCH),
+    case("einsum", "...ij,...jk", BATCH, BATCH),  # numpy's implicit output: "...ik"
     case("einsum", "ijk,jkl->il", T3, T4),
     case("einsum", "ij,jk,kl->il", A, A, B),
+    # numpy's interleaved form: each operand followed by its axes' labels, then the output's
+    case("einsum", T3, [0, 1, 2], T4, [1, 2, 3], [0, 3]),
+    case("einsum", BATCH, [Ellipsis, 1, 2], BATCH, [Ellipsis, 2, 3]),
     case("tensordot", T3, T4),
     case("tensordot", T3, T4, axes=2),
     case("tensordot", A, B, axes=1),

@@ -59,6 +59,16 @@ def test_get_device_and_allocate(backend):
     assert_close(to_np(y), np.arange(3.0))
 
 
+def test_to_device_where_the_array_already_is_returns_it(backend):
+    """numpy's, torch's and the array API's rule (and autoray's), on every library:
+    jax, tensorflow and paddle copied before."""
+    x = to_backend(np.arange(3.0), backend)
+    if like("get_device", x, backend=backend).device_type != "CPU":
+        pytest.skip(f"{backend}'s arrays are not on the CPU here")
+    assert do("to_device", x, "cpu") is x
+    assert do("to_device", x, like("get_device", x, backend=backend)) is x
+
+
 def test_numpy_device_answers():
     (cpu,) = do("list_devices", like="numpy")
     assert cpu.device_type == "CPU"

@@ -18,7 +18,8 @@ from conftest import compiled_like_eager, to_backend, to_np, usable_backends
 
 from dispatch import do
 
-BACKENDS = [b for b in ("numpy", "torch", "jax", "tensorflow", "dask") if b in usable_backends()]
+BACKENDS = [b for b in ("numpy", "torch", "jax", "tensorflow", "dask", "mlx", "paddle")
+            if b in usable_backends()]
 TOL = {"float32": (1e-5, 1e-6), "float64": (1e-12, 1e-14)}
 
 VALUES = np.array(
@@ -165,11 +166,13 @@ def test_integers_are_computed_in_float32(backend: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [*sorted(ELEMENTWISE), "softmax", "log_softmax", "glu"])
-@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("backend", ["numpy", "torch", "mlx", "paddle"])
 def test_complex_input_is_refused(backend: str, name: str) -> None:
+    if backend not in BACKENDS:
+        pytest.skip(f"{backend} is not installed")
     if name == "sigmoid":
         pytest.skip("sigmoid predates the ML ops and keeps its complex formula")
-    z = to_backend(np.array([[1.0 + 1.0j, -2.0j]]), backend)
+    z = to_backend(np.array([[1.0 + 1.0j, -2.0j]], "complex64"), backend)
     with pytest.raises(TypeError, match=f"{name} takes real numbers; got a complex input"):
         do(name, z)
 
@@ -374,19 +377,31 @@ _TRACED = {
 }
 
 
+# paddle's translator takes seconds per function: a sample of the ops runs on paddle
+PADDLE_TRACED = {"gelu", "softmax", "top_k", "normalize"}
+
+
 @pytest.mark.parametrize("name", sorted(_TRACED))
-@pytest.mark.parametrize("backend", [b for b in ("jax", "tensorflow") if b in BACKENDS])
-def test_traces_under_jax_jit_and_tf_function(backend: str, name: str) -> None:
+@pytest.mark.parametrize("backend", [b for b in ("jax", "tensorflow", "mlx", "paddle")
+                                     if b in BACKENDS])
+def test_traces_under_the_libraries_jit(backend: str, name: str) -> None:
+    """jax.jit, tf.function, and jit_compile's mx.compile and paddle.jit.to_static."""
+    if backend == "paddle" and name not in PADDLE_TRACED:
+        pytest.skip("paddle's translation takes seconds per function: a sample runs")
     x = np.abs(VALUES[:, :4]) + 0.5
     fn = _TRACED[name]
     if backend == "jax":
         import jax
 
         compiled = jax.jit(fn)
-    else:
+    elif backend == "tensorflow":
         import tensorflow as tf
 
         compiled = tf.function(tf.autograph.experimental.do_not_convert(fn))
+    else:
+        compiled = do("jit_compile", fn, like=backend)
+        if backend == "paddle":  # paddle's jit_compile runs a signature eagerly first
+            compiled(to_backend(x, backend))
     got, want = compiled(to_backend(x, backend)), fn(x)
     for g, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, want)), strict=True):
         np.testing.assert_allclose(to_np(g), w, rtol=1e-12, atol=1e-14)

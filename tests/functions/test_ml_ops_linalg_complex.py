@@ -15,7 +15,8 @@ from conftest import to_backend, to_np, usable_backends
 
 from dispatch import do
 
-BACKENDS = [b for b in ("numpy", "torch", "jax", "tensorflow", "dask") if b in usable_backends()]
+BACKENDS = [b for b in ("numpy", "torch", "jax", "tensorflow", "dask", "mlx", "paddle")
+            if b in usable_backends()]
 TOL = {"float32": (1e-5, 1e-6), "float64": (1e-12, 1e-13)}
 RNG = np.random.default_rng(11)
 VALUES = np.array([[-30.0, -3.0, -1.0, -0.5, 0.0, 0.25], [0.5, 1.0, 2.5, 7.0, -0.01, 0.01]])

@@ -20,7 +20,8 @@ from conftest import compiled_like_eager, to_backend, to_np, usable_backends
 
 from dispatch import do
 
-BACKENDS = [b for b in ("numpy", "torch", "jax", "tensorflow", "dask") if b in usable_backends()]
+BACKENDS = [b for b in ("numpy", "torch", "jax", "tensorflow", "dask", "mlx", "paddle")
+            if b in usable_backends()]
 TOL = {"float32": (1e-5, 1e-6), "float64": (1e-12, 1e-14)}
 
 VALUES = np.array(
@@ -117,11 +118,11 @@ def test_integers_are_computed_in_float32(backend: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [*sorted(ELEMENTWISE), "sparsemax"])
-@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("backend", ["numpy", "torch", "mlx", "paddle"])
 def test_complex_input_is_refused(backend: str, name: str) -> None:
     if backend not in BACKENDS:
         pytest.skip(f"{backend} is not installed")
-    z = to_backend(np.array([[1.0 + 1.0j, -2.0j]]), backend)
+    z = to_backend(np.array([[1.0 + 1.0j, -2.0j]], "complex64"), backend)
     # swish and hard_swish are silu and hard_silu: the message names those
     shown = {"swish": "silu", "hard_swish": "hard_silu"}.get(name, name)
     with pytest.raises(TypeError, match=f"{shown} takes real numbers; got a complex input"):

@@ -1,7 +1,7 @@
 """The composed conjugate gradient and BiCGStab(l) solvers inside each library's jit (``jax.jit``,
-``tf.function``): dense, sparse and function operators, one and several
-right-hand sides, compared with the eager solve on the same library and with
-``numpy.linalg.solve``."""
+``tf.function``, and ``jit_compile`` on mlx and paddle): dense, sparse and function
+operators, one and several right-hand sides, compared with the eager solve on the same
+library and with ``numpy.linalg.solve``."""
 
 from __future__ import annotations
 
@@ -31,6 +31,36 @@ NO_JIT = {
     "data-dependent loop (torch's solver path is handled separately)",
 }
 
+# jits that take seconds per solve: mlx unrolls the loop to max_iter steps (it has no
+# traced loop), paddle's translator follows every call inside dispatch. They run the
+# first combination of each test's parameters; jax and tensorflow run them all
+SLOW_JIT = {
+    "mlx": "mx.compile of an unrolled solve takes seconds: mlx runs the first "
+           "combination of this test's parameters",
+    "paddle": "paddle's translation of a solve takes seconds: paddle runs the first "
+              "combination of this test's parameters",
+}
+
+
+@pytest.fixture(autouse=True)
+def _first_combination_on_slow_jits(request):
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or callspec.params.get("backend") not in SLOW_JIT:
+        return
+    for mark in request.node.iter_markers("parametrize"):
+        names, values = mark.args[0], mark.args[1]
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else names
+        first = values[0] if len(names) > 1 else (values[0],)
+        if any(callspec.params[n] != f for n, f in zip(names, first, strict=True)):
+            pytest.skip(SLOW_JIT[callspec.params["backend"]])
+
+
+NO_SPARSE = {
+    "mlx": "mlx has no sparse array type",
+    "paddle": "paddle's CPU build has no sparse-dense product (its matmul_coo_dense "
+              "kernel is registered for GPUs only)",
+}
+
 
 def jitted(backend: str, fn: Callable) -> Callable:
     """``fn`` compiled with ``backend``'s own jit."""
@@ -42,6 +72,11 @@ def jitted(backend: str, fn: Callable) -> Callable:
         import tensorflow as tf
 
         return tf.function(fn)
+    if backend == "mlx":  # mx.compile
+        return do("jit_compile", fn, like=backend)
+    if backend == "paddle":  # paddle.jit.to_static, which runs a signature's first call
+        compiled = do("jit_compile", fn, like=backend)  # eagerly: the second is compiled
+        return lambda *args: (compiled(*args), compiled(*args))[1]
     pytest.skip(NO_JIT.get(backend, f"{backend} has no jit"))
     raise AssertionError  # unreachable
 
@@ -56,6 +91,8 @@ def operator(backend: str, kind: str, matrix: np.ndarray = SPD) -> Any:
         from jax.experimental import sparse
 
         return sparse.BCOO.fromdense(a)
+    if backend in NO_SPARSE:
+        pytest.skip(NO_SPARSE[backend])
     import tensorflow as tf
 
     return tf.sparse.from_dense(a)

@@ -379,3 +379,33 @@ def test_custom_gradient_is_used_by_autograd_and_none_is_zero():
 def test_variable_is_refused_with_the_reason():
     with pytest.raises(dispatch.UnsupportedError, match="autograd has no variables"):
         do("variable", np.ones(2), like="autograd")
+
+
+def test_control_flow_inside_a_gradient():
+    """The composed cond, switch, fori_loop and scan run on boxes: autograd records
+    the branch taken and every step, so gradients flow through them."""
+    x = np.array([0.5, -1.0, 2.0])
+
+    def f(v):
+        v = do("cond", do("sum", v) > 0, lambda u: u * 3.0, lambda u: -u, v)
+        v = do("switch", 1, [lambda u: u, lambda u: do("sin", u)], v)
+        v = do("fori_loop", 0, 2, lambda i, u: u * u, v)
+        carry, ys = do("scan", lambda c, r: (c + r, c * r), do("zeros_like", v), v[None])
+        return do("sum", carry) + do("sum", ys)
+
+    # cond takes 3v (sum 1.5 > 0), switch sin, fori_loop squares twice: sin(3v)^4
+    np.testing.assert_allclose(autograd.grad(f)(x),
+                               12 * np.sin(3 * x) ** 3 * np.cos(3 * x), rtol=1e-12)
+
+
+def test_the_method_lists_host_answers():
+    f = np.sin
+    assert do("jit_compile", f, like="autograd") is f  # no compiler: a pass-through
+    (cpu,) = do("list_devices", like="autograd")
+    assert cpu.device_type == "CPU"
+    assert do("is_module", object(), like="autograd") is False
+    assert do("prefers_channels_last", like="autograd") is False
+    for name in ("variable", "module"):
+        with pytest.raises(dispatch.UnsupportedError, match=f"'{name}' is not supported on "
+                           "backend 'autograd': autograd has no"):
+            do(name, np.ones(2), like="autograd")

@@ -1,6 +1,8 @@
 """mlx's own quirks that no shared test covers: the lean common calls of the hot
 adapters (a sum of the array alone, a binary function of two arrays of one dtype) keep
-numpy's dtypes on every dtype and pair of dtypes."""
+numpy's dtypes on every dtype and pair of dtypes; its linear algebra factorizes
+complex64 in eigh, eigvalsh, svd, eig and eigvals only (its other kernels refuse
+complex), against numpy's results and dtypes."""
 
 from __future__ import annotations
 
@@ -66,3 +68,46 @@ def test_binary_of_two_arrays_promotes_as_numpy(name, first):
                 do(name, _mlx(a), _mlx(b))
             continue
         _same(do(name, _mlx(a), _mlx(b)), expected)
+
+
+rng = np.random.default_rng(5)
+A = (rng.standard_normal((2, 4, 4)) + 1j * rng.standard_normal((2, 4, 4))).astype(np.complex64)
+H = (A + np.swapaxes(A, -1, -2).conj()) / 2
+TOL = {"rtol": 1e-4, "atol": 1e-4}
+
+
+def host(x):
+    return tuple(host(v) for v in x) if isinstance(x, tuple) else np.asarray(do("to_numpy", x))
+
+
+def test_complex_hermitian_eigh_and_eigvalsh():
+    w, v = host(do("linalg.eigh", mx.array(H)))
+    ref_w, ref_v = np.linalg.eigh(H)
+    assert (w.dtype, v.dtype) == (ref_w.dtype, ref_v.dtype)
+    np.testing.assert_allclose(w, ref_w, **TOL)
+    np.testing.assert_allclose(v @ (w[..., None] * np.swapaxes(v, -1, -2).conj()), H, **TOL)
+    np.testing.assert_allclose(host(do("linalg.eigvalsh", mx.array(H))), ref_w, **TOL)
+
+
+def test_complex_svd():
+    u, s, vh = host(do("linalg.svd", mx.array(A), full_matrices=False))
+    ref = np.linalg.svd(A, full_matrices=False)
+    assert (u.dtype, s.dtype, vh.dtype) == tuple(r.dtype for r in ref)
+    np.testing.assert_allclose(s, ref.S, **TOL)
+    np.testing.assert_allclose(u @ (s[..., None] * vh), A, **TOL)
+    np.testing.assert_allclose(host(do("linalg.svd", mx.array(A), compute_uv=False)), ref.S,
+                               **TOL)
+
+
+def test_complex_eig_and_eigvals():
+    w, v = host(do("linalg.eig", mx.array(A[0])))
+    assert (w.dtype, v.dtype) == (np.complex64, np.complex64)  # numpy's: complex stays
+    np.testing.assert_allclose(A[0] @ v, v * w, **TOL)
+    np.testing.assert_allclose(np.sort_complex(host(do("linalg.eigvals", mx.array(A[0])))),
+                               np.sort_complex(np.linalg.eigvals(A[0])), **TOL)
+
+
+@pytest.mark.parametrize("name", ["linalg.qr", "linalg.inv", "linalg.cholesky"])
+def test_the_other_factorizations_refuse_complex_with_the_reason(name):
+    with pytest.raises(NotImplementedError, match="its other linalg kernels refuse complex64"):
+        do(name, mx.array(H))

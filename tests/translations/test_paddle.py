@@ -179,3 +179,108 @@ def test_an_accumulation_numpy_widens_to_uint64_is_refused_with_the_way_out(name
         do(name, paddle.to_tensor(a))
     got = do(name, paddle.to_tensor(a), dtype="int64")
     np.testing.assert_array_equal(got.numpy(), getattr(np, name)(a, dtype=np.int64))
+
+TINY = np.array([0.0, -0.0, 1e-20, -1e-300, 3.0, np.nan, np.inf, 1e-15, 2e-15])
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("equal", (0.0,)), ("not_equal", (0.0,)), ("equal", (TINY + 1e-20,)),
+    ("not_equal", (TINY[::-1],)), ("nonzero", ()), ("flatnonzero", ()), ("argwhere", ()),
+    ("count_nonzero", ()), ("where", (1.0, 2.0)), ("all", ()), ("any", ()), ("sign", ()),
+    ("fmod", (1e-20,)), ("fmod", (-3.0,)), ("fmod", (TINY[::-1],)),
+])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_tiny_values_are_not_zero(name, args, dtype):
+    """paddle's equal, not_equal, == and != take floats (and complex parts) within 1e-15
+    of each other for equal; numpy's comparisons, and what reads a condition or a zero
+    (nonzero, where, all, a complex sign), are exact."""
+    if name == "fmod" and dtype == "complex128":
+        pytest.skip("numpy's fmod takes no complex numbers")
+    x = {"all": TINY[2:5], "any": TINY[:3]}.get(name, TINY)
+    if dtype == "complex128":  # finite parts: numpy's sign of an infinity is its own rule
+        finite = np.where(np.isinf(x), 0.5, x)
+        x = finite + 1j * finite[::-1]
+    x = x.astype(dtype)
+    host = [np.asarray(a).astype(dtype) if isinstance(a, np.ndarray) else a for a in args]
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(x, *host)
+    got = do(name, paddle.to_tensor(x), *[paddle.to_tensor(a) if isinstance(a, np.ndarray)
+                                           else a for a in host])
+    got = tuple(do("to_numpy", g) for g in got) if isinstance(got, tuple) else do("to_numpy", got)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_xlogy_of_a_tiny_x():
+    from scipy import special
+
+    x = np.array([0.0, 1e-20, -1e-300, 2.0])
+    np.testing.assert_allclose(do("to_numpy", do("scipy.special.xlogy", paddle.to_tensor(x), 3.0)),
+                               special.xlogy(x, 3.0), rtol=1e-15, atol=0)
+
+
+def test_jit_compile_translates_every_function_whatever_ran_before():
+    """paddle's translator (SOT) remembers, per code object and unguarded, a function
+    it fell back on: ``jit_compile`` keeps one such fallback (a cold dispatch cache, a
+    keyword) from turning every later compilation into an eager run. Each function's
+    second call is translated (paddle counts translations), its third reuses the
+    program, and each matches eager."""
+    from paddle.jit.sot.opcode_translator.executor.executor_cache import OpcodeExecutorCache
+
+    from dispatch import clear_caches
+
+    cache = OpcodeExecutorCache()
+    x = paddle.to_tensor(np.arange(4.0))
+    clear_caches()  # the first function meets a cold cache
+    functions = [
+        (lambda v: do("sin", v) + 1.0, {}),
+        (lambda v, k=1.0: do("cos", v) * k, {"k": 3.0}),
+        (lambda v: do("sum", do("exp", v), axis=0), {}),
+    ]
+    for f, kwargs in functions:
+        jitted = do("jit_compile", f, like="paddle")
+        counts = []
+        for _ in range(3):
+            before = cache.translate_count
+            out = jitted(x, **kwargs)
+            counts.append(cache.translate_count - before)
+            np.testing.assert_allclose(out.numpy(), f(x, **kwargs).numpy(), rtol=1e-15)
+        assert counts[0] == 0, "the first call of a signature runs eagerly"
+        assert counts[1] > 0, "the second call is translated"
+        assert counts[2] == 0, "the third call reuses the translation"
+
+
+def test_jit_compile_runs_eagerly_what_the_translator_fails_on():
+    """paddle 3.3's translator passes a closure's cell, not its value, to a lambda
+    that a function it inlines calls (TypeError): that signature then runs eagerly,
+    with eager's values; a genuine error still raises."""
+    x, y = paddle.to_tensor(np.arange(3.0)), paddle.to_tensor(np.ones(3))
+
+    def loop(a, b):
+        return do("fori_loop", 0, 4, lambda i, v: v * 0.5 + b * i, a)
+
+    jitted = do("jit_compile", loop, like="paddle")
+    for _ in range(3):
+        np.testing.assert_allclose(jitted(x, y).numpy(), loop(x, y).numpy(), rtol=1e-15)
+
+    def bad(a):
+        raise ValueError("a genuine error")
+
+    jitted = do("jit_compile", bad, like="paddle")
+    for _ in range(3):
+        with pytest.raises(ValueError, match="a genuine error"):
+            jitted(x)
+
+
+def test_paddle_dtype_objects_name_numpys_dtypes():
+    """paddle's dtype objects name themselves in upper case (paddle.float32.name is
+    'FLOAT32'): to() with a paddle dtype or example casts, and a namespace's finfo
+    and draws take paddle dtypes."""
+    import dispatch
+
+    x = paddle.ones([2], dtype="float32")
+    floats, ints = dispatch.to((np.ones((2, 2)), np.arange(4)), x)
+    assert (floats.dtype, ints.dtype) == (paddle.float32, paddle.int64)
+    assert dispatch.to(np.ones(2), "paddle", dtype=paddle.float32).dtype == paddle.float32
+    xp = dispatch.get_namespace(x)
+    assert xp.finfo(paddle.float32).eps == np.finfo(np.float32).eps
+    assert xp.iinfo(paddle.int16).max == np.iinfo(np.int16).max

@@ -306,9 +306,10 @@ class Distributions:
         """Weibull draws of scale 1: ``E ** (1 / a)`` (0 where ``a`` is 0)."""
         shape, dt, (a,) = self._prep(size, a)
         self._check(_negative, "a < 0", a)
-        safe = do("where", a == 0, do("ones_like", a), a)
+        zero = do("equal", a, 0)
+        safe = do("where", zero, do("ones_like", a), a)
         draws = do("power", self._exp(shape, dt), 1.0 / safe)
-        return do("where", a == 0, do("zeros_like", draws), draws)
+        return do("where", zero, do("zeros_like", draws), draws)
 
     def triangular(self, left: Any, mode: Any, right: Any, size: Any = None) -> Any:
         """Triangular draws on [left, right] peaking at ``mode``: the inverse CDF."""

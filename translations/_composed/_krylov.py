@@ -127,7 +127,9 @@ def _dot(a: Any, b: Any) -> Any:
 
 def _div(a: Any, b: Any) -> Any:
     """a / b, 0 where b == 0 (no warning, no NaN)."""
-    zero = b == 0
+    # do("equal"), not ==: paddle's operator takes |b| < 1e-15 for 0, and near
+    # convergence these inner products are that small
+    zero = do("equal", b, 0)
     return do("where", zero, do("zeros_like", a), a / do("where", zero, do("ones_like", b), b))
 
 
@@ -338,6 +340,17 @@ def _traced_limit(max_iter: Any, batch: int, like: Any) -> tuple[Any, list[int] 
     return _cast(do("asarray", limit.astype(np.int32), like=like), "int32"), checkpoints
 
 
+def _host_bound(max_iter: Any) -> int | None:
+    """The largest iteration count of ``max_iter`` where it is a Python int or a host
+    array, else None (a traced limit)."""
+    if isinstance(max_iter, int) and not isinstance(max_iter, bool):
+        return max_iter
+    if hasattr(max_iter, "shape") and not do("is_available", max_iter):
+        return None
+    return int(np.max(np.asarray(do("to_numpy", max_iter) if is_array(max_iter)
+                                 else max_iter)))
+
+
 class _TracedRun:
     """Device-side bookkeeping of a traced solve (the rules of :class:`_Run`
     as array operations, for ``do("while_loop", ...)`` inside jit)."""
@@ -346,6 +359,9 @@ class _TracedRun:
         self.method = method
         self.batch = do("shape", y)[0]
         self.limit, self.checkpoints = _traced_limit(max_iter, self.batch, y)
+        # the largest limit where the host knows it: the loop's own bound too, for the
+        # libraries whose traced loop needs one (mlx runs that many steps unrolled)
+        self.bound = _host_bound(max_iter)
         dtype = _dtype(y)
 
         def tol(t: Any) -> Any:
@@ -387,6 +403,11 @@ class _TracedRun:
         return self._active(iterations, converged, diverged), iterations, evaluations, \
             converged, diverged
 
+    def loop_limit(self) -> Any:
+        """``while_loop``'s ``max_iter``: the checkpoints, or the host bound (every
+        entry stops at its own limit by then: the bound changes no result)."""
+        return self.bound if self.checkpoints is None else self.checkpoints
+
     def result(self, out: tuple) -> SolveResult:
         """The SolveResult from the loop's final (or stacked) values, ordered
         (active, x, r, ..., iterations, evaluations, converged, diverged); the
@@ -423,7 +444,7 @@ def _cg_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, method):
         return (active, x, r, p, rz_new, *counters)
 
     state = (counters[0], x, r, z, rz, *counters[1:])
-    return run.result(do("while_loop", loop, state, run.checkpoints))
+    return run.result(do("while_loop", loop, state, run.loop_limit()))
 
 
 def _cg_adaptive_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, method):
@@ -449,7 +470,7 @@ def _cg_adaptive_traced(lin, y, x, rtol, atol, max_iter, M, matrix_offset, metho
         return (active, x, r, p, q, *counters)
 
     state = (counters[0], x, r, p, q, *counters[1:])
-    return run.result(do("while_loop", loop, state, run.checkpoints))
+    return run.result(do("while_loop", loop, state, run.loop_limit()))
 
 
 def _bicgstab_traced(A, M, y, x0, rtol, atol, max_iter, ell, method):
@@ -476,7 +497,7 @@ def _bicgstab_traced(A, M, y, x0, rtol, atol, max_iter, ell, method):
         return (active, z, r, u, rho0, alpha, omega, *counters)
 
     state = (counters[0], zero, r, zero, one, 0 * one, one, *counters[1:])
-    out = do("while_loop", loop, state, run.checkpoints)
+    out = do("while_loop", loop, state, run.loop_limit())
     z = out[1]  # x = x0 + M z, per checkpoint (M takes (batch, n) arrays)
     if M is None:
         x = x0 + z

@@ -61,7 +61,9 @@ def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: float | None = No
     elif order == 1:
         norm = do("sum", do("abs", x), axis=axis, keepdims=True)
     else:
-        norm = do("sum", do("abs", x) ** order, axis=axis, keepdims=True) ** (1.0 / order)
+        # do("power"), not **: paddle's operator reads a float exponent as float32
+        norm = do("power", do("sum", do("power", do("abs", x), order), axis=axis, keepdims=True),
+                  1.0 / order)
     return x / do("maximum", norm, eps)
 
 

@@ -119,7 +119,8 @@ def _quantile(
         prev = do("floor", virtual)
         gamma = virtual - prev
         if method == "midpoint":
-            gamma = do("where", gamma == 0, do("zeros_like", gamma), do("full_like", gamma, 0.5))
+            gamma = do("where", do("equal", gamma, 0), do("zeros_like", gamma),
+                       do("full_like", gamma, 0.5))
         nxt = prev + 1
         top = count - 1
         above = virtual >= top

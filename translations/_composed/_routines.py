@@ -278,7 +278,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, *, period: Any = 2 * mat
     low = -high
     ddmod = do("mod", dd - low, period) + low
     if ambiguous:
-        edge = do("logical_and", ddmod == low, dd > 0)
+        edge = do("logical_and", do("equal", ddmod, low), dd > 0)
         ddmod = do("where", edge, do("full_like", ddmod, high), ddmod)
     small = do("less", do("abs", dd), discont)  # a float discont against integers
     correct = do("where", small, do("zeros_like", dd), ddmod - dd)

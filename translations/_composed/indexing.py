@@ -432,11 +432,11 @@ def isin(
     if m == 0:
         found = do("zeros_like", flat) != 0
     elif rt.kind in "cb":
-        found = do("any", do("expand_dims", flat, -1) == t, axis=-1)
+        found = do("any", do("equal", do("expand_dims", flat, -1), t), axis=-1)
     else:
         ts = do("sort", t)
         pos = do("minimum", do("searchsorted", ts, flat, side="left"), m - 1)
-        found = do("take", ts, pos) == flat
+        found = do("equal", do("take", ts, pos), flat)
     found = do("reshape", found, shape)
     return do("logical_not", found) if invert else found
 

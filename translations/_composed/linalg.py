@@ -566,4 +566,5 @@ def cdist(x1: Any, x2: Any, p: float = 2.0) -> Any:
         return do("sum", do("astype", diff != 0, _dt(diff)), axis=-1)
     if p == 2:
         return do("sqrt", do("sum", diff * diff, axis=-1))
-    return do("sum", diff ** p, axis=-1) ** (1.0 / p)
+    # do("power"), not **: paddle's operator reads a float exponent as float32
+    return do("power", do("sum", do("power", diff, p), axis=-1), 1.0 / p)

@@ -388,7 +388,7 @@ def roots(p: Any) -> Any:
         # real coefficients whose roots are all real give real roots (numpy 2.5's
         # eigvals is complex always; roots drops the zero imaginary parts)
         if np.dtype(dt).kind != "c" and np.dtype(_dtype(found)).kind == "c" and not bool(
-                _host(do("any", do("imag", found) != 0))):
+                _host(do("any", do("not_equal", do("imag", found), 0)))):
             found = do("real", found)
     else:
         found = do("zeros", (0,), dtype="float64", like=p)

@@ -48,6 +48,10 @@ def _to_device(x: Any, device: Any) -> Any:
         # "cpu", "gpu", "cuda:1", "tpu:0": a platform and an optional index
         platform, _, index = device.partition(":")
         device = jax.devices(platform)[int(index or 0)]
+    # an array already there is returned as it is, as numpy's and torch's to_device do
+    if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer) and (
+            x.devices() == {device}):
+        return x
     return jax.device_put(x, device)
 
 

@@ -10,6 +10,8 @@ numpy's name and is the composed one.
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -195,7 +197,53 @@ def _checkpoint(fun: Callable, *, prevent_cse: bool = True, policy: Any = None,
     return mx.checkpoint(fun)
 
 
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``, through
+    ``mx.custom_function`` (so ``mx.grad``, ``mx.vjp`` and ``mx.compile`` use it).
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    (of the output's structure) and returns one gradient (or None: zero) per input.
+    ``f`` runs on every call: ``get_external_cache`` and ``on_call_skipped`` are
+    accepted and never needed.
+
+    Examples
+    --------
+    >>> import mlx.core as mx
+    >>> from dispatch import do
+    >>> f = do("custom_gradient", mx.sin, lambda x, y, dy: 2 * dy, like="mlx")
+    >>> mx.grad(lambda x: f(x).sum())(mx.array([0.0, 1.0])).tolist()
+    [2.0, 2.0]
+    """
+    require_callable("custom_gradient", "f", f)
+    require_callable("custom_gradient", "gradient", gradient)
+    custom = mx.custom_function(f)
+
+    @custom.vjp
+    def vjp(primals: tuple, cotangent: Any, output: Any) -> tuple:
+        dx = gradient(tuple(primals), output, cotangent)
+        return tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+
+    @functools.wraps(f)
+    def with_custom_gradient(*args: Any) -> Any:
+        return custom(*args)
+
+    return with_custom_gradient
+
+
+def _is_module(obj: Any) -> bool:
+    """Whether ``obj`` is an ``mlx.nn.Module`` (mlx.nn is imported only when
+    ``obj`` comes from it)."""
+    nn = sys.modules.get("mlx.nn")
+    return nn is not None and isinstance(obj, nn.Module)
+
+
 TABLE = {
+    "custom_gradient": _custom_gradient,
+    "is_module": _is_module,
+    "module": unsupported("mlx has no variables: an mlx.nn.Module's parameters are arrays "
+                          "that its training step replaces (model.update), so a forward "
+                          "function closing over arrays would never see new values"),
     "checkpoint": _checkpoint,
     "grad": _grad,
     "value_and_grad": _value_and_grad,

@@ -139,6 +139,33 @@ def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
     return _asarray(np.from_dlpack(x))
 
 
+def _is_available(x: Any) -> bool:
+    """Whether the value of ``x`` can be read now: mlx refuses to evaluate an array
+    inside ``mx.compile`` and ``mx.vmap`` (its arrays there are of the same class as
+    outside, so only the attempt tells; the value is computed once, as a read would).
+
+    Examples
+    --------
+    >>> import mlx.core as mx
+    >>> from dispatch import do
+    >>> do("is_available", mx.ones(2))
+    True
+    >>> seen = []
+    >>> _ = mx.compile(lambda v: seen.append(do("is_available", v)) or v)(mx.ones(1))
+    >>> seen
+    [False]
+    """
+    if not isinstance(x, mx.array):
+        return True
+    try:
+        mx.eval(x)
+    except ValueError as err:
+        if "function transformations" in str(err):
+            return False
+        raise
+    return True
+
+
 _OWN = ("get_default_device", "random_permutations")
 
 TABLE = merge_tables(
@@ -157,6 +184,9 @@ TABLE = merge_tables(
         # mlx's memory is unified: every array is usable on every device as it is
         "allocate_on_device": _to_device,
         "from_dlpack": _from_dlpack,
+        "is_available": _is_available,
+        # mlx's convolutions (mx.conv1d/2d/3d, mlx.nn.Conv*) take channels last
+        "prefers_channels_last": lambda: True,
     },
     {name: fn for name, fn in backend_entries("mlx").items() if name not in _OWN},
     names=("devices", "bound list methods"),

@@ -17,7 +17,12 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations._adapters import (
+    einsum_subscripts,
+    numpy_container,
+    numpy_result_type,
+    qr_factors,
+)
 from dispatch.translations._keywords import no_out, ufunc_call
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
@@ -26,11 +31,12 @@ from dispatch.translations.mlx.elementwise import _exp
 _CPU = mx.cpu
 
 
-def _arr(x: Any) -> Any:
+def _arr(x: Any, complex_ok: bool = False) -> Any:
     x = x if isinstance(x, mx.array) else _asarray(x)
-    if x.dtype == mx.complex64:
-        raise NotImplementedError("mlx factorizes real matrices only (float32, float64): "
-                                  "its linalg kernels refuse complex64")
+    if x.dtype == mx.complex64 and not complex_ok:
+        raise NotImplementedError("mlx factorizes real matrices only (float32, float64), "
+                                  "but for eigh, eigvalsh, svd, eig and eigvals: its other "
+                                  "linalg kernels refuse complex64")
     # mlx factorizes floats only: integers go to the default float, as numpy's
     # (float64) results of integer input would be float32 here
     return x if mx.issubdtype(x.dtype, mx.inexact) else x.astype(mx.float32)
@@ -59,7 +65,7 @@ def _solve(a: Any, b: Any) -> Any:
 
 def _svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
          hermitian: bool = False) -> Any:
-    a = _arr(a)
+    a = _arr(a, complex_ok=True)
     if not compute_uv:
         return mx.linalg.svd(a, compute_uv=False, stream=_CPU)
     u, s, vh = mx.linalg.svd(a, stream=_CPU)
@@ -83,24 +89,28 @@ def _qr(a: Any, mode: str = "reduced") -> Any:
 
 
 def _eigh(a: Any, UPLO: str = "L") -> Any:
-    return mx.linalg.eigh(_arr(a), UPLO=UPLO, stream=_CPU)
+    return mx.linalg.eigh(_arr(a, complex_ok=True), UPLO=UPLO, stream=_CPU)
 
 
 def _eigvalsh(a: Any, UPLO: str = "L") -> Any:
-    return mx.linalg.eigvalsh(_arr(a), UPLO=UPLO, stream=_CPU)
+    return mx.linalg.eigvalsh(_arr(a, complex_ok=True), UPLO=UPLO, stream=_CPU)
 
 
 def _no_float64(fn: Any, name: str) -> Any:
     def call(a: Any) -> Any:
-        a = _arr(a)
+        a = _arr(a, complex_ok=True)
         if a.dtype == mx.float64:
             raise TypeError(f"{name}: the eigenvalues of a float64 matrix are complex128 in "
                             f"numpy, and {NO_COMPLEX128}; cast to float32")
         out = fn(a, stream=_CPU)
+        if a.dtype == mx.complex64 and isinstance(out, tuple):
+            # mlx 0.32's eig of a complex matrix returns the conjugates of the
+            # eigenvectors (a @ conj(v) == conj(v) * w); its eigenvalues are right
+            out = (out[0], mx.conj(out[1]))
         w = out[0] if isinstance(out, tuple) else out
         # numpy: a real matrix whose eigenvalues are all real gets real results (read
         # on the host, as numpy decides), mlx's are complex64 always
-        if mx.all(mx.imag(w) == 0).item():
+        if a.dtype != mx.complex64 and mx.all(mx.imag(w) == 0).item():
             return tuple(mx.real(o) for o in out) if isinstance(out, tuple) else mx.real(out)
         return out
 
@@ -193,6 +203,7 @@ def _multi_dot(arrays: Any, *, out: Any = None) -> Any:
 
 def _einsum(subscripts: Any, *operands: Any, out: Any = None, **kwargs: Any) -> Any:
     no_out("einsum", "mlx", out)
+    subscripts, operands = einsum_subscripts(subscripts, operands)  # mx.einsum: strings only
     ops = [x if isinstance(x, mx.array) else _asarray(x) for x in operands]
     dtypes = {x.dtype for x in ops}
     if len(dtypes) == 1 and mx.issubdtype(ops[0].dtype, mx.inexact) and not kwargs:

@@ -91,6 +91,32 @@ def _tensor(x: Any, like: Tensor | None = None) -> Tensor:
     return paddle.to_tensor(np.asarray(_host(x)))
 
 
+def equal(x1: Any, x2: Any) -> Tensor:
+    """numpy's exact ``x1 == x2`` (one of the two a tensor, the other a tensor or a
+    Python number). paddle's ``equal``, ``not_equal``, ``==`` and ``!=`` call two
+    floats (or complex parts) equal when they differ by less than 1e-15, so that
+    ``1e-20 == 0`` is True there; its ``<=`` and ``>=`` are exact."""
+    like = x1 if isinstance(x1, Tensor) else x2
+    x1, x2 = _tensor(x1, like), _tensor(x2, like)
+    if x1.is_complex() or x2.is_complex():
+        return paddle.logical_and(equal(paddle.real(x1), paddle.real(x2)),
+                                  equal(paddle.imag(x1), paddle.imag(x2)))
+    if x1.is_floating_point() or x2.is_floating_point():
+        return paddle.logical_and(paddle.less_equal(x1, x2), paddle.greater_equal(x1, x2))
+    return paddle.equal(x1, x2)
+
+
+def not_equal(x1: Any, x2: Any) -> Tensor:
+    """numpy's exact ``x1 != x2`` (see :func:`equal`): True for NaN."""
+    return paddle.logical_not(equal(x1, x2))
+
+
+def truth(a: Tensor) -> Tensor:
+    """``a != 0`` as numpy reads a condition: every nonzero value true, however small
+    (paddle's ``!=`` takes ``1e-20`` for zero), NaN true."""
+    return a if a.dtype == paddle.bool else not_equal(a, 0)
+
+
 def promote(*xs: Any) -> list[Tensor]:
     """The arguments as tensors of numpy's common dtype."""
     first = xs[0] if xs else None

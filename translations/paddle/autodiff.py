@@ -229,6 +229,97 @@ def _is_module(obj: Any) -> bool:
     return isinstance(obj, paddle.nn.Layer)
 
 
+def _module(variables: Any, forward: Callable) -> Any:
+    """A ``paddle.nn.Layer`` holding ``variables`` (a dict or sequence) as parameters,
+    whose ``forward(*args)`` is ``forward(*args)``; ``forward`` should use the
+    parameters themselves (made by ``variable``): other tensors are copied into new
+    parameters.
+
+    Examples
+    --------
+    >>> import paddle
+    >>> from dispatch import do
+    >>> w = do("variable", paddle.ones([2], dtype="float64"))
+    >>> net = do("module", {"w": w}, lambda x: (x * w).sum(), like="paddle")
+    >>> float(net(paddle.to_tensor([1.0, 2.0], dtype="float64")))
+    3.0
+    >>> [name for name, _ in net.named_parameters()], do("is_module", net, like="paddle")
+    (['w'], True)
+    """
+    require_callable("module", "forward", forward)
+    items = list(variables.items() if isinstance(variables, dict) else enumerate(variables))
+
+    class FunctionLayer(paddle.nn.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            for k, v in items:
+                param = v if isinstance(v, paddle.base.framework.EagerParamBase) else _variable(v)
+                self.add_parameter(str(k), param)
+
+        def forward(self, *args: Any) -> Any:
+            return forward(*args)
+
+    return FunctionLayer()
+
+
+def _custom_gradient(f: Callable, gradient: Callable, get_external_cache: Any = None,
+                     on_call_skipped: Any = None) -> Callable:
+    """The list's ``custom_gradient``: ``f`` with the derivative ``gradient``, through
+    ``paddle.autograd.PyLayer`` (so ``backward``, ``paddle.grad`` and the list's
+    derivatives use it).
+
+    ``gradient(x, y, dy)`` gets the tuple of inputs, ``f``'s output and its cotangent
+    (of the output's structure) and returns one gradient (or None: zero) per input.
+    ``f`` runs on every call: ``get_external_cache`` and ``on_call_skipped`` are
+    accepted and never needed.
+
+    Examples
+    --------
+    >>> import paddle
+    >>> from dispatch import do
+    >>> f = do("custom_gradient", paddle.sin, lambda x, y, dy: 2 * dy, like="paddle")
+    >>> x = paddle.to_tensor([0.0, 1.0], stop_gradient=False)
+    >>> f(x).sum().backward()
+    >>> x.grad.tolist()
+    [2.0, 2.0]
+    """
+    require_callable("custom_gradient", "f", f)
+    require_callable("custom_gradient", "gradient", gradient)
+
+    class CustomGradient(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx: Any, *args: Any) -> Any:
+            out = f(*args)
+            outs = out if isinstance(out, tuple) else (out,)
+            tensors = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+            ctx.save_for_backward(*(args[i] for i in tensors), *outs)
+            others = tuple(None if isinstance(a, Tensor) else a for a in args)
+            ctx.layout = (others, tensors, isinstance(out, tuple))
+            return out
+
+        @staticmethod
+        def backward(ctx: Any, *dy: Any) -> Any:
+            others, tensors, is_tuple = ctx.layout
+            saved = ctx.saved_tensor()
+            x = list(others)
+            for i, t in zip(tensors, saved[:len(tensors)], strict=True):
+                x[i] = t
+            y = tuple(saved[len(tensors):]) if is_tuple else saved[len(tensors)]
+            dx = gradient(tuple(x), y, tuple(dy) if is_tuple else dy[0])
+            dx = tuple(dx) if isinstance(dx, (tuple, list)) else (dx,)
+            # paddle takes one gradient per tensor input; None where it needs none
+            grads = tuple(
+                paddle.zeros_like(x[i]) if dx[i] is None and not x[i].stop_gradient
+                else dx[i] for i in tensors)
+            return grads[0] if len(grads) == 1 else grads
+
+    @functools.wraps(f)
+    def with_custom_gradient(*args: Any) -> Any:
+        return CustomGradient.apply(*args)
+
+    return with_custom_gradient
+
+
 def _stop_gradient(x: Any) -> Any:
     return x.detach() if isinstance(x, Tensor) else x
 
@@ -244,6 +335,10 @@ TABLE = {
     "jvp": _jvp,
     "variable": _variable,
     "is_module": _is_module,
+    "module": _module,
+    "custom_gradient": _custom_gradient,
+    # paddle's convolutions and layers are channels first (NCHW) by default
+    "prefers_channels_last": lambda: False,
     # a checkpoint changes only what a backward pass keeps in memory: f itself has the
     # values and derivatives it asks for (paddle's recompute needs a Layer and a program)
     "checkpoint": checkpoint_pass_through,

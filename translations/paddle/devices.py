@@ -113,7 +113,10 @@ def _astype(x: Tensor, dtype: Any, copy: bool = True) -> Tensor:
 
 def _to_device(x: Tensor, device: Any = None) -> Tensor:
     place = _place(device)
-    return x if place is None else x._copy_to(place, False)
+    # a tensor already there is returned as it is, as numpy's and torch's to_device do
+    if place is None or str(x.place) == str(place):
+        return x
+    return x._copy_to(place, False)
 
 
 def _is_available(x: Any) -> bool:

@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 import paddle
-from dispatch.translations.paddle._common import _DTYPES, NP_NAMES, WIDER, is_int, power
+from dispatch.translations.paddle._common import (
+    _DTYPES,
+    NP_NAMES,
+    WIDER,
+    equal,
+    is_int,
+    not_equal,
+    power,
+)
 from paddle import Tensor
 
 from dispatch.engine import merge_tables
@@ -140,9 +148,11 @@ def _cbrt(x: Tensor) -> Tensor:
 
 
 def _fmod(x1: Tensor, x2: Tensor) -> Tensor:
-    # C's fmod: the remainder takes the dividend's sign (paddle.remainder: the divisor's)
+    # C's fmod: the remainder takes the dividend's sign (paddle.remainder: the divisor's).
+    # Of two positive operands the two agree, exactly (x1 - trunc(x1 / x2) * x2 cancels:
+    # fmod(3, 1e-20) came out 0, not 1.86e-22)
     if x1.dtype in (paddle.float16, paddle.float32, paddle.float64):
-        return x1 - paddle.trunc(x1 / x2) * x2
+        return paddle.copysign(paddle.remainder(paddle.abs(x1), paddle.abs(x2)), x1)
     # integers: numpy gives 0 for a zero divisor (paddle raises); no uint8/int8/int16 kernel
     zero = x2 == 0
     a, b = x1.astype("int64"), paddle.where(zero, paddle.ones_like(x2), x2).astype("int64")
@@ -154,7 +164,7 @@ def _fmod(x1: Tensor, x2: Tensor) -> Tensor:
 def _sign(x: Tensor) -> Tensor:
     if x.is_complex():
         a = paddle.abs(x)
-        return paddle.where(a == 0, paddle.zeros_like(x), x / paddle.cast(a, x.dtype))
+        return paddle.where(equal(a, 0), paddle.zeros_like(x), x / paddle.cast(a, x.dtype))
     return paddle.sign(x)
 
 
@@ -215,7 +225,7 @@ def _divmod(x1: Tensor, x2: Tensor) -> tuple:
     if q.is_floating_point():
         # numpy's quotient is (x1 - mod) / x2: NaN with the remainder (divmod(inf, 2)),
         # except for a zero divisor, where it is x1 / x2
-        nan = paddle.logical_and(paddle.isnan(r), x2 != 0)
+        nan = paddle.logical_and(paddle.isnan(r), not_equal(x2, 0))
         q = paddle.where(nan, paddle.full_like(q, float("nan")), q)
     return q, r
 
@@ -333,7 +343,7 @@ _KERNELS: dict[str, Callable] = {
     "maximum": _maximum, "minimum": _minimum, "fmax": _fmax, "fmin": _fmin,
     "hypot": paddle.hypot, "arctan2": paddle.atan2, "copysign": _copysign,
     "nextafter": paddle.nextafter, "logaddexp": paddle.logaddexp, "logaddexp2": _logaddexp2,
-    "heaviside": _heaviside, "equal": paddle.equal, "not_equal": paddle.not_equal,
+    "heaviside": _heaviside, "equal": equal, "not_equal": not_equal,
     "less": paddle.less_than, "less_equal": paddle.less_equal,
     "greater": paddle.greater_than, "greater_equal": paddle.greater_equal,
     "logical_and": _logical(paddle.logical_and), "logical_or": _logical(paddle.logical_or),

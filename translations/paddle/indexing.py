@@ -14,7 +14,7 @@ import numpy as np
 import paddle
 from dispatch.translations._adapters import pad_index
 from dispatch.translations._keywords import pad_keywords
-from dispatch.translations.paddle._common import WIDER, by_parts, promote, widened
+from dispatch.translations.paddle._common import WIDER, by_parts, promote, truth, widened
 from paddle import Tensor
 
 
@@ -85,8 +85,7 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
         return _nonzero(condition)
     if not isinstance(condition, Tensor):
         condition = paddle.to_tensor(np.asarray(condition))
-    if condition.dtype != paddle.bool:
-        condition = condition != 0
+    condition = truth(condition)
     x, y = promote(x, y)
     wider = WIDER.get(x.dtype)
     if wider is not None and x.dtype is not paddle.bool:  # float16, int8...: no kernel
@@ -109,16 +108,14 @@ def _nonzero(a: Tensor) -> tuple:
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
-    if a.dtype != paddle.bool:
-        a = a != 0
-    return tuple(i.reshape([-1]) for i in paddle.nonzero(a, as_tuple=True))
+    return tuple(i.reshape([-1]) for i in paddle.nonzero(truth(a), as_tuple=True))
 
 
 def _argwhere(a: Tensor) -> Tensor:
     if a.ndim == 0:
         a = a.reshape([1])
-        return paddle.nonzero(a != 0)[:, :0]
-    return paddle.nonzero(a if a.dtype == paddle.bool else a != 0)
+        return paddle.nonzero(truth(a))[:, :0]
+    return paddle.nonzero(truth(a))
 
 
 def _flatnonzero(a: Tensor) -> Tensor:

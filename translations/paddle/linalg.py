@@ -14,9 +14,16 @@ from typing import Any
 
 import numpy as np
 import paddle
-from dispatch.translations._adapters import empty_axes
+from dispatch.translations._adapters import einsum_subscripts, empty_axes
 from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
-from dispatch.translations.paddle._common import np_name, power, promote, real_embedding
+from dispatch.translations.paddle._common import (
+    equal,
+    not_equal,
+    np_name,
+    power,
+    promote,
+    real_embedding,
+)
 from paddle import Tensor
 
 SlogdetResult = namedtuple("SlogdetResult", "sign logabsdet")
@@ -97,10 +104,11 @@ def _kron(a: Any, b: Any) -> Tensor:
     return paddle.kron(a, b)
 
 
-def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+def _einsum(subscripts: Any, *operands: Any, out: Any = None, dtype: Any = None,
             order: str = "K", casting: str = "safe", optimize: Any = False) -> Tensor:
     # numpy's keywords: optimize only orders the contractions (the same values)
     no_out("einsum", "paddle", out)
+    subscripts, operands = einsum_subscripts(subscripts, operands)  # paddle: strings only
     if dtype is not None or casting != "safe":
         operands = tuple(cast_all(operands, dtype, casting))
     ops = promote(*operands)
@@ -197,7 +205,7 @@ def _eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
 
 
 def _real_if_real(w: Tensor, a: Tensor) -> bool:
-    return not a.is_complex() and bool(paddle.all(paddle.imag(w) == 0))
+    return not a.is_complex() and bool(paddle.all(equal(paddle.imag(w), 0)))
 
 
 def _eig(a: Tensor) -> tuple:
@@ -281,7 +289,7 @@ def _vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     elif ord == -np.inf:
         out = paddle.min(x, axis=axes, keepdim=keep)
     elif ord == 0:
-        out = paddle.sum((x != 0).astype(x.dtype), axis=axes, keepdim=keep)
+        out = paddle.sum(not_equal(x, 0).astype(x.dtype), axis=axes, keepdim=keep)
     elif ord == 1:
         out = paddle.sum(x, axis=axes, keepdim=keep)
     elif ord == 2:
@@ -346,7 +354,7 @@ def _matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *,
                  rtol: Any = None) -> Tensor:
     A = _inexact(A)
     if A.ndim < 2:
-        return paddle.to_tensor(int(bool(paddle.any(A != 0))), dtype="int64")
+        return paddle.to_tensor(int(bool(paddle.any(not_equal(A, 0)))), dtype="int64")
     s = paddle.linalg.svd(A, full_matrices=False)[1]
     smax = paddle.max(s, axis=-1, keepdim=True)
     if tol is not None:

@@ -18,7 +18,7 @@ import paddle
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
 from dispatch.translations._keywords import no_out
-from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype
+from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype, truth
 from paddle import Tensor
 
 _F64, _F32 = paddle.float64, paddle.float32
@@ -157,8 +157,7 @@ def _arg(fn: Any) -> Any:
 def _logical(fn: Any) -> Any:
     def logical(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
                 where: Any = True) -> Tensor:
-        if a.dtype != paddle.bool:
-            a = a != 0
+        a = truth(a)
         if where is not True:  # outside the mask: all's identity True, any's False
             mask = paddle.broadcast_to(promote_mask(where), a.shape)
             a = paddle.where(mask, a, paddle.full_like(a, fn is paddle.all))
@@ -344,8 +343,7 @@ def _masked(fn: Any, fill: float | None) -> Any:
 def promote_mask(where: Any) -> Tensor:
     from dispatch.translations.paddle._common import promote
 
-    m = promote(where)[0]
-    return m if m.dtype == paddle.bool else m != 0
+    return truth(promote(where)[0])
 
 
 def _masked_moment(fn: Any, a: Tensor, mask: Tensor, axis: Any, dtype: Any, *args: Any,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
-from dispatch.translations.paddle._common import promote
+from dispatch.translations.paddle._common import equal, promote
 from paddle import Tensor
 
 from dispatch.engine import merge_tables, unsupported
@@ -154,7 +154,7 @@ def _log_softmax(x: Any, axis: Any = None) -> Tensor:
 def _xlogy(x: Any, y: Any) -> Tensor:
     x, y = promote(x, y)
     x, y = _float(x), _float(y)
-    return paddle.where(x == 0, paddle.zeros_like(x * y), x * paddle.log(y))
+    return paddle.where(equal(x, 0), paddle.zeros_like(x * y), x * paddle.log(y))
 
 
 def _multigammaln(a: Any, d: int) -> Tensor:

@@ -86,8 +86,19 @@ def _to_device(x: Any, device: Any = None) -> Any:
     device = device_ref(device)
     if device is None:
         return x
-    with tf.device(_device_name(device)):
+    name = _device_name(device)
+    # an eager tensor already there is returned as it is, as numpy's and torch's
+    # to_device do (a tensor of a tf.function's graph has no device yet)
+    where = getattr(x, "device", "") if tf.executing_eagerly() else ""
+    if where and _same_device(tf.DeviceSpec.from_string(where), tf.DeviceSpec.from_string(name)):
+        return x
+    with tf.device(name):
         return tf.identity(x)
+
+
+def _same_device(a: Any, b: Any) -> bool:
+    return (a.device_type or "").upper() == (b.device_type or "").upper() and (
+        a.device_index or 0) == (b.device_index or 0)
 
 
 def _to_backend_dtype(name: Any) -> tf.DType:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
-from dispatch.translations._adapters import numpy_container
+from dispatch.translations._adapters import einsum_subscripts, numpy_container
 from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
@@ -68,10 +68,11 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     return tf.tensordot(a, b, axes)
 
 
-def _einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+def _einsum(subscripts: Any, *operands: Any, out: Any = None, dtype: Any = None,
             order: str = "K", casting: str = "safe", optimize: Any = False) -> Any:
     # numpy's keywords: optimize only orders the contractions (the same values)
     no_out("einsum", "tensorflow", out)
+    subscripts, operands = einsum_subscripts(subscripts, operands)  # tf.einsum: strings only
     if dtype is not None or casting != "safe":
         operands = tuple(cast_all(operands, dtype, casting))
     res = tf.einsum(subscripts, *_common(operands, dtype))
