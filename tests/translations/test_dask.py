@@ -207,3 +207,14 @@ def test_repeat_of_an_empty_array(shape, repeats, axis):
     assert out.shape == expected.shape
     assert out.dtype == expected.dtype
     np.testing.assert_array_equal(out.compute(), expected)
+
+
+def test_asarray_takes_dasks_chunks_for_data_and_for_a_dask_array():
+    """``chunks=`` is dask's own keyword of ``asarray`` (docs/distributed.md): data is cut
+    into those blocks, and a dask array is rechunked (never silently left as it was)."""
+    x = np.arange(36.0).reshape(6, 6)
+    a = do("asarray", x, like="dask", chunks=3)
+    assert a.chunks == ((3, 3), (3, 3))
+    b = do("asarray", a, chunks=2)
+    assert b.chunks == ((2, 2, 2), (2, 2, 2))
+    np.testing.assert_array_equal(b.compute(), x)

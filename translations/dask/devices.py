@@ -24,17 +24,22 @@ from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsuppor
 
 
 def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
-             copy: bool | None = None) -> Array:
+             copy: bool | None = None, chunks: Any = None) -> Array:
     # dask's second positional parameter is ``allow_unknown_chunksizes``, not dtype;
     # da.asarray passes its keywords to from_array, which a dask array never reaches.
     # A dask array has one layout per chunk (numpy's answer without the order is the
-    # same array) and lives in host memory
+    # same array) and lives in host memory. ``chunks=`` is dask's own keyword (the
+    # blocks of the result): data is cut into them, a dask array rechunked
     check_order(order)
     host_device("asarray", "dask", device)
     if copy is not None and not isinstance(x, Array):
         # numpy's copy rule on the data; a copy is not shared with the caller's array
         x = np.array(x, dtype=dtype, copy=copy)
-    return da.asarray(x, dtype=dtype)
+    if chunks is None:
+        return da.asarray(x, dtype=dtype)
+    if isinstance(x, Array):
+        return da.asarray(x, dtype=dtype).rechunk(chunks)
+    return da.asarray(x, dtype=dtype, chunks=chunks)
 
 
 def _array(x: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
