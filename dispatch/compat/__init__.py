@@ -39,6 +39,7 @@ import functools
 import importlib
 import inspect
 import math
+from types import ModuleType
 from typing import Any
 
 from dispatch import _registry as reg
@@ -83,16 +84,35 @@ LIBRARIES = {
 PASSED_THROUGH = frozenset({"testing"})
 
 
-def _lenient(fn: Any, numpy: Any, name: str) -> Any:
-    """The standard's member ``fn`` that also takes the library's own keywords
-    (``broadcast_to(x, shape, subok=True)`` on numpy): a call naming a keyword the
-    standard's signature lacks goes to the numpy-named function, as it would in
+def _numpy_reference(dotted: str) -> Any:
+    """numpy's function of a dotted name (whose signature the vocabulary keeps), or None."""
+    import numpy
+
+    obj: Any = numpy
+    for part in dotted.split("."):
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def _vocabulary_prefix(dotted: str) -> bool:
+    """Whether the vocabulary has names below ``dotted`` (``random``, ``special``)."""
+    from dispatch.translations._vocabulary import NAMES
+
+    return any(n.startswith(dotted + ".") for n in NAMES)
+
+
+def _lenient(fn: Any, numpy: Any, name: str, reference: Any = None) -> Any:
+    """The member ``fn`` that also takes the library's own keywords
+    (``broadcast_to(x, shape, subok=True)`` on numpy, ``quantile(x, q, dim=0)`` on
+    torch): a call naming a keyword that ``fn``'s signature (or ``reference``'s, numpy's
+    function of the name) lacks goes to the library's function (``numpy``'s attribute
+    ``name``, or ``numpy`` itself where it is a function), as it would in
     array-api-compat's namespace, which is the library's."""
     if not callable(fn) or isinstance(fn, type):
         return fn
     try:
-        own = {p.name for p in inspect.signature(fn).parameters.values()}
-        other = getattr(numpy, name)
+        own = {p.name for p in inspect.signature(reference or fn).parameters.values()}
+        other = numpy if reference is not None else getattr(numpy, name)
     except (TypeError, ValueError, AttributeError):
         return fn
     if not callable(other):
@@ -173,18 +193,27 @@ class CompatNamespace(ArrayNamespace):
             # array-api-compat's names of the unique_* results: the classes of this
             # namespace's own results (numpy's named tuples on numpy, ...)
             return type(getattr(self, RESULT_TYPES[name])(self.asarray([0])))
+        sub = f".{self._prefix[:-1]}" if self._prefix else ""
         try:
-            return getattr(self._numpy, name)
+            library = importlib.import_module(_module(self._backend) + sub)
+        except ImportError:
+            library = None
+        own = getattr(library, name, None)
+        if isinstance(own, ModuleType) and not _vocabulary_prefix(self._prefix + name):
+            return own  # a module of the library the vocabulary has no names in (torch.backends)
+        try:
+            value = getattr(self._numpy, name)
         except AttributeError:
             pass
+        else:
+            # the library's own keywords (torch's quantile(..., dim=)) reach its function
+            return _lenient(value, own, name, reference=_numpy_reference(self._prefix + name))
         # beyond dispatch's vocabulary (numpy's put_along_axis, which writes into its
         # argument and which do() refuses): the library's own attribute, as
         # array-api-compat's namespaces are the whole library
-        sub = f".{self._prefix[:-1]}" if self._prefix else ""
-        try:
-            return getattr(importlib.import_module(_module(self._backend) + sub), name)
-        except (ImportError, AttributeError):
+        if own is None and not hasattr(library, name):
             raise standard from None
+        return own
 
     def __repr__(self) -> str:
         return f"<dispatch.compat namespace {self.__name__}>"

@@ -14,6 +14,8 @@ from dispatch.translations._array_api._core import (
     can_cast_names,
 )
 
+from dispatch.engine import backend_of_type
+
 # ---- creation ---------------------------------------------------------------
 
 
@@ -86,7 +88,13 @@ def _like(space: Space, name: str) -> Callable:
     f = space.fn(name)
 
     def like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-        return f(x, dtype=x.dtype if dtype is None else dtype, **_device_kw(device))
+        if dtype is None and backend_of_type(type(x)) in (space._backend, None):
+            dtype = x.dtype
+        # another library's array (a torch tensor given to numpy's namespace, which
+        # takes it as array-likes): the library reads its dtype itself
+        if dtype is None:
+            return f(x, **_device_kw(device))
+        return f(x, dtype=dtype, **_device_kw(device))
 
     like.__name__ = like.__qualname__ = name
     like.__doc__ = f"The array API's ``{name}``: ``x``'s shape, and its dtype unless given."
