@@ -231,3 +231,22 @@ def test_every_name_of_array_api_compats_namespace_is_a_name_here(backend):
         a = np.zeros(3)
         ours.put_along_axis(a, np.array([1]), 5.0, axis=0)  # numpy's own, in place
         np.testing.assert_array_equal(a, [0.0, 5.0, 0.0])
+
+
+def test_the_librarys_own_modules_and_keywords_reach_the_library():
+    """As in array-api-compat's namespaces (the whole library): a module of the library
+    that the vocabulary has no names in is the library's own (scikit-learn asks
+    ``xp.backends.cuda.is_built()``), a vocabulary name called with the library's own
+    keywords is the library's function (torch's ``quantile(..., dim=)``), and a
+    vocabulary prefix stays the vocabulary's (``xp.random``)."""
+    torch = pytest.importorskip("torch")
+    tx = compat.array_namespace(torch.ones(2))
+    assert tx.backends.cuda.is_built() == torch.backends.cuda.is_built()
+    t = torch.tensor([1.0, 2.0, 3.0, 10.0])
+    assert float(tx.quantile(t, 0.5, dim=0)) == float(torch.quantile(t, 0.5, dim=0))
+    assert float(tx.quantile(t, 0.5, axis=0)) == float(np.quantile(t.numpy(), 0.5))
+    xp = compat.array_namespace(np.ones(2))
+    out = xp.ones_like(torch.ones(2, dtype=torch.float64))  # as numpy's own takes it
+    np.testing.assert_array_equal(out, np.ones(2))
+    assert not isinstance(xp.random, types.ModuleType)
+    assert xp.random.normal(size=3).shape == (3,)
