@@ -31,6 +31,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -166,12 +167,19 @@ def main() -> None:
     out = args.keep or Path(tempfile.mkdtemp(prefix="scipy-array-api-"))
     out.mkdir(parents=True, exist_ok=True)
     print(f"{len(modules)} modules, backends {args.backends}, junit files in {out}")
-    faces = ["native", "dispatch"] if args.face == "both" else [args.face]
-    found = {f: run(f, modules, args.backends, out, args.timeout) for f in faces}
+    compare(args.face, out, args.backends, lambda f: run(f, modules, args.backends, out,
+                                                         args.timeout))
+
+
+def compare(face: str, out: Path, backends: list[str], run_one: Any) -> None:
+    """Run the faces asked (``both``: native, then dispatch) and report the comparison;
+    a dispatch run alone compares with the native run kept in ``out``."""
+    faces = ["native", "dispatch"] if face == "both" else [face]
+    found = {f: run_one(f) for f in faces}
     if faces == ["dispatch"] and (out / "native.xml").exists():
         found["native"] = outcomes(out / "native.xml")  # the native run kept in --keep
     if len(found) == 2:
-        report(found["native"], found["dispatch"], args.backends)
+        report(found["native"], found["dispatch"], backends)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scipy_array_api import REPO, outcomes, report  # the same comparison
+from scipy_array_api import REPO, compare, outcomes  # the same comparison
 
 PLUGIN = """
 import sys
@@ -75,12 +75,7 @@ def main() -> None:
     out = args.keep or Path(tempfile.mkdtemp(prefix="sklearn-array-api-"))
     out.mkdir(parents=True, exist_ok=True)
     print(f"-k {args.select!r}, namespaces {args.backends}, junit files in {out}")
-    faces = ["native", "dispatch"] if args.face == "both" else [args.face]
-    found = {f: run(f, args.select, out, args.timeout) for f in faces}
-    if faces == ["dispatch"] and (out / "native.xml").exists():
-        found["native"] = outcomes(out / "native.xml")  # the native run kept in --keep
-    if len(found) == 2:
-        report(found["native"], found["dispatch"], args.backends)
+    compare(args.face, out, args.backends, lambda f: run(f, args.select, out, args.timeout))
 
 
 if __name__ == "__main__":
