@@ -38,6 +38,7 @@ from autograd import numpy as anp
 from autograd.scipy import linalg as asla
 from autograd.tracer import getval
 from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations._expm import pade13_expm, squarings
 from dispatch.translations.numpy import _householder_product as _numpy_householder_product
 
 from ._common import exact, no_derivative, on_values, positional, unpacked, values
@@ -245,16 +246,6 @@ def _cho_solve(c_and_lower: Any, b: Any, overwrite_b: bool = False,
     return exact(value, asla.solve_triangular(_h(low), y, lower=False))
 
 
-# the degree-13 Pade approximant of exp (coefficients (2m-k)! m! / ((2m)! k! (m-k)!))
-# and the 1-norm up to which it is accurate to float64 roundoff (Higham, 2005)
-_PADE13 = [
-    math.factorial(26 - k) * math.factorial(13)
-    / (math.factorial(26) * math.factorial(k) * math.factorial(13 - k))
-    for k in range(14)
-]
-_THETA13 = 5.371920351148152
-
-
 def _expm(a: Any) -> Any:
     """scipy's ``expm``, differentiated through scaling and squaring of the degree-13
     Pade approximant (the power of two that brings the largest 1-norm under theta_13)."""
@@ -263,20 +254,8 @@ def _expm(a: Any) -> Any:
     if v.shape[-1] == 0:
         return value
     norm = float(np.max(np.sum(np.abs(v), axis=-2)))
-    s = max(0, math.ceil(math.log2(norm / _THETA13))) if math.isfinite(norm) and norm else 0
-    x = a / 2.0**s
-    b = _PADE13
     eye = np.broadcast_to(np.eye(v.shape[-1], dtype=v.dtype), v.shape)
-    x2 = anp.matmul(x, x)
-    x4 = anp.matmul(x2, x2)
-    x6 = anp.matmul(x4, x2)
-    u = anp.matmul(x6, b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2
-    u = anp.matmul(x, u + b[1] * eye)
-    w = anp.matmul(x6, b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2
-    w = w + b[0] * eye
-    r = anp.linalg.solve(w - u, w + u)
-    for _ in range(s):
-        r = anp.matmul(r, r)
+    r = pade13_expm(a, squarings(norm), eye, anp.matmul, anp.linalg.solve)
     return exact(value, r)
 
 

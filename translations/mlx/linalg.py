@@ -12,7 +12,6 @@ factorizations.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import mlx.core as mx
@@ -23,6 +22,7 @@ from dispatch.translations._adapters import (
     numpy_result_type,
     qr_factors,
 )
+from dispatch.translations._expm import pade13_expm, squarings
 from dispatch.translations._keywords import no_out, ufunc_call
 from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
@@ -398,16 +398,6 @@ def _lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> 
     return lu, piv.astype(mx.int32)  # LAPACK's row interchanges, as scipy's
 
 
-# the degree-13 Pade approximant of exp (coefficients (2m-k)! m! / ((2m)! k! (m-k)!))
-# and the 1-norm up to which it is accurate to float64 roundoff (Higham, 2005)
-_PADE13 = [
-    math.factorial(26 - k) * math.factorial(13)
-    / (math.factorial(26) * math.factorial(k) * math.factorial(13 - k))
-    for k in range(14)
-]
-_THETA13 = 5.371920351148152
-
-
 def _expm(A: Any) -> Any:
     """scipy's ``expm`` (of each matrix of a stack) by scaling and squaring: the
     stack is scaled by the power of two that brings its largest 1-norm (read on the
@@ -417,21 +407,9 @@ def _expm(A: Any) -> Any:
     if a.shape[-1] == 0:
         return a
     norm = mx.max(mx.sum(mx.abs(a), axis=-2)).item()
-    s = max(0, math.ceil(math.log2(norm / _THETA13))) if math.isfinite(norm) and norm else 0
-    a = a / 2.0**s
-    b = _PADE13
     eye = mx.broadcast_to(mx.eye(a.shape[-1], dtype=a.dtype), a.shape)
-    a2 = _matmul(a, a)
-    a4 = _matmul(a2, a2)
-    a6 = _matmul(a4, a2)
-    u = _matmul(a6, b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2
-    u = _matmul(a, u + b[1] * eye)
-    v = _matmul(a6, b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2
-    v = v + b[0] * eye
-    r = mx.linalg.solve(v - u, v + u, stream=_CPU)
-    for _ in range(s):
-        r = _matmul(r, r)
-    return r
+    return pade13_expm(a, squarings(norm), eye, _matmul,
+                       lambda p, q: mx.linalg.solve(p, q, stream=_CPU))
 
 
 def _householder_product(a: Any, tau: Any) -> Any:
