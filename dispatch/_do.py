@@ -15,7 +15,6 @@ from typing import Any
 from dispatch import _registry as reg
 from dispatch._errors import DispatchError, MixedBackendError, UnknownBackendError, short
 from dispatch._infer import (
-    _SCALARS,
     SEQUENCES,
     backend_of_type,
     current_precision,
@@ -566,9 +565,9 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
             rec = reg.record(backend)
             if rec.resolver is not None:
                 kwargs["like"] = like  # a generic backend (lazy) records the example itself
-            elif name in CREATION and not isinstance(like, _SCALARS):
-                # an example array lends its dtype and device (a Python number: none,
-                # like autoray's 'builtins'; nor a container with a shape but no dtype)
+            elif name in CREATION:
+                # an example array lends its dtype and device (a Python number lends
+                # none: it has no dtype, and its backend no creation_kwargs)
                 inject = rec.creation_kwargs
                 if inject is not None:
                     extra = inject(like)
@@ -577,7 +576,7 @@ def _with_like(name: str, like: Any, kwargs: dict) -> Callable:
                 for k, v in extra.items():
                     if kwargs.get(k) is None:
                         kwargs[k] = v
-            elif name in FLOAT_DRAWS and not isinstance(like, _SCALARS):
+            elif name in FLOAT_DRAWS:
                 takes = _keywords(resolve(backend, name))
                 for k, v in draw_defaults(rec, like).items():
                     if k in takes and kwargs.get(k) is None:

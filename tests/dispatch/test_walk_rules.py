@@ -119,6 +119,17 @@ FILES = {
         def later():
             return "later"
         """,
+    "outside/__init__.py": """
+        PLAIN = 1
+        """,
+    "outside/inner.py": """
+        import sys
+
+        sys.modules["walklib"].inner_ran = True
+
+        def fn():
+            return "inner"
+        """,
     "free/__init__.py": """
         from walklib.free import sub
         """,
@@ -315,6 +326,16 @@ def test_a_module_outside_submodules_is_refused(walklib):
         "'walklib.extra' is not one of the array modules that the 'walklib' table lists "
         "in SUBMODULES",
     )
+
+
+def test_a_module_outside_submodules_stops_the_walk_before_anything_below_it_runs(walklib):
+    # 'walklib.outside' must be imported to be known as a module; its submodule is
+    # never imported: importing runs code, and the refusal names the first module off
+    # the list, not the deepest one reached
+    msg = _refused("outside.inner.fn", "'walklib.outside' is not one of the array modules")
+    assert "walklib.outside.inner" not in msg
+    assert "walklib.outside.inner" not in sys.modules
+    assert not hasattr(walklib, "inner_ran")
 
 
 def test_walking_through_an_object_is_refused_and_a_missing_attribute_is_unknown(walklib):
