@@ -9,7 +9,8 @@ without effect where its value cannot change the result (``subok`` on a library
 without array subclasses, ``overwrite_a``, which only allows scipy to write into its
 input), and refused with the function, the library and the keyword named otherwise.
 The checks that several tables share are here: ``out=`` (``do`` never writes into an
-argument), ``order=`` (checked as numpy checks it, then laid out), ``device=`` of a
+argument), ``order=`` (checked as numpy checks it, then laid out), ``sort``'s
+``kind``/``order``/``stable`` (checked as numpy checks them), ``device=`` of a
 library whose arrays live in host memory only, ``dtype=``/``casting=`` (numpy's
 casting rule, then the cast), ``array``'s ``ndmin``/``ndmax``, scipy's
 ``check_finite`` and the keywords of a ufunc such as ``matmul``.
@@ -56,6 +57,26 @@ def in_order(x: Any, order: Any) -> Any:
     layout give an equal array (numpy's answer without the order)."""
     check_order(order)
     return _layout(x, order)
+
+
+def check_sort(kind: Any = None, order: Any = None, stable: Any = None) -> bool:
+    """numpy's checks of ``sort``/``argsort``'s ``kind``, ``order`` and ``stable``
+    (its ValueError or TypeError for a kind it does not know, for ``kind`` and
+    ``stable`` given together, and for ``order=``, which names the fields of a
+    structured array: no other library has one); whether the caller asked for a
+    stable sort (``kind='stable'`` or ``'mergesort'``, or ``stable=True``)."""
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same "
+                         "time. Use only one of them.")
+    if kind is None:
+        return bool(stable)
+    if not isinstance(kind, str):
+        raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
+    if kind[:1].lower() not in ("q", "h", "m", "s"):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    return kind[:1].lower() in ("m", "s")
 
 
 def host_device(name: str, backend: str, device: Any) -> None:
