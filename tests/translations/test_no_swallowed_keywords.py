@@ -118,6 +118,26 @@ HINTS: dict[str, str] = {
 # "path::function.parameter" -> why this one function may leave it unread
 UNREAD: dict[str, str] = {
     # shared modules (_composed, _adapters, _array_api, _numpy_methods)
+    "translations/_adapters.py::__dlpack__.max_version": (
+        "a bare capsule made elsewhere has the version it has; a consumer reads older "
+        "versions too"),
+    "translations/_array_api/_core.py::default_dtypes.device": (
+        "the inspection namespace reports one set of default dtypes, the library's on "
+        "every device it runs on here"),
+    "translations/_array_api/_core.py::dtypes.device": (
+        "the inspection namespace reports the library's dtypes, the same on every device "
+        "it runs on here"),
+    "translations/_composed/_distributions.py::standard_exponential.method": (
+        "numpy's choice of algorithm (ziggurat or inversion, and numpy takes any other "
+        "string for inversion): the same distribution, and a library's stream is its own"),
+    "translations/_composed/control.py::call.name": (
+        "a label for profilers in the method list's signature; the call is f(*args)"),
+    "translations/_composed/creation.py::copy_leaves.only_mutable": (
+        "every leaf is copied: a copy of an immutable leaf is a right answer too"),
+    "translations/_numpy_methods.py::_copy.only_mutable": (
+        "numpy arrays are all mutable: every one is copied whatever the flag"),
+    "translations/_composed/nn.py::dot_product_attention.flash_attention": (
+        "a request for a fused kernel; the composed attention gives the same values"),
     # (end of shared modules)
     # numpy, scipy, cupy
     # (end of numpy)
