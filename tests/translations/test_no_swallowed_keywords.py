@@ -132,6 +132,12 @@ UNREAD: dict[str, str] = {
     # sparse
     # (end of sparse)
     # mlx
+    "translations/mlx/creation.py::_meshgrid.copy": "copy=False only allows numpy to return "
+        "views of the inputs; mlx arrays are immutable, so a view and a copy give the same "
+        "values",
+    "translations/mlx/autodiff.py::_checkpoint.static_argnums": "mx.checkpoint passes a "
+        "non-array argument through as it is (a Python value steering control flow "
+        "works), which is what jax's static_argnums asks for",
     # (end of mlx)
     # paddle
     # (end of paddle)
