@@ -142,6 +142,15 @@ UNREAD: dict[str, str] = {
     # paddle
     # (end of paddle)
     # autograd
+    "translations/autograd/shape.py::_meshgrid.copy": "copy=False only allows numpy to "
+        "return views of the inputs; a box is never written into, so a view and a copy "
+        "give the same values",
+    "translations/autograd/devices.py::_asarray.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    "translations/autograd/devices.py::_same_box.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    "translations/autograd/devices.py::_laid_out.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
     # (end of autograd)
 }
 
