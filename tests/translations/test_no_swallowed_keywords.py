@@ -152,10 +152,25 @@ UNREAD: dict[str, str] = {
     # sparse
     # (end of sparse)
     # mlx
+    "translations/mlx/creation.py::_meshgrid.copy": "copy=False only allows numpy to return "
+        "views of the inputs; mlx arrays are immutable, so a view and a copy give the same "
+        "values",
+    "translations/mlx/autodiff.py::_checkpoint.static_argnums": "mx.checkpoint passes a "
+        "non-array argument through as it is (a Python value steering control flow "
+        "works), which is what jax's static_argnums asks for",
     # (end of mlx)
     # paddle
     # (end of paddle)
     # autograd
+    "translations/autograd/shape.py::_meshgrid.copy": "copy=False only allows numpy to "
+        "return views of the inputs; a box is never written into, so a view and a copy "
+        "give the same values",
+    "translations/autograd/devices.py::_asarray.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    "translations/autograd/devices.py::_same_box.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    "translations/autograd/devices.py::_laid_out.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
     # (end of autograd)
 }
 
