@@ -126,6 +126,12 @@ UNREAD: dict[str, str] = {
     # jax
     # (end of jax)
     # tensorflow
+    "translations/tensorflow/creation.py::_meshgrid.copy":
+        "numpy's copy=False only allows the grids to be views of the inputs; the copies "
+        "made here have the same values, and tensors are immutable",
+    "translations/tensorflow/random.py::choice.shuffle":
+        "shuffle=False only lets numpy skip shuffling a sample drawn without replacement; "
+        "numpy promises no order then, so a shuffled sample is one of its answers",
     # (end of tensorflow)
     # dask
     # (end of dask)
