@@ -134,6 +134,9 @@ UNREAD: dict[str, str] = {
         "numpy promises no order then, so a shuffled sample is one of its answers",
     # (end of tensorflow)
     # dask
+    "translations/dask/devices.py::_astype.copy":
+        "numpy's astype(copy=False) only allows returning the input when no cast is "
+        "needed, never refuses; dask arrays are immutable, so a copy cannot be told apart",
     # (end of dask)
     # sparse
     # (end of sparse)
