@@ -139,6 +139,12 @@ UNREAD: dict[str, str] = {
         "needed, never refuses; dask arrays are immutable, so a copy cannot be told apart",
     # (end of dask)
     # sparse
+    "translations/sparse/creation.py::_meshgrid.copy":
+        "numpy's copy=False only allows the grids to be views of the inputs; the copies "
+        "made here have the same values",
+    "translations/sparse/shape.py::_pad_sparse.reflect_type":
+        "_pad's pad_keywords refuses 'odd' before calling this; 'even', the only value "
+        "left, is the extension built here",
     # (end of sparse)
     # mlx
     # (end of mlx)
