@@ -59,6 +59,31 @@ def in_order(x: Any, order: Any) -> Any:
     return _layout(x, order)
 
 
+def reshape_order(shape: Sequence[int], newshape: Any, order: Any, copy: Any) -> str:
+    """numpy's ``reshape`` ``order`` of an array of a library with one (C) layout, as
+    'C' or 'F' ('A' reads such an array in C order), after numpy's checks: its
+    ValueError for an order it does not know or does not reshape in ('K'), and for
+    ``copy=False`` where reading in Fortran order needs a copy (aliasing itself is
+    unobservable on an immutable library; the refusal is numpy's answer)."""
+    name = order.upper() if isinstance(order, str) else order
+    if name in ("C", "A"):
+        return "C"
+    check_order(order)
+    if name == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
+    if copy is False:
+        # numpy decides from the strides alone: a C-strided stand-in that owns one
+        # byte (never read) gives its answer without the data
+        strides = [0] * len(shape)
+        step = 1
+        for i in range(len(shape) - 1, -1, -1):
+            strides[i] = step
+            step *= max(int(shape[i]), 1)
+        stand_in = np.lib.stride_tricks.as_strided(np.empty(1, np.int8), tuple(shape), strides)
+        np.reshape(stand_in, newshape, order="F", copy=False)
+    return "F"
+
+
 def check_sort(kind: Any = None, order: Any = None, stable: Any = None) -> bool:
     """numpy's checks of ``sort``/``argsort``'s ``kind``, ``order`` and ``stable``
     (its ValueError or TypeError for a kind it does not know, for ``kind`` and

@@ -146,10 +146,25 @@ UNREAD: dict[str, str] = {
     # jax
     # (end of jax)
     # tensorflow
+    "translations/tensorflow/creation.py::_meshgrid.copy":
+        "numpy's copy=False only allows the grids to be views of the inputs; the copies "
+        "made here have the same values, and tensors are immutable",
+    "translations/tensorflow/random.py::choice.shuffle":
+        "shuffle=False only lets numpy skip shuffling a sample drawn without replacement; "
+        "numpy promises no order then, so a shuffled sample is one of its answers",
     # (end of tensorflow)
     # dask
+    "translations/dask/devices.py::_astype.copy":
+        "numpy's astype(copy=False) only allows returning the input when no cast is "
+        "needed, never refuses; dask arrays are immutable, so a copy cannot be told apart",
     # (end of dask)
     # sparse
+    "translations/sparse/creation.py::_meshgrid.copy":
+        "numpy's copy=False only allows the grids to be views of the inputs; the copies "
+        "made here have the same values",
+    "translations/sparse/shape.py::_pad_sparse.reflect_type":
+        "_pad's pad_keywords refuses 'odd' before calling this; 'even', the only value "
+        "left, is the extension built here",
     # (end of sparse)
     # mlx
     "translations/mlx/creation.py::_meshgrid.copy": "copy=False only allows numpy to return "
