@@ -13,7 +13,13 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import pad_index
-from dispatch.translations._keywords import cast_all, check_order, no_out, pad_keywords
+from dispatch.translations._keywords import (
+    cast_all,
+    check_order,
+    no_out,
+    pad_keywords,
+    reshape_order,
+)
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
@@ -178,23 +184,9 @@ def _reshape(a: Any, shape: Any = None, order: str = "C", copy: bool | None = No
         return _mx_reshape(a, shape)
     shape = newshape if shape is None else shape
     a = _arr(a)
-    if order in ("K", "k"):
-        raise ValueError("order 'K' is not permitted for reshaping")
-    check_order(order)  # mlx has one layout, C's: 'A' reads it in C order
-    if order not in ("F", "f"):
+    if reshape_order(a.shape, shape, order, copy) == "C":
         return a.reshape(shape_tuple(shape))
-    if copy is False:
-        _view_in_fortran_order(tuple(a.shape), shape)
     return mx.transpose(mx.transpose(a).reshape(shape_tuple(shape)[::-1]))
-
-
-def _view_in_fortran_order(shape: tuple, new: Any) -> None:
-    """numpy's ValueError where a C-ordered array of ``shape`` cannot be read in
-    Fortran order as ``new`` without a copy (``reshape(copy=False)``), asked of numpy
-    on an array of the same strides over one byte (nothing is allocated or read)."""
-    strides = tuple(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
-    probe = np.lib.stride_tricks.as_strided(np.empty(1, np.int8), shape, strides)
-    np.reshape(probe, new, order="F", copy=False)
 
 
 def _moveaxis(a: Any, source: Any, destination: Any) -> Any:
