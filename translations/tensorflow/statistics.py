@@ -109,10 +109,18 @@ def _median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = 
     return r
 
 
+def _with_mask(a: Any, kw: dict[str, Any]) -> dict[str, Any]:
+    """``kw`` with a mask: numpy's own, or one that keeps every element (the masked
+    recipe is the one that reads ``mean=`` and ``correction=``)."""
+    if kw.get("where") is None:
+        return {**kw, "where": tf.ones(tf.shape(_t(a)), tf.bool)}
+    return kw
+
+
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
-    if kw.get("where") is not None:
-        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **kw)
+    if kw:  # where=, mean=, correction=: numpy's recipe over a mask (all true if none)
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **_with_mask(a, kw))
     no_out("nanvar", "tensorflow", out)
     x = _t(a)
     if not (x.dtype.is_floating or x.dtype.is_complex):
@@ -131,8 +139,8 @@ def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
-    if kw.get("where") is not None:
-        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **kw)
+    if kw:  # where=, mean=, correction=: numpy's recipe over a mask (all true if none)
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **_with_mask(a, kw))
     no_out("nanstd", "tensorflow", out)
     return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
 
