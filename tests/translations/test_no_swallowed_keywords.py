@@ -142,6 +142,11 @@ UNREAD: dict[str, str] = {
     # numpy, scipy, cupy
     # (end of numpy)
     # torch
+    "translations/torch/creation.py::_copy.only_mutable":
+        "torch tensors are all mutable: every one is copied whatever the flag",
+    "translations/torch/random.py::choice.shuffle":
+        "shuffle=False only lets numpy skip shuffling a sample drawn without replacement; "
+        "numpy promises no order then, so a shuffled sample is one of its answers",
     # (end of torch)
     # jax
     # (end of jax)

@@ -14,6 +14,7 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
+from dispatch.translations.jax.devices import _device, _device_named
 
 _IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 
@@ -21,10 +22,12 @@ _IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 def _with_device(fn: Callable) -> Callable:
     """``fn`` plus the ``device=`` keyword jax did not give it."""
 
+    name = fn.__name__.lstrip("_")
+
     @functools.wraps(fn)
     def placed(*args: Any, device: Any = None, **kwargs: Any) -> Any:
         out = fn(*args, **kwargs)
-        return out if device is None else jax.device_put(out, device)
+        return out if device is None else jax.device_put(out, _device(name, device))
 
     return placed
 
@@ -58,6 +61,10 @@ def _window(fn: Callable) -> Callable:
     return window
 
 TABLE = {
+    # jax's creation functions take jax's devices only: dispatch's device names too
+    **{name: _device_named(name, getattr(jnp, name)) for name in (
+        "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
+        "linspace", "ones", "ones_like", "zeros", "zeros_like")},
     # creation functions without jax's device keyword
     "identity": _with_device(jnp.identity),
     "logspace": _with_device(_logspace),
