@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._keywords import cast_all, check_order, no_out
 from dispatch.translations.paddle._common import by_parts, promote, widened
 from paddle import Tensor
 
@@ -54,21 +55,37 @@ def _reshape(a: Tensor, shape: Any = None, order: str = "C", copy: bool | None =
     # specialising the call (about 60 ns a call with two of them)
     if newshape is None and order == "C" and type(shape) is tuple and not copy:
         return paddle.reshape(a, shape)
-    shape = newshape if shape is None else shape
-    if order != "C":
-        raise ValueError(f"reshape on paddle: order={order!r} is not supported, only 'C'")
-    out = paddle.reshape(a, _shape(shape))
+    shape = _shape(newshape if shape is None else shape)
+    # a tensor is laid out in C order: numpy's 'A' (the input's order) reads it so
+    if order in ("F", "f"):
+        out = _column_major(a, shape)
+    elif order in ("C", "c", "A", "a", None):
+        out = paddle.reshape(a, shape)
+    else:
+        check_order(order)  # numpy's ValueError for an order it does not know
+        raise ValueError(f"order {order!r} is not permitted for reshaping")
     return out.clone() if copy else out  # copy=True: numpy's result owns its memory
 
 
+def _column_major(a: Tensor, shape: list) -> Tensor:
+    """numpy's ``reshape(a, shape, order='F')``: the elements read and written with the
+    first index changing fastest, that is the C reshape of the reversed axes."""
+    if a.ndim > 1:
+        a = paddle.transpose(a, list(range(a.ndim))[::-1])
+    out = paddle.reshape(a, shape[::-1])
+    return paddle.transpose(out, list(range(out.ndim))[::-1]) if out.ndim > 1 else out
+
+
 def _ravel(a: Tensor, order: str = "C") -> Tensor:
-    if order in ("F", "f") and a.ndim > 1:  # column-major: the reversed axes, flattened
-        return paddle.transpose(a, list(range(a.ndim))[::-1]).reshape([-1])
+    if order != "C":
+        check_order(order)
+        if order in ("F", "f"):  # a tensor is laid out in C order: 'A' and 'K' read it so
+            return _column_major(a, [-1])
     return paddle.reshape(a, [-1])
 
 
 def _flatten(a: Tensor, order: str = "C") -> Tensor:
-    return paddle.reshape(a, [-1]).clone()
+    return _ravel(a, order).clone()
 
 
 def _flip(m: Tensor, axis: Any = None) -> Tensor:
@@ -96,31 +113,33 @@ def _squeeze(a: Tensor, axis: Any = None) -> Tensor:
     return paddle.squeeze(a, axis=axes)
 
 
-def _concatenate(arrays: Any, axis: int | None = 0, out: None = None, *, dtype: Any = None,
+def _concatenate(arrays: Any, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
                  casting: str = "same_kind") -> Tensor:
+    if out is not None:
+        no_out("concatenate", "paddle", out)
+    if dtype is not None or casting != "same_kind":
+        arrays = cast_all(list(arrays), dtype, casting)
     arrays = promote(*arrays)
     if axis is None:
         arrays, axis = [x.flatten() for x in arrays], 0
-    if dtype is not None:
-        arrays = [x.astype(dtype) for x in arrays]
     return paddle.concat(arrays, axis=axis)
 
 
-def _stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None,
+def _stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None,
            casting: str = "same_kind") -> Tensor:
     # numpy's dtype and casting are keyword-only: here they may be passed by position
     # too (see _reshape)
-    if dtype is None and type(arrays) is list:
-        try:  # paddle refuses tensors of two dtypes (numpy promotes): then promote first
-            return paddle.stack(arrays) if axis == 0 else paddle.stack(arrays, axis)
-        except (TypeError, ValueError, RuntimeError):
-            pass
-    arrays = promote(*arrays)
-    if dtype is None:
-        return paddle.stack(arrays, axis=axis)
-    if dtype is not None:
-        arrays = [x.astype(dtype) for x in arrays]
-    return paddle.stack(arrays, axis=axis)
+    if out is not None:
+        no_out("stack", "paddle", out)
+    if dtype is None and casting == "same_kind":
+        if type(arrays) is list:
+            try:  # paddle refuses tensors of two dtypes (numpy promotes): promote first
+                return paddle.stack(arrays) if axis == 0 else paddle.stack(arrays, axis)
+            except (TypeError, ValueError, RuntimeError):
+                pass
+    else:
+        arrays = cast_all(list(arrays), dtype, casting)
+    return paddle.stack(promote(*arrays), axis=axis)
 
 
 def _sections(n: int, indices_or_sections: Any) -> list[int]:
@@ -196,12 +215,12 @@ def _flipud(m: Tensor) -> Tensor:
 
 def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
     return _concatenate(_atleast(2)(*tup) if len(tup) > 1 else [_atleast(2)(*tup)], 0,
-                        dtype=dtype)
+                        dtype=dtype, casting=casting)
 
 
 def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
     arrs = _atleast(1)(*tup) if len(tup) > 1 else [_atleast(1)(*tup)]
-    return _concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype)
+    return _concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def _dstack(tup: Any) -> Tensor:
@@ -296,6 +315,7 @@ def _atleast(n: int) -> Any:
 
 
 def _copy(a: Tensor, order: str = "K", subok: bool = False) -> Tensor:
+    check_order(order)  # paddle has one layout: every order numpy knows gives this copy
     return a.clone()
 
 
