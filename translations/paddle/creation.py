@@ -4,7 +4,9 @@ paddle's creation functions take shapes as lists, default to float32
 (``paddle.get_default_dtype()``) and name ``eye``'s columns ``num_columns``;
 these entries keep numpy's defaults (float64 for floats, int64 for integer
 ranges) so that the arrays they make compare with numpy's, and take ``device=``
-(a paddle place name such as ``"cpu"`` or ``"gpu:0"``).
+(a paddle place name such as ``"cpu"`` or ``"gpu:0"``). paddle has one memory
+layout: numpy's ``order=`` is checked as numpy checks it, and every order it knows
+gives the same values.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._composed._bound import fill_entries
+from dispatch.translations._keywords import check_order
 from dispatch.translations.paddle._common import _dtype, promote
 from dispatch.translations.paddle.devices import _place
 from paddle import Tensor
@@ -38,19 +41,22 @@ def _on(out: Tensor, device: Any) -> Tensor:
 
 
 def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
+    check_order(order)
     return _on(paddle.zeros(_shape(shape), dtype=_float(dtype)), device)
 
 
 def _ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
+    check_order(order)
     return _on(paddle.ones(_shape(shape), dtype=_float(dtype)), device)
 
 
 def _empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return _zeros(shape, dtype, device=device)
+    return _zeros(shape, dtype, order, device=device)
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
           device: Any = None) -> Tensor:
+    check_order(order)
     if isinstance(fill_value, Tensor):
         out = paddle.broadcast_to(fill_value, _shape(shape))
         return _on(out if dtype is None else out.astype(_dtype(dtype)), device)
@@ -61,6 +67,7 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
 def _like(fill: Any) -> Any:
     def like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
              shape: Any = None, *, device: Any = None) -> Tensor:
+        check_order(order)
         dt = _dtype(dtype) or a.dtype
         out = paddle.full(_shape(a.shape if shape is None else shape), fill, dtype=dt)
         return _on(out, device) if device is not None else out._copy_to(a.place, False)
@@ -70,6 +77,7 @@ def _like(fill: Any) -> Any:
 
 def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
                subok: bool = True, shape: Any = None, *, device: Any = None) -> Tensor:
+    check_order(order)
     dt = _dtype(dtype) or a.dtype
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -83,7 +91,8 @@ def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
 
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
-         device: Any = None, like: Any = None) -> Tensor:
+         device: Any = None) -> Tensor:
+    check_order(order)
     M = N if M is None else M
     out = paddle.zeros([N, M], dtype=_float(dtype))
     if N and M:
@@ -146,7 +155,7 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
 
 
 def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
-         device: Any = None, like: Any = None) -> Tensor:
+         device: Any = None) -> Tensor:
     M = N if M is None else M
     out = paddle.tril(paddle.ones([N, M], dtype="float64"), k)
     return _on(out.astype(_float(dtype)), device)
