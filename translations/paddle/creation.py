@@ -173,7 +173,9 @@ def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
         for i, x in enumerate(xs):
             shape = [1] * n
             shape[{0: 1, 1: 0}.get(i, i) if swap else i] = x.shape[0]
-            out.append(x.reshape(shape))
+            # paddle's flatten and reshape share the input's memory: numpy's views, which
+            # copy=False allows and copy=True does not
+            out.append(x.reshape(shape).clone() if copy else x.reshape(shape))
         return tuple(out)
     if n == 1:
         return (xs[0].clone(),)
