@@ -20,7 +20,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     list_devices_filtered,
 )
-from dispatch.translations._keywords import array_shape, check_order
+from dispatch.translations._keywords import array_shape, in_order
 from dispatch.translations.paddle._common import NO_WIDE_UNSIGNED, _dtype, np_name
 from paddle import Tensor
 
@@ -73,8 +73,10 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
              copy: bool | None = None) -> Any:
     # paddle.to_tensor reads Python floats as float32 and always copies numpy data;
     # numpy's reading (float64 floats, int64 ints) goes through numpy.asarray
-    if order is not None:  # paddle has one layout: every order numpy knows gives a
-        check_order(order)
+    if order is not None and order not in ("K", "A"):
+        # numpy's layout (paddle's tensors take strides), or its ValueError for an order
+        # it does not know
+        return in_order(_asarray(a, dtype, device=device, copy=copy), order)
     dtype = _dtype(dtype)
     place = _place(device)
     if isinstance(a, Tensor):

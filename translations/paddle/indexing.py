@@ -123,12 +123,10 @@ def _flatnonzero(a: Tensor) -> Tensor:
     return _nonzero(a.flatten())[0]
 
 
-# paddle's sort and argsort are asked for their stable algorithm on every call: every
-# kind numpy knows gives that answer (a stable sort is a right quicksort too)
-
-
 def _sort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> Tensor:
+    # paddle's stable algorithm on every call: the answer of every kind numpy knows (a
+    # stable sort is a right quicksort too), so the kind is only checked
     check_sort(kind, order, stable)
     if axis is None:
         a, axis = a.flatten(), 0
@@ -140,7 +138,7 @@ def _sort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None,
 
 def _argsort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Tensor:
-    check_sort(kind, order, stable)
+    check_sort(kind, order, stable)  # always paddle's stable algorithm (see _sort)
     if axis is None:
         a, axis = a.flatten(), 0
     wider = WIDER.get(a.dtype)

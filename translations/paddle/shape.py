@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 import paddle
-from dispatch.translations._keywords import cast_all, check_order, no_out
+from dispatch.translations._keywords import cast_all, check_order, in_order, no_out
 from dispatch.translations.paddle._common import by_parts, promote, widened
+from dispatch.translations.paddle.dtypes import _isfortran
 from paddle import Tensor
 
 
@@ -56,10 +57,11 @@ def _reshape(a: Tensor, shape: Any = None, order: str = "C", copy: bool | None =
     if newshape is None and order == "C" and type(shape) is tuple and not copy:
         return paddle.reshape(a, shape)
     shape = _shape(newshape if shape is None else shape)
-    # a tensor is laid out in C order: numpy's 'A' (the input's order) reads it so
+    if order in ("A", "a"):  # numpy's 'A': Fortran order for a Fortran-ordered tensor
+        order = "F" if _isfortran(a) else "C"
     if order in ("F", "f"):
         out = _column_major(a, shape)
-    elif order in ("C", "c", "A", "a", None):
+    elif order in ("C", "c", None):
         out = paddle.reshape(a, shape)
     else:
         check_order(order)  # numpy's ValueError for an order it does not know
@@ -77,9 +79,15 @@ def _column_major(a: Tensor, shape: list) -> Tensor:
 
 
 def _ravel(a: Tensor, order: str = "C") -> Tensor:
-    if order != "C":
+    if order != "C" and order is not None:
         check_order(order)
-        if order in ("F", "f"):  # a tensor is laid out in C order: 'A' and 'K' read it so
+        order = order.upper()
+        if order == "K" and a.ndim > 1:
+            # numpy reads the elements in the order they lie in memory: paddle's strided
+            # views (a transpose) put the axes in order of decreasing stride first
+            perm = sorted(range(a.ndim), key=lambda i: -a.strides[i])
+            return paddle.reshape(paddle.transpose(a, perm), [-1])
+        if order == "F" or (order == "A" and _isfortran(a)):
             return _column_major(a, [-1])
     return paddle.reshape(a, [-1])
 
@@ -315,8 +323,10 @@ def _atleast(n: int) -> Any:
 
 
 def _copy(a: Tensor, order: str = "K", subok: bool = False) -> Tensor:
-    check_order(order)  # paddle has one layout: every order numpy knows gives this copy
-    return a.clone()
+    out = a.clone()
+    # 'K' and 'A' keep the clone's layout; 'C' and 'F' lay it out (paddle's tensors take
+    # strides), an order numpy does not know is its ValueError
+    return out if order == "K" else in_order(out, order)
 
 
 TABLE = {
