@@ -180,6 +180,19 @@ UNREAD: dict[str, str] = {
         "works), which is what jax's static_argnums asks for",
     # (end of mlx)
     # paddle
+    "translations/paddle/autodiff.py::_jacobian.is_f_scalar": "the list's promise that f "
+        "returns a scalar; paddle.grad takes one reverse pass per output component, one "
+        "pass for a scalar either way, so the derivatives are the same",
+    "translations/paddle/reductions.py::_sum.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_prod.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_mean.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_var.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_std.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
     # (end of paddle)
     # autograd
     "translations/autograd/shape.py::_meshgrid.copy": "copy=False only allows numpy to "
