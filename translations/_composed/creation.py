@@ -489,9 +489,7 @@ def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = No
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
-    from dispatch.translations._keywords import in_order  # it imports this module
-
-    return in_order(_as(a, dtype, backend, device=device, copy=copy), order)
+    return _layout(_as(a, dtype, backend, device=device, copy=copy), order)
 
 
 @composed("ascontiguousarray")
@@ -528,9 +526,7 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None, *, backend: 
     ValueError: array must not contain infs or NaNs
     (raised inside dispatch.do('asarray_chkfinite') on backend 'numpy')
     """
-    from dispatch.translations._keywords import in_order  # it imports this module
-
-    out = in_order(_as(a, dtype, backend), order)
+    out = _layout(_as(a, dtype, backend), order)
     if do("dtype_of", out).kind in "fc" and not bool(do("all", do("isfinite", out))):
         raise ValueError("array must not contain infs or NaNs")
     return out
