@@ -36,6 +36,14 @@ def refused(name: str, backend: str, keyword: str, reason: str) -> UnsupportedEr
     return UnsupportedError(f"do({name!r}) on backend {backend!r}: {keyword}= {reason}")
 
 
+def refused_value(name: str, backend: str, keyword: str, value: Any,
+                  reason: str) -> UnsupportedError:
+    """The error of one value of a keyword that ``backend`` cannot honour
+    (``copy=False`` where numpy would write into an argument)."""
+    return UnsupportedError(f"do({name!r}) on backend {backend!r}: {keyword}={value!r} "
+                            f"{reason}")
+
+
 def no_out(name: str, backend: str, out: Any) -> None:
     """numpy's ``out=``, refused: ``do`` returns a new array and never writes into an
     argument (the purity contract, docs/design.md)."""

@@ -23,7 +23,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     recorded_default_device,
 )
-from dispatch.translations._keywords import array_shape, check_order, refused
+from dispatch.translations._keywords import array_shape, check_order, refused_value
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
 
 from dispatch.engine import merge_tables
@@ -73,7 +73,7 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
     if copy is False:
         # numpy's copy=False shares a host array's memory, which its owner may still
         # write into (and refuses a list); mlx.core.array always copies host data
-        raise refused("asarray", "mlx", "copy", "False cannot be honoured: mlx copies "
+        raise refused_value("asarray", "mlx", "copy", False, "cannot be honoured: mlx copies "
                       "host data into a buffer of its own")
     if isinstance(a, (list, tuple)) and _holds_array(a):
         parts = [_asarray(e) for e in a]
@@ -176,7 +176,7 @@ def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
     if copy is False:
         # numpy's copy=False shares the producer's memory, which its owner may still
         # write into; mlx.core.array always copies host data into its own buffer
-        raise refused("from_dlpack", "mlx", "copy", "False cannot be honoured: mlx "
+        raise refused_value("from_dlpack", "mlx", "copy", False, "cannot be honoured: mlx "
                       "copies the data into a buffer of its own")
     if type(x).__name__ == "PyCapsule":
         # a bare capsule (the list's to_dlpack): numpy reads objects that hand one out

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import paddle
-from dispatch.translations._keywords import check_order, no_out, refused, ufunc_call
+from dispatch.translations._keywords import check_order, no_out, refused_value, ufunc_call
 from dispatch.translations.paddle._common import (
     _DTYPES,
     NP_NAMES,
@@ -458,7 +458,7 @@ def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, out: Any = None, *,
 def _nan_to_num(x: Tensor, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
     if not copy:
-        raise refused("nan_to_num", "paddle", "copy", "False is not supported: numpy "
+        raise refused_value("nan_to_num", "paddle", "copy", False, "is not supported: numpy "
                       "writes the result into x, and do never writes into an argument; "
                       "use the result instead")
     if not (x.is_floating_point() or x.is_complex()):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
-from dispatch.translations._keywords import no_out, refused, ufunc_call
+from dispatch.translations._keywords import no_out, refused_value, ufunc_call
 from dispatch.translations.sparse._common import sp, ufunc_entry
 from sparse import SparseArray
 
@@ -78,7 +78,7 @@ def _nan_to_num(
 ) -> SparseArray:
     # numpy's nan_to_num is not a ufunc; sparse's where per replacement
     if not copy:
-        raise refused("nan_to_num", "sparse", "copy", "False is not supported: numpy would "
+        raise refused_value("nan_to_num", "sparse", "copy", False, "is not supported: numpy would "
                       "write into x, and do() never writes into an argument")
     x = sp(x)
     if x.dtype.kind == "c":

@@ -23,7 +23,7 @@ from dispatch.translations._adapters import real_float_entries
 from dispatch.translations._composed.elementwise import glu as _composed_glu
 from dispatch.translations._composed.elementwise import hard_shrink as _composed_hard_shrink
 from dispatch.translations._composed.elementwise import soft_shrink as _composed_soft_shrink
-from dispatch.translations._keywords import refused, ufunc_call
+from dispatch.translations._keywords import refused_value, ufunc_call
 from dispatch.translations.torch._common import _inexact, _promote, _tensor
 from torch import Tensor
 
@@ -136,7 +136,7 @@ def _reciprocal(x: Tensor) -> Tensor:
 def _nan_to_num(x: Tensor, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
     if not copy:  # numpy's copy=False writes into x
-        raise refused("nan_to_num", "torch", "copy", "False is not supported: numpy "
+        raise refused_value("nan_to_num", "torch", "copy", False, "is not supported: numpy "
                       "writes the result into x, and do never writes into an argument; "
                       "use the result instead")
     return torch.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
