@@ -16,6 +16,8 @@ from dispatch.translations._composed.creation import (
 )
 from dispatch.translations.jax.devices import _device, _device_named
 
+from dispatch.engine import merge_tables
+
 _IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 
 
@@ -60,24 +62,29 @@ def _window(fn: Callable) -> Callable:
 
     return window
 
-TABLE = {
+
+_DEVICE_NAMED = (
+    "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
+    "linspace", "ones", "ones_like", "zeros", "zeros_like")
+
+TABLE = merge_tables(
     # jax's creation functions take jax's devices only: dispatch's device names too
-    **{name: _device_named(name, getattr(jnp, name)) for name in (
-        "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
-        "linspace", "ones", "ones_like", "zeros", "zeros_like")},
-    # creation functions without jax's device keyword
-    "identity": _with_device(jnp.identity),
-    "logspace": _with_device(_logspace),
-    "geomspace": _with_device(jnp.geomspace),
-    "tri": _tri,
-    # numpy's memory-order conversions: jax has one order only, so both are the
-    # composed asarray, at least 1-d (numpy's answer, an equal array)
-    "asfortranarray": one_layout_asfortranarray("jax"),
-    "require": immutable_require("jax", _IMMUTABLE),
-    # numpy's window functions
-    "hamming": _window(jnp.hamming),
-    "hanning": _window(jnp.hanning),
-    "blackman": _window(jnp.blackman),
-    "bartlett": _window(jnp.bartlett),
-    "kaiser": _window(jnp.kaiser),
-}
+    {name: _device_named(name, getattr(jnp, name)) for name in _DEVICE_NAMED},
+    {
+        # creation functions without jax's device keyword
+        "identity": _with_device(jnp.identity),
+        "logspace": _with_device(_logspace),
+        "geomspace": _with_device(jnp.geomspace),
+        "tri": _tri,
+        # numpy's memory-order conversions: jax has one order only, so both are the
+        # composed asarray, at least 1-d (numpy's answer, an equal array)
+        "asfortranarray": one_layout_asfortranarray("jax"),
+        "require": immutable_require("jax", _IMMUTABLE),
+        # numpy's window functions
+        "hamming": _window(jnp.hamming),
+        "hanning": _window(jnp.hanning),
+        "blackman": _window(jnp.blackman),
+        "bartlett": _window(jnp.bartlett),
+        "kaiser": _window(jnp.kaiser),
+    },
+)

@@ -27,8 +27,8 @@ def _arr(x: Any) -> Any:
 
 
 # mlx's sort and argsort are stable on every device (std::stable_sort on the CPU, a
-# merge sort on Metal and CUDA: ml-explore/mlx#844, #2057), so a stable sort asked for
-# (kind='stable', stable=True) is the one they run
+# merge sort on Metal and CUDA), so a stable sort asked for (kind='stable',
+# stable=True) is the one they run
 
 
 def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
