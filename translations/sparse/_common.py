@@ -56,14 +56,18 @@ def dense(x: Any) -> np.ndarray:
     return x.todense() if isinstance(x, SparseArray) else np.asarray(x)
 
 
-def ufunc_entry(name: str, ufunc: np.ufunc) -> Any:
+def ufunc_entry(name: str, ufunc: Any) -> Any:
     """numpy's (scipy's) ``ufunc`` on sparse arrays, its keywords honoured or refused.
 
     pydata's ``__array_ufunc__`` hands ``dtype=`` to the loop without numpy's casting
     rule and ignores ``casting=``: any keyword but ``out`` goes through
     :func:`ufunc_call` (numpy's rule, then the cast). ``out=`` alone is pydata's own,
     which writes the result into a sparse buffer.
+    A Python function that calls a ufunc (scipy's ``zeta(x, q=None, out=None)``) takes
+    its own keywords: it is returned as it is.
     """
+    if not isinstance(ufunc, np.ufunc):
+        return ufunc
 
     def call(*args: Any, out: Any = None, **keywords: Any) -> Any:
         if keywords:
