@@ -9,7 +9,8 @@ without effect where its value cannot change the result (``subok`` on a library
 without array subclasses, ``overwrite_a``, which only allows scipy to write into its
 input), and refused with the function, the library and the keyword named otherwise.
 The checks that several tables share are here: ``out=`` (``do`` never writes into an
-argument), ``order=`` (checked as numpy checks it, then laid out), ``device=`` of a
+argument), ``order=`` (checked as numpy checks it, then laid out), ``sort``'s
+``kind``/``order``/``stable`` (checked as numpy checks them), ``device=`` of a
 library whose arrays live in host memory only, ``dtype=``/``casting=`` (numpy's
 casting rule, then the cast), ``array``'s ``ndmin``/``ndmax``, scipy's
 ``check_finite`` and the keywords of a ufunc such as ``matmul``.
@@ -35,6 +36,14 @@ def refused(name: str, backend: str, keyword: str, reason: str) -> UnsupportedEr
     return UnsupportedError(f"do({name!r}) on backend {backend!r}: {keyword}= {reason}")
 
 
+def refused_value(name: str, backend: str, keyword: str, value: Any,
+                  reason: str) -> UnsupportedError:
+    """The error of one value of a keyword that ``backend`` cannot honour
+    (``copy=False`` where numpy would write into an argument)."""
+    return UnsupportedError(f"do({name!r}) on backend {backend!r}: {keyword}={value!r} "
+                            f"{reason}")
+
+
 def no_out(name: str, backend: str, out: Any) -> None:
     """numpy's ``out=``, refused: ``do`` returns a new array and never writes into an
     argument (the purity contract, docs/design.md)."""
@@ -56,6 +65,51 @@ def in_order(x: Any, order: Any) -> Any:
     layout give an equal array (numpy's answer without the order)."""
     check_order(order)
     return _layout(x, order)
+
+
+def reshape_order(shape: Sequence[int], newshape: Any, order: Any, copy: Any) -> str:
+    """numpy's ``reshape`` ``order`` of an array of a library with one (C) layout, as
+    'C' or 'F' ('A' reads such an array in C order), after numpy's checks: its
+    ValueError for an order it does not know or does not reshape in ('K'), and for
+    ``copy=False`` where reading in Fortran order needs a copy (aliasing itself is
+    unobservable on an immutable library; the refusal is numpy's answer)."""
+    name = order.upper() if isinstance(order, str) else order
+    if name in ("C", "A"):
+        return "C"
+    check_order(order)
+    if name == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
+    if copy is False:
+        # numpy decides from the strides alone: a C-strided stand-in that owns one
+        # byte (never read) gives its answer without the data
+        strides = [0] * len(shape)
+        step = 1
+        for i in range(len(shape) - 1, -1, -1):
+            strides[i] = step
+            step *= max(int(shape[i]), 1)
+        stand_in = np.lib.stride_tricks.as_strided(np.empty(1, np.int8), tuple(shape), strides)
+        np.reshape(stand_in, newshape, order="F", copy=False)
+    return "F"
+
+
+def check_sort(kind: Any = None, order: Any = None, stable: Any = None) -> bool:
+    """numpy's checks of ``sort``/``argsort``'s ``kind``, ``order`` and ``stable``
+    (its ValueError or TypeError for a kind it does not know, for ``kind`` and
+    ``stable`` given together, and for ``order=``, which names the fields of a
+    structured array: no other library has one); whether the caller asked for a
+    stable sort (``kind='stable'`` or ``'mergesort'``, or ``stable=True``)."""
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same "
+                         "time. Use only one of them.")
+    if kind is None:
+        return bool(stable)
+    if not isinstance(kind, str):
+        raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
+    if kind[:1].lower() not in ("q", "h", "m", "s"):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    return kind[:1].lower() in ("m", "s")
 
 
 def host_device(name: str, backend: str, device: Any) -> None:

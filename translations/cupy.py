@@ -55,6 +55,7 @@ from dispatch.translations._composed.elementwise import _ufunc_float
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
 from dispatch.translations._keywords import check_finite as _check_finite
+from dispatch.translations._keywords import check_sort
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
@@ -244,17 +245,15 @@ _NANMEAN = _reduction("nanmean")
 def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> Any:
     # cupy's sort is always stable, a valid answer for every kind; it takes no kind but
-    # 'stable' and no stable= (numpy 2)
-    if order is not None:
-        raise NotImplementedError("sort(order=...) on cupy arrays: cupy has no structured dtypes")
+    # 'stable' and no stable= (numpy 2): numpy's checks of kind, order and stable here
+    check_sort(kind, order, stable)
     return cupy.sort(a, axis)
 
 
 def _argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Any:
-    if order is not None:
-        raise NotImplementedError("argsort(order=...) on cupy arrays: cupy has no structured "
-                                  "dtypes")
+    # always stable (as _sort): numpy's answer for every kind
+    check_sort(kind, order, stable)
     return cupy.argsort(a, axis)
 
 

@@ -173,6 +173,36 @@ def _to_device(x, device=None):
     return x
 
 
+def _into(out, result):
+    """``result`` written into numpy's ``out=`` as its fft functions write (their
+    ValueError for a buffer of another shape, their same_kind casting rule)."""
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError("output array has wrong shape.")
+    np.copyto(out, result, casting="same_kind")
+    return out
+
+
+# numpy 2.4's fft.ifft2, fft.irfft2 and fft.hfft take out= and pass out=None on: the
+# result is a new array and the buffer stays as it was (numpy/numpy#30909, fixed by
+# numpy/numpy#30910 for 2.5). Here the result is written into out as numpy documents.
+def _ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return _into(out, np.fft.ifft2(a, s, axes, norm))
+
+
+def _irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    return _into(out, np.fft.irfft2(a, s, axes, norm))
+
+
+def _hfft(a, n=None, axis=-1, norm=None, out=None):
+    return _into(out, np.fft.hfft(a, n, axis, norm))
+
+
+_FFT_OUT = {"fft.ifft2": _ifft2, "fft.irfft2": _irfft2, "fft.hfft": _hfft} if (
+    np.lib.NumpyVersion(np.__version__) < "2.5.0") else native_entries("fft.hfft")
+
+
 def _householder_product(a, tau):
     """The matrix with orthonormal columns that Householder reflectors make (LAPACK's
     ``orgqr``, ``torch.linalg.householder_product``).
@@ -528,7 +558,7 @@ TABLE = merge_tables(
         "histogramdd "
         "poly polyadd polysub polymul polydiv polyder polyint polyval polyfit roots vander "
         "quantile percentile nanquantile nanpercentile nanmedian digitize histogram histogram2d "
-        "choose compress ediff1d isin matrix_transpose fft.hfft fft.ihfft "
+        "choose compress ediff1d isin matrix_transpose fft.ihfft "
         "linalg.svdvals linalg.cond scipy.linalg.lu_solve"
     ),
     # scipy.special: scipy.special's beat the composed fallbacks
@@ -586,7 +616,9 @@ TABLE = merge_tables(
         "segment_prod": _segment("segment_prod"),
     },
     no_autodiff_entries("numpy"),  # jax's transforms (checkpoint: a pass-through)
+    _FFT_OUT,
     names=("numpy", "native beats composed", "scipy.special", "testing", "method list", "bound",
            "stateful random", "ML ops", "more ML ops", "more ML ops on indices", "slices",
-           "casts", "psnr and frames", "layers", "keras aliases", "ML ops on indices", "autodiff"),
+           "casts", "psnr and frames", "layers", "keras aliases", "ML ops on indices", "autodiff",
+           "fft out"),
 )

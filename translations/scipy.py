@@ -28,7 +28,13 @@ import scipy.sparse as ss
 import scipy.sparse.linalg as ssl
 import scipy.special as sc
 from dispatch.translations import _safety, _superlu
-from dispatch.translations._keywords import array_shape, check_finite, check_order, host_device
+from dispatch.translations._keywords import (
+    array_shape,
+    check_finite,
+    check_order,
+    host_device,
+    no_out,
+)
 
 from dispatch.engine import merge_tables, unsupported
 
@@ -130,6 +136,7 @@ def _one_axis(axis: Any, ndim: int) -> Any:
 def _sum(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
 ) -> Any:
+    no_out("sum", "scipy", out)
     axis = _one_axis(axis, a.ndim)
     return _reduced(a, a.sum(axis=axis, dtype=dtype), axis, keepdims)
 
@@ -137,12 +144,16 @@ def _sum(
 def _mean(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False
 ) -> Any:
+    no_out("mean", "scipy", out)
     axis = _one_axis(axis, a.ndim)
     return _reduced(a, a.mean(axis=axis, dtype=dtype), axis, keepdims)
 
 
-def _reducer(method: str) -> Any:
+def _reducer(method: str, name: str | None = None) -> Any:
+    name = name or method
+
     def reduce(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+        no_out(name, "scipy", out)
         ax = _one_axis(axis, a.ndim)
         return _reduced(a, getattr(a, method)(axis=ax), ax, keepdims)
 
@@ -168,6 +179,7 @@ def _moment(root: bool) -> Any:
         keepdims: bool = False,
     ) -> Any:
         # E[|x|^2] - |E[x]|^2 from sparse sums (unstored entries count as zeros)
+        no_out("std" if root else "var", "scipy", out)
         axis = _one_axis(axis, a.ndim)
         n = a.shape[axis] if axis is not None else np.prod(a.shape)
         mean = _reduced(a, a.mean(axis=axis), axis, True)
@@ -187,6 +199,7 @@ def _moment(root: bool) -> Any:
 def _trace(
     a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
 ) -> Any:
+    no_out("trace", "scipy", out)
     if (axis1 % 2, axis2 % 2) == (1, 0):
         a = a.T
     out_ = a.trace(offset=offset)
@@ -292,6 +305,7 @@ def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = Non
 
 def _zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                 shape: Any = None, *, device: Any = None) -> Any:
+    check_order(order)  # scipy.sparse containers have no memory order: numpy's check only
     return _zeros(a.shape if shape is None else shape, dtype or a.dtype, device=device)
 
 
@@ -458,8 +472,8 @@ TABLE = merge_tables(
         "std": _moment(root=True),
         "max": _reducer("max"),
         "min": _reducer("min"),
-        "amax": _reducer("max"),
-        "amin": _reducer("min"),
+        "amax": _reducer("max", "amax"),
+        "amin": _reducer("min", "amin"),
         "argmax": _reducer("argmax"),
         "argmin": _reducer("argmin"),
         "count_nonzero": _count_nonzero,

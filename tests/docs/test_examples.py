@@ -22,6 +22,7 @@ import linecache
 import os
 import pkgutil
 import re
+import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +53,17 @@ def _restore_state():
     saved = [dict(d) for d in user]
     backend, bits = dispatch.get_backend(), dispatch.get_precision()
     printoptions = np.get_printoptions()
+    modules = dict(sys.modules)
     yield
+    # the swaps of docs/array-api.md and docs/migrating.md alias a face under another
+    # library's name: restore what was replaced, drop an alias that was added (a module
+    # imported for the first time under its own name stays)
+    for name, mod in list(sys.modules.items()):
+        if name in modules:
+            if modules[name] is not mod:
+                sys.modules[name] = modules[name]
+        elif getattr(mod, "__name__", name) != name:
+            del sys.modules[name]
     np.set_printoptions(**printoptions)
     dispatch.set_backend(backend)
     dispatch.set_precision(bits)

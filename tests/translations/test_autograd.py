@@ -409,3 +409,13 @@ def test_the_method_lists_host_answers():
         with pytest.raises(dispatch.UnsupportedError, match=f"'{name}' is not supported on "
                            "backend 'autograd': autograd has no"):
             do(name, np.ones(2), like="autograd")
+
+
+def test_writing_into_a_box_is_refused_naming_the_keyword():
+    x = box([[1.0, np.nan], [0.5, 2.0]])
+    with pytest.raises(dispatch.UnsupportedError, match="copy="):
+        do("nan_to_num", x, copy=False)
+    buf = box(np.zeros((2, 2), complex))
+    with pytest.raises(TypeError, match=r"fft.ifft2\(out=\.\.\.\)"):
+        do("fft.ifft2", x, out=buf)
+    np.testing.assert_array_equal(getval(buf), np.zeros((2, 2)))

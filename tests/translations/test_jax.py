@@ -276,6 +276,26 @@ def test_devices():
     assert do("zeros", 2, like=out).device == cpu
 
 
+@pytest.mark.parametrize(("name", "args"), [
+    ("zeros", ((2,),)), ("arange", (3,)), ("full", ((2,), 1.5)), ("linspace", (0.0, 1.0, 3)),
+    ("asarray", ([1.0, 2.0],)), ("identity", (2,)), ("fft.fftfreq", (4,)),
+])
+def test_creation_reads_dispatchs_devices(name, args):
+    # jax's own creation functions take jax's devices only (a name was its raw
+    # AttributeError or ValueError): numpy's device= takes a name and a ComputeDevice
+    cpu = jax.devices("cpu")[0]
+    record = next(d for d in do("list_devices", like="jax") if d.ref == cpu)
+    for device in ("cpu", "cpu:0", cpu, record):
+        assert do(name, *args, like="jax", device=device).device == cpu
+    for device in ("nowhere", "cpu:7", torch.device("cpu")):
+        with pytest.raises(ValueError, match=rf"do\('{name}'\) on backend 'jax': device="):
+            do(name, *args, like="jax", device=device)
+    x = jnp.ones(2)
+    assert do("astype", x, "float32", device=record).device == cpu
+    with pytest.raises(ValueError, match="device='nowhere'"):
+        do("zeros_like", x, device="nowhere")
+
+
 def test_conversions():
     x = jnp.arange(3.0)
     host = do("to_numpy", x)

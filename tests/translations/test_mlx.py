@@ -2,7 +2,9 @@
 adapters (a sum of the array alone, a binary function of two arrays of one dtype) keep
 numpy's dtypes on every dtype and pair of dtypes; its linear algebra factorizes
 complex64 in eigh, eigvalsh, svd, eig and eigvals only (its other kernels refuse
-complex), against numpy's results and dtypes."""
+complex), against numpy's results and dtypes; numpy's keywords that mlx's immutable,
+single-layout, unified-memory arrays meet otherwise (device=, copy=, order=), and
+jax's has_aux in jvp."""
 
 from __future__ import annotations
 
@@ -111,3 +113,38 @@ def test_complex_eig_and_eigvals():
 def test_the_other_factorizations_refuse_complex_with_the_reason(name):
     with pytest.raises(NotImplementedError, match="its other linalg kernels refuse complex64"):
         do(name, mx.array(H))
+
+
+def test_device_takes_mlxs_devices_and_refuses_any_other():
+    cpu = do("list_devices", like="mlx")[0]
+    for device in ("cpu", "cpu:0", "CPU", mx.cpu, mx.Device(mx.cpu), cpu):
+        np.testing.assert_array_equal(do("to_numpy", do("zeros", 2, like="mlx",
+                                                        device=device)), np.zeros(2))
+    unknown = ["nowhere", "cpu:1", "cuda", 3] + ([] if mx.is_available(mx.gpu) else ["gpu"])
+    for device in unknown:
+        with pytest.raises(ValueError, match=r"do\('zeros'\) on backend 'mlx': device="):
+            do("zeros", 2, like="mlx", device=device)
+    with pytest.raises(ValueError, match="device="):
+        do("to_device", mx.ones(2), "nowhere")
+
+
+def test_copy_false_where_numpy_needs_a_copy_is_refused():
+    x = _mlx(np.arange(6.0).reshape(2, 3))
+    assert do("asarray", x, copy=False) is x
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        do("asarray", x, dtype="float32", copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid creating a copy"):
+        do("reshape", x, (3, 2), order="F", copy=False)
+    host = np.arange(6.0).reshape(2, 3)
+    _same(do("reshape", x, (1, 2, 3), order="F", copy=False),
+          np.reshape(host, (1, 2, 3), order="F", copy=False))
+    _same(do("reshape", x, (3, 2), order="F"), np.reshape(host, (3, 2), order="F"))
+
+
+def test_jvp_has_aux_returns_the_aux_as_jax():
+    def f(v):
+        return mx.sum(v**2), {"total": mx.sum(v)}
+
+    out, tangent, aux = do("jvp", f, (mx.array([1.0, 2.0]),), (mx.array([1.0, 0.0]),),
+                           has_aux=True)
+    assert (out.item(), tangent.item(), aux["total"].item()) == (5.0, 2.0, 3.0)

@@ -11,7 +11,14 @@ without a word. Two rules:
    :data:`ALLOWED` would name an exception with its reason (a signature a protocol
    dictates); there is none today: the DLPack capsule takes the protocol's keywords
    by name.
-2. Behaviour on every installed library: each keyword the tables honour gives
+2. A walk over the same modules: a function that names a keyword (a parameter with
+   a default) reads it: honours it, checks it, or refuses a value it cannot honour.
+   ``def _sum(a, axis=None, out=None)`` that never reads ``out`` returns a result and
+   leaves the caller's buffer as it was. :data:`HINTS` names the keywords whose value
+   cannot change a result (an allowance such as ``overwrite_a``, a performance hint
+   such as ``optimize``), each with its reason; :data:`UNREAD` names single
+   parameters of single functions, each with its reason.
+3. Behaviour on every installed library: each keyword the tables honour gives
    numpy's result (values and dtype); where numpy refuses a call, every library
    raises a typed error; refused keywords (``out=``, a device the library lacks)
    raise the typed error that names the function, the library and the keyword.
@@ -77,6 +84,216 @@ def test_no_table_swallows_keywords() -> None:
                   if f"{rel}::{f.split()[1].split('(')[0]}" not in ALLOWED]
     assert not found, "keywords taken and dropped (read each one, or refuse it):\n" + "\n".join(
         found)
+
+
+# keyword -> why no table needs to read it: its value cannot change a result
+HINTS: dict[str, str] = {
+    "subok": "keeps numpy's ndarray subclasses; no other library has array subclasses, "
+             "and numpy's own table passes it on",
+    "overwrite_a": "allows scipy to reuse the input's memory, never requires it",
+    "overwrite_b": "allows scipy to reuse the input's memory, never requires it",
+    "overwrite_x": "allows scipy to reuse the input's memory, never requires it",
+    "overwrite_input": "allows numpy to reuse the input's memory, never requires it",
+    "check_finite": "scipy's pass over the data for infinities and NaNs; it changes no "
+                    "finite result (jax.scipy documents it as unused), and where a table "
+                    "can read values cheaply (scipy, sparse, cupy) it raises scipy's error",
+    "hermitian": "allows numpy to assume a Hermitian input; the general routine gives the "
+                 "same result for one",
+    "assume_unique": "a promise of the caller that lets numpy skip a pass; the full pass "
+                     "gives the same result",
+    "x_sorted": "a promise of the caller that lets a kernel skip sorting",
+    "sorted": "allows an unsorted answer (unique, top_k) or promises sorted ids "
+              "(segment_*); a sorted answer is always a right one",
+    "optimize": "the contraction order of einsum: every order gives the same product",
+    "kind": "the sorting algorithm: every algorithm gives the same sorted values "
+            "(argsort reads it: tests/functions/test_named_keywords.py)",
+    "prevent_cse": "a compiler hint of checkpoint: it changes no value",
+    "policy": "which intermediates checkpoint saves: memory, not values",
+    "get_external_cache": "a hook of custom_gradient for a caller that skips f; f runs on "
+                          "every call here",
+    "on_call_skipped": "a hook of custom_gradient for a caller that skips f; f runs on "
+                       "every call here",
+}
+
+# "path::function.parameter" -> why this one function may leave it unread
+UNREAD: dict[str, str] = {
+    # shared modules (_composed, _adapters, _array_api, _numpy_methods)
+    "translations/_adapters.py::__dlpack__.max_version": (
+        "a bare capsule made elsewhere has the version it has; a consumer reads older "
+        "versions too"),
+    "translations/_array_api/_core.py::default_dtypes.device": (
+        "the inspection namespace reports one set of default dtypes, the library's on "
+        "every device it runs on here"),
+    "translations/_array_api/_core.py::dtypes.device": (
+        "the inspection namespace reports the library's dtypes, the same on every device "
+        "it runs on here"),
+    "translations/_composed/_distributions.py::standard_exponential.method": (
+        "numpy's choice of algorithm (ziggurat or inversion, and numpy takes any other "
+        "string for inversion): the same distribution, and a library's stream is its own"),
+    "translations/_composed/control.py::call.name": (
+        "a label for profilers in the method list's signature; the call is f(*args)"),
+    "translations/_composed/creation.py::copy_leaves.only_mutable": (
+        "every leaf is copied: a copy of an immutable leaf is a right answer too"),
+    "translations/_numpy_methods.py::_copy.only_mutable": (
+        "numpy arrays are all mutable: every one is copied whatever the flag"),
+    "translations/_composed/nn.py::dot_product_attention.flash_attention": (
+        "a request for a fused kernel; the composed attention gives the same values"),
+    # (end of shared modules)
+    # numpy, scipy, cupy
+    # (end of numpy)
+    # torch
+    "translations/torch/creation.py::_copy.only_mutable":
+        "torch tensors are all mutable: every one is copied whatever the flag",
+    "translations/torch/random.py::choice.shuffle":
+        "shuffle=False only lets numpy skip shuffling a sample drawn without replacement; "
+        "numpy promises no order then, so a shuffled sample is one of its answers",
+    # (end of torch)
+    # jax
+    # (end of jax)
+    # tensorflow
+    "translations/tensorflow/creation.py::_meshgrid.copy":
+        "numpy's copy=False only allows the grids to be views of the inputs; the copies "
+        "made here have the same values, and tensors are immutable",
+    "translations/tensorflow/random.py::choice.shuffle":
+        "shuffle=False only lets numpy skip shuffling a sample drawn without replacement; "
+        "numpy promises no order then, so a shuffled sample is one of its answers",
+    # (end of tensorflow)
+    # dask
+    "translations/dask/devices.py::_astype.copy":
+        "numpy's astype(copy=False) only allows returning the input when no cast is "
+        "needed, never refuses; dask arrays are immutable, so a copy cannot be told apart",
+    # (end of dask)
+    # sparse
+    "translations/sparse/creation.py::_meshgrid.copy":
+        "numpy's copy=False only allows the grids to be views of the inputs; the copies "
+        "made here have the same values",
+    "translations/sparse/shape.py::_pad_sparse.reflect_type":
+        "_pad's pad_keywords refuses 'odd' before calling this; 'even', the only value "
+        "left, is the extension built here",
+    # (end of sparse)
+    # mlx
+    "translations/mlx/creation.py::_meshgrid.copy": "copy=False only allows numpy to return "
+        "views of the inputs; mlx arrays are immutable, so a view and a copy give the same "
+        "values",
+    "translations/mlx/autodiff.py::_checkpoint.static_argnums": "mx.checkpoint passes a "
+        "non-array argument through as it is (a Python value steering control flow "
+        "works), which is what jax's static_argnums asks for",
+    # (end of mlx)
+    # paddle
+    "translations/paddle/autodiff.py::_jacobian.is_f_scalar": "the list's promise that f "
+        "returns a scalar; paddle.grad takes one reverse pass per output component, one "
+        "pass for a scalar either way, so the derivatives are the same",
+    "translations/paddle/reductions.py::_sum.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_prod.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_mean.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_var.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    "translations/paddle/reductions.py::_std.out": "refused by _masked before the call "
+        "(it keeps numpy's positional order, which empty_axes reads from the signature)",
+    # (end of paddle)
+    # autograd
+    "translations/autograd/shape.py::_meshgrid.copy": "copy=False only allows numpy to "
+        "return views of the inputs; a box is never written into, so a view and a copy "
+        "give the same values",
+    "translations/autograd/devices.py::_asarray.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    "translations/autograd/devices.py::_same_box.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    "translations/autograd/devices.py::_laid_out.like": "numpy's signature; do() takes "
+        "like= itself to choose the backend, so it never reaches the adapter",
+    # (end of autograd)
+}
+
+
+def _stub(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+    """A protocol stub (``def f(...): ...``, a docstring at most beside it)."""
+    if isinstance(fn, ast.Lambda):
+        return False
+    body = [b for b in fn.body
+            if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+                    and isinstance(b.value.value, str))]
+    return all(isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+               and b.value.value is Ellipsis for b in body)
+
+
+def unread_keywords(source: str, where: str) -> list[str]:
+    """``where:line function(parameter=)`` of each keyword (a parameter with a default)
+    that a function of ``source`` names and never reads, beside :data:`HINTS`."""
+    found = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if _stub(fn):
+            continue
+        a = fn.args
+        positional = a.posonlyargs + a.args
+        named = positional[len(positional) - len(a.defaults):] + [
+            p for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is not None]
+        read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load)}
+        name = getattr(fn, "name", "<lambda>")
+        for p in named:
+            key = p.arg
+            if key in read or key.startswith("_"):
+                continue
+            if key in HINTS and not (key == "kind" and "argsort" in name):
+                continue
+            found.append(f"{where}:{fn.lineno} {name}({key}=)")
+    return found
+
+
+def test_no_table_names_a_keyword_and_drops_it() -> None:
+    found = []
+    for path in sorted(TRANSLATIONS.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for f in unread_keywords(path.read_text(), rel):
+            fn, key = f.split()[1].rstrip("=)").split("(")
+            if f"{rel}::{fn}.{key}" not in UNREAD:
+                found.append(f)
+    stale = [k for k in UNREAD if not k.split("::")[0] or not (ROOT / k.split("::")[0]).exists()]
+    assert not stale, stale
+    assert not found, (f"{len(found)} keywords named and never read (honour it, check it "
+                       "as numpy does, or refuse a value the library cannot honour: "
+                       "translations/_keywords.py has the shared checks):\n" + "\n".join(found))
+
+
+def test_the_keyword_rule_tells_a_dropped_keyword_from_a_read_one() -> None:
+    source = """
+def dropped(a, axis=None, out=None):
+    return f(a, axis)
+
+def read(a, axis=None, out=None, subok=True):
+    no_out(out)
+    return f(a, axis)
+
+def nested(a, order="K"):
+    def inner():
+        return g(a, order)
+    return inner
+
+def stub(a, out=None):
+    \"\"\"A protocol.\"\"\"
+    ...
+
+def _argsort(a, kind=None):
+    return h(a)
+
+def _sort(a, kind=None):
+    return h(a)
+
+short = lambda a, dtype=None: a
+"""
+    names = [f.split()[1] for f in unread_keywords(source, "m.py")]
+    assert names == ["dropped(out=)", "_argsort(kind=)", "<lambda>(dtype=)"]
+
+
+def test_every_hint_and_exception_says_why() -> None:
+    for key, why in [*HINTS.items(), *UNREAD.items()]:
+        assert isinstance(why, str), key
+        assert len(why) > 25, key
 
 
 def test_the_rule_tells_a_dropped_keyword_from_a_read_one() -> None:
@@ -151,6 +368,10 @@ HONOURED = {
                         "torch": "the torch adapter takes no correction"}),
     "std mean": ("std", (A, 1), {"mean": A.mean(1, keepdims=True) + 1.0}, False,
                  {"dask": "dask's std takes no mean", "torch": "nor the torch adapter"}),
+    "nanvar mean": ("nanvar", (V,), {"mean": np.float64(1.5)}, False,
+                    {"dask": "dask's nanvar takes no mean"}),
+    "nanstd correction": ("nanstd", (A, 1), {"correction": 1}, False,
+                          {"dask": "dask's nanstd takes no correction", "jax": "nor jax's"}),
     "max initial": ("max", (A, 1), {"initial": 20.0}, False,
                     {"dask": "dask's max takes no initial"}),
     "std ddof keepdims where": ("std", (A,), {"axis": 1, "ddof": 1, "keepdims": True,

@@ -212,6 +212,38 @@ def test_binary_functions_take_python_scalars_on_either_side():
     np.testing.assert_array_equal(N(do("subtract", 10, t)), [9, 7])
 
 
+@pytest.mark.parametrize(("name", "first", "second"), [
+    ("less", 2.0, [1.0, 3.0]), ("less", [1.0, 3.0], 2.0), ("greater_equal", 3.0, [1.0, 3.0]),
+    ("equal", [1.0, 3.0], [1.0, 2.0]), ("not_equal", 3.0, [1.0, 3.0]),
+])
+def test_comparisons_write_out_and_take_ufunc_keywords(name, first, second):
+    # the operators (which take a scalar on either side) take no keywords: out= goes to
+    # torch's own function, the ufunc keywords through numpy's checks
+    expected = getattr(np, name)(first, second)
+    a, b = (T(v) if isinstance(v, list) else v for v in (first, second))
+    buf = torch.zeros(2, dtype=torch.bool)
+    assert do(name, a, b, out=buf) is buf
+    np.testing.assert_array_equal(N(buf), expected)
+    buf = torch.zeros(2)
+    assert do(name, a, b, out=buf, order="C") is buf
+    np.testing.assert_array_equal(N(buf), expected)
+    np.testing.assert_array_equal(N(do(name, a, b, order="F")), expected)
+    with pytest.raises(ValueError, match="order"):
+        do(name, a, b, order="Q")
+
+
+def test_concatenate_writes_out_and_checks_casting():
+    x, y = T([1.0, 2.0]), T([3.0])
+    buf = torch.zeros(3, dtype=torch.float64)
+    assert do("concatenate", [x, y], out=buf) is buf
+    np.testing.assert_array_equal(N(buf), [1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="'no'"):
+        do("concatenate", [x, y], dtype="float32", casting="no")
+    with pytest.raises(TypeError, match="both"):
+        do("concatenate", [x, y], dtype="float64", out=buf)
+    assert do("concatenate", [x, y], dtype="float32").dtype == torch.float32
+
+
 def test_sign_keeps_nan():
     out = N(do("sign", T([np.nan, -2.0, 0.0, 3.0])))
     np.testing.assert_array_equal(out, np.sign([np.nan, -2.0, 0.0, 3.0]))

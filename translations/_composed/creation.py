@@ -459,10 +459,13 @@ def diag_indices_from(arr: Any) -> tuple:
 
 
 def _layout(x: Any, order: Any) -> Any:
-    """``x`` in the memory ``order`` asked for ('C' or 'F'; None, 'K' and 'A' keep it);
-    a 0-d array stays 0-d and a 1-d one is C and F at once."""
+    """``x`` in the memory ``order`` asked for ('C' or 'F'; None, 'K' and 'A' keep it;
+    any other is numpy's ValueError); a 0-d array stays 0-d and a 1-d one is C and F
+    at once."""
     if order not in ("C", "F", "c", "f"):
-        return x
+        if order is None or order in ("K", "A", "k", "a"):
+            return x
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     ndim = len(tuple(do("shape", x)))
     if ndim == 0:
         return x

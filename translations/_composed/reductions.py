@@ -514,7 +514,8 @@ def nanvar(
     ``dtype``, ``keepdims``, axis tuples; complex input gives a real result).
 
     A slice whose count of non-NaN values is at most ``ddof`` gives NaN and a
-    ``RuntimeWarning`` (as numpy). ``mean=`` is refused.
+    ``RuntimeWarning`` (as numpy). ``mean=`` (numpy 2's mean given by the caller)
+    takes the masked recipe, with every element kept.
 
     Examples
     --------
@@ -522,14 +523,15 @@ def nanvar(
     >>> do("nanvar", np.array([[1.0, np.nan, 3.0], [2.0, 2.0, np.nan]]), axis=1)
     array([1., 0.])
     """
-    if where is not None:
+    if where is not None or mean is not None:
+        # numpy 2's mean= is read by the masked recipe: a mask that keeps every element
         kw = {"mean": mean} if mean is not None else {}
         if correction is not None:
             kw["correction"] = correction
+        if where is None:
+            where = do("ones_like", a, dtype="bool")
         return masked("nanvar", a, axis, dtype, out, ddof, keepdims, where=where, **kw)
     _no_out(out)
-    if mean is not None:
-        raise TypeError("mean= is not supported by the composed nanvar")
     if correction is not None:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")

@@ -39,6 +39,10 @@ def _transform(make: Callable, each: bool) -> Callable:
     transform of the tuple of them (a gradient of a tuple is a tuple)."""
 
     def transform(g: Callable, argnums: tuple[int, ...], has_aux: bool = True) -> Callable:
+        if not has_aux:  # jax's has_aux=False: g returns its value alone
+            with_aux = transform(lambda *a, **k: (g(*a, **k), None), argnums)
+            return lambda *args, **kwargs: with_aux(*args, **kwargs)[0]
+
         def run(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
             aux: list = []
 

@@ -16,6 +16,7 @@ from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import backend_entries, host_entries
 from dispatch.translations._composed.creation import requirements_of
 from dispatch.translations._composed.devices import to_dlpack
+from dispatch.translations._keywords import check_order
 
 from dispatch.engine import merge_tables
 
@@ -39,6 +40,7 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
     if device is not None and str(getattr(device, "ref", device)).lower() != "cpu":
         raise ValueError(f"autograd computes on the host ('cpu') only, not on {device!r}")
     if isinstance(a, Box) or (isinstance(a, (list, tuple)) and any_box(*a)):
+        check_order(order)  # a box has no memory layout of its own: numpy's values
         out = a if isinstance(a, Box) else anp.array(a)
         if dtype is not None and np.dtype(dtype) != getval(out).dtype:
             out = out.astype(np.dtype(dtype))
@@ -68,7 +70,7 @@ def _laid_out(a: Any, dtype: Any = None, *, like: Any = None) -> Any:
 
 def _asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> Any:
     np.asarray_chkfinite(values(a))  # numpy's error for a nan or an infinity
-    return _asarray(a, dtype)
+    return _asarray(a, dtype, order)
 
 
 def _to_device(x: Any, device: Any) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from autograd import numpy as anp
 from autograd.tracer import getval
+from dispatch.translations._keywords import refused_value
 
 from ._common import exact, on_values, values, where
 
@@ -90,7 +91,11 @@ def _positive(x: Any) -> Any:
 def _nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
                 neginf: Any = None) -> Any:
     """numpy's ``nan_to_num``: ``x`` where finite (derivative 1), the replacements
-    elsewhere (constants). autograd's own takes none of the keywords."""
+    elsewhere (constants). autograd's own takes none of the keywords; ``copy=False``,
+    which asks numpy to write into ``x``, is refused (a box is never written into)."""
+    if not copy:
+        raise refused_value("nan_to_num", "autograd", "copy", False, "asks numpy to write into "
+                      "x, and a box records a pure function: it is never written into")
     v = getval(x)
     value = np.nan_to_num(v, copy=True, nan=values(nan), posinf=values(posinf),
                           neginf=values(neginf))

@@ -3,10 +3,12 @@
 implemented"); here each is numpy's value (:func:`~._common.exact`) differentiated
 through the complex transforms, which autograd differentiates at every length:
 ``rfft`` as the first half of ``fft``, ``irfft`` as the real part of the ``ifft`` of
-the Hermitian spectrum, ``hfft``/``ihfft`` as numpy writes them from those two."""
+the Hermitian spectrum, ``hfft``/``ihfft`` as numpy writes them from those two. The
+complex transforms are autograd's own, with numpy's ``out=`` refused."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,13 +29,43 @@ def _half(full: Any, axis: int, n: int) -> Any:
     return _along(full, axis, slice(0, n // 2 + 1))
 
 
-def _no_out(out: Any) -> None:
+def _no_out(name: str, out: Any) -> None:
     if out is not None:
-        raise TypeError("out= writes into an array: autograd records pure functions")
+        raise TypeError(f"{name}(out=...) writes into an array: autograd records pure "
+                        "functions")
+
+
+def _one(name: str) -> Callable:
+    """autograd's complex transform ``name`` along one axis. autograd's own passes
+    ``out=`` on to numpy, which cannot write into a box (``fft.ifft2`` returned its
+    result and left the box as it was): refused here."""
+    fn = getattr(anp.fft, name)
+
+    def transform(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+                  out: Any = None) -> Any:
+        _no_out(f"fft.{name}", out)
+        return fn(a, n, axis, norm)
+
+    transform.__name__ = name
+    return transform
+
+
+def _many(name: str, default_axes: Any) -> Callable:
+    """autograd's complex transform ``name`` over several axes, ``out=`` refused (see
+    :func:`_one`)."""
+    fn = getattr(anp.fft, name)
+
+    def transform(a: Any, s: Any = None, axes: Any = default_axes, norm: Any = None,
+                  out: Any = None) -> Any:
+        _no_out(f"fft.{name}", out)
+        return fn(a, s, axes, norm)
+
+    transform.__name__ = name
+    return transform
 
 
 def _rfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
-    _no_out(out)
+    _no_out("fft.rfft", out)
     value = np.fft.rfft(getval(a), n, axis, norm)
     n = np.shape(getval(a))[axis] if n is None else n
     return exact(value, _half(anp.fft.fft(a, n, axis, norm), axis, n))
@@ -55,20 +87,20 @@ def _hermitian(c: Any, n: int, axis: int) -> Any:
 
 
 def _irfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
-    _no_out(out)
+    _no_out("fft.irfft", out)
     value = np.fft.irfft(getval(a), n, axis, norm)
     n = value.shape[axis]
     return exact(value, anp.real(anp.fft.ifft(_hermitian(a, n, axis), n, axis, norm)))
 
 
 def _hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
-    _no_out(out)
+    _no_out("fft.hfft", out)
     value = np.fft.hfft(getval(a), n, axis, norm)
     return exact(value, _irfft(anp.conj(a), value.shape[axis], axis, _SWAP[norm]))
 
 
 def _ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
-    _no_out(out)
+    _no_out("fft.ihfft", out)
     value = np.fft.ihfft(getval(a), n, axis, norm)
     return exact(value, anp.conj(_rfft(a, n, axis, _SWAP[norm])))
 
@@ -82,7 +114,7 @@ def _axes(a: Any, s: Any, axes: Any) -> tuple[tuple, tuple | None]:
 
 
 def _rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
-    _no_out(out)
+    _no_out("fft.rfftn", out)
     value = np.fft.rfftn(getval(a), s, axes, norm)
     axes, s = _axes(a, s, axes)
     full = anp.fft.fftn(a, s, axes, norm)
@@ -98,7 +130,7 @@ def _rfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None,
 
 def _irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
             out: Any = None) -> Any:
-    _no_out(out)
+    _no_out("fft.irfftn", out)
     value = np.fft.irfftn(getval(a), s, axes, norm)
     axes, _ = _axes(a, s, axes)
     x = a
@@ -113,6 +145,12 @@ def _irfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None,
 
 
 TABLE = {
+    "fft.fft": _one("fft"),
+    "fft.ifft": _one("ifft"),
+    "fft.fft2": _many("fft2", (-2, -1)),
+    "fft.ifft2": _many("ifft2", (-2, -1)),
+    "fft.fftn": _many("fftn", None),
+    "fft.ifftn": _many("ifftn", None),
     "fft.rfft": _rfft,
     "fft.irfft": _irfft,
     "fft.hfft": _hfft,

@@ -12,6 +12,7 @@ from autograd import numpy as anp
 from autograd.tracer import Box, getval
 from dispatch.translations._adapters import take_index
 from dispatch.translations._composed.indexing import nonzero_static
+from dispatch.translations._keywords import check_order
 
 from ._common import exact, on_values, values, where
 
@@ -48,7 +49,9 @@ def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = N
 
 def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
     # a box is immutable: a copy is the same value (times one, which keeps -0.0 and
-    # nan), recorded as itself
+    # nan), recorded as itself; it has no memory layout of its own: any order gives
+    # numpy's values
+    check_order(order)
     return a * np.ones((), dtype=np.result_type(getval(a)))
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
+from dispatch.translations._keywords import refused_value
 
 from dispatch.engine import NATIVE
 
@@ -59,6 +60,9 @@ def _nan_to_num(
     x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None, neginf: Any = None
 ) -> Array:
     # dask's nan_to_num has no nan/posinf/neginf: numpy's per block
+    if not copy:
+        raise refused_value("nan_to_num", "dask", "copy", False, "is not supported: numpy would "
+                      "write into x, and do() never writes into an argument")
     x = da.asarray(x)
     return da.map_blocks(np.nan_to_num, x, nan=nan, posinf=posinf, neginf=neginf, dtype=x.dtype)
 

@@ -15,6 +15,7 @@ import dask.array as da
 import numpy as np
 from dask.array import Array
 from dispatch.translations._adapters import take_index
+from dispatch.translations._keywords import check_sort, no_out
 from dispatch.translations.dask._common import one_chunk
 
 from dispatch.engine import NATIVE
@@ -25,6 +26,7 @@ def _take(a: Array, indices: Any, axis: int | None = None, out: Any = None,
     # numpy flattens when axis is None; dask.take defaults to axis 0. dask.take has
     # no mode: its out-of-bounds indices give wrong data, so the indices are wrapped,
     # clipped or checked first (host indices now, dask indices block by block)
+    no_out("take", "dask", out)
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -43,8 +45,11 @@ def _take(a: Array, indices: Any, axis: int | None = None, out: Any = None,
     return out.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1 :])
 
 
-def _sort(a: Array, axis: int | None = -1, kind: Any = None, stable: Any = None) -> Array:
-    # dask has no sort: sort each block with the whole axis in one chunk
+def _sort(a: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+          stable: Any = None) -> Array:
+    # dask has no sort: sort each block with the whole axis in one chunk (every
+    # algorithm gives the same values: the kind is only checked, as numpy checks it)
+    check_sort(kind, order, stable)
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -54,6 +59,7 @@ def _sort(a: Array, axis: int | None = -1, kind: Any = None, stable: Any = None)
 
 def _argsort(a: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Array:
+    check_sort(kind, order, stable)  # now, not when a block is computed
     a = da.asarray(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -130,6 +136,7 @@ def _choose(a: Any, choices: Any, out: None = None, mode: str = "raise") -> Arra
     # numpy's check inside each block, when computed
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    no_out("choose", "dask", out)
     n = len(choices)
     a = da.asarray(a)
     if mode == "wrap":

@@ -18,6 +18,7 @@ import dask.array as da
 import numpy as np
 from dask.array import Array
 from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
+from dispatch.translations._keywords import no_out
 from dispatch.translations.dask.creation import _eye
 
 from dispatch.engine import unsupported
@@ -52,6 +53,13 @@ def _same_int(fn: Any) -> Any:
 
 
 _tensordot_native = _same_int(da.tensordot)
+_einsum_native = _same_int(da.einsum)
+
+
+def _einsum(*operands: Any, out: Any = None, **kwargs: Any) -> Array:
+    # dask's einsum drops out= without a word
+    no_out("einsum", "dask", out)
+    return _einsum_native(*operands, **kwargs)
 
 
 def _tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
@@ -525,6 +533,7 @@ def _householder_product(a: Any, tau: Any) -> Array:
 
 
 def _multi_dot(arrays: Any, *, out: Any = None) -> Array:
+    no_out("linalg.multi_dot", "dask", out)
     return functools.reduce(da.matmul, arrays)
 
 
@@ -535,7 +544,7 @@ TABLE = {
     # products
     "dot": _dot,
     "tensordot": _tensordot,
-    "einsum": _same_int(da.einsum),
+    "einsum": _einsum,
     "vdot": _same_int(da.vdot),
     "inner": _inner,
     "kron": _kron,

@@ -15,6 +15,7 @@ import dask.array as da
 import numpy as np
 from dask.array import Array
 from dispatch.translations._composed.reductions import masked
+from dispatch.translations.dask._common import written
 
 from dispatch.engine import NATIVE, merge_tables
 
@@ -52,6 +53,11 @@ def _masking(name: str, fn: Any = None) -> Any:
             # dask's moments of float16 give NaN where numpy's two passes in float16
             # overflow to inf: numpy's recipe (the masked one, with nothing masked)
             return masked(name, a, *args, where=da.ones(a.shape, bool), **kwargs)
+        if spread and kwargs.get("out") is not None:
+            # dask's std writes the variance into out= (it passes out= to var, then
+            # takes the root): the result is written here instead
+            out = kwargs.pop("out")
+            return written(name, out, fn(a, *args, **kwargs))
         return fn(a, *args, **kwargs)
 
     reduce.__name__ = reduce.__qualname__ = f"_{name}"
@@ -65,8 +71,9 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
     a = da.asarray(a)
     if dtype is None and a.dtype == np.float16:
         # numpy's mean accumulates float16 in float32 (dask's sums in float16 overflow)
-        return da.mean(a, axis=axis, dtype=np.float32, keepdims=keepdims).astype(np.float16)
-    return da.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, **kwargs)
+        r = da.mean(a, axis=axis, dtype=np.float32, keepdims=keepdims, **kwargs)
+        return written("mean", out, r.astype(np.float16))
+    return written("mean", out, da.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, **kwargs))
 
 
 def _nan_extreme(fn: Any, fold: Any) -> Any:
@@ -76,7 +83,7 @@ def _nan_extreme(fn: Any, fold: Any) -> Any:
             return masked(fn.__name__, a, axis, out, keepdims, initial=initial, where=where)
         # dask's nanmax/nanmin take no ``initial``: numpy folds it in with fmax/fmin
         r = fn(a, axis=axis, keepdims=keepdims)
-        return r if initial is None else fold(r, initial)
+        return written(fn.__name__, out, r if initial is None else fold(r, initial))
 
     return extreme
 
@@ -97,7 +104,9 @@ def _empty_reduction(name: str) -> Any:
             # dask's blocks fail on empty arrays even where numpy's result is a
             # well-defined empty array: numpy on a data-free array of that shape
             # gives the result (or numpy's error)
-            return da.asarray(fn(np.empty(a.shape, a.dtype), axis=axis, keepdims=keepdims))
+            out = kwargs.pop("out", None)
+            r = fn(np.empty(a.shape, a.dtype), axis=axis, keepdims=keepdims, **kwargs)
+            return written(name, out, da.asarray(r))
         return getattr(da, name)(a, axis=axis, keepdims=keepdims, **kwargs)
 
     reduce.__name__ = reduce.__qualname__ = f"_{name}"

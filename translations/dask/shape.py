@@ -17,6 +17,7 @@ from dask.array import Array
 from dispatch.translations._adapters import ravel_order, split_slices
 from dispatch.translations._composed import _unique as composed_unique
 from dispatch.translations._composed import shape as composed_shape
+from dispatch.translations._keywords import reshape_order
 
 from dispatch.engine import NATIVE, alias
 
@@ -57,20 +58,19 @@ def _ravel(a: Any, order: Any = "C") -> Array:
 
 
 def _reshape(a: Array, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
-    # ``copy`` (numpy 2.1) changes nothing here: dask arrays are immutable
+    # dask arrays are immutable: copy=True cannot be told from a view; copy=False is
+    # refused only where numpy's Fortran-order read needs a copy
     a = da.asarray(a)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    if order == "F":
+    if order != "C" and reshape_order(a.shape, shape, order, copy) == "F":
         # Fortran order is C order on the reversed axes
         return _reshape(a.T, shape[::-1]).T
-    if order == "C":
-        try:
-            return da.reshape(a, shape)
-        except NotImplementedError:
-            # dask splits or merges dimensions only along chunk boundaries:
-            # flatten first (a merge), then split the one dimension
-            return da.reshape(da.reshape(a, (-1,)), shape)
-    raise ValueError(f"reshape: order must be 'C' or 'F' on dask arrays, got {order!r}")
+    try:
+        return da.reshape(a, shape)
+    except NotImplementedError:
+        # dask splits or merges dimensions only along chunk boundaries:
+        # flatten first (a merge), then split the one dimension
+        return da.reshape(da.reshape(a, (-1,)), shape)
 
 
 def _split(a: Array, indices_or_sections: Any, axis: int = 0, *, _name: str = "split") -> list:

@@ -14,6 +14,9 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
+from dispatch.translations.jax.devices import _device, _device_named
+
+from dispatch.engine import merge_tables
 
 _IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 
@@ -21,10 +24,12 @@ _IMMUTABLE = "jax arrays are immutable XLA buffers, laid out in C order"
 def _with_device(fn: Callable) -> Callable:
     """``fn`` plus the ``device=`` keyword jax did not give it."""
 
+    name = fn.__name__.lstrip("_")
+
     @functools.wraps(fn)
     def placed(*args: Any, device: Any = None, **kwargs: Any) -> Any:
         out = fn(*args, **kwargs)
-        return out if device is None else jax.device_put(out, device)
+        return out if device is None else jax.device_put(out, _device(name, device))
 
     return placed
 
@@ -57,20 +62,29 @@ def _window(fn: Callable) -> Callable:
 
     return window
 
-TABLE = {
-    # creation functions without jax's device keyword
-    "identity": _with_device(jnp.identity),
-    "logspace": _with_device(_logspace),
-    "geomspace": _with_device(jnp.geomspace),
-    "tri": _tri,
-    # numpy's memory-order conversions: jax has one order only, so both are the
-    # composed asarray, at least 1-d (numpy's answer, an equal array)
-    "asfortranarray": one_layout_asfortranarray("jax"),
-    "require": immutable_require("jax", _IMMUTABLE),
-    # numpy's window functions
-    "hamming": _window(jnp.hamming),
-    "hanning": _window(jnp.hanning),
-    "blackman": _window(jnp.blackman),
-    "bartlett": _window(jnp.bartlett),
-    "kaiser": _window(jnp.kaiser),
-}
+
+_DEVICE_NAMED = (
+    "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
+    "linspace", "ones", "ones_like", "zeros", "zeros_like")
+
+TABLE = merge_tables(
+    # jax's creation functions take jax's devices only: dispatch's device names too
+    {name: _device_named(name, getattr(jnp, name)) for name in _DEVICE_NAMED},
+    {
+        # creation functions without jax's device keyword
+        "identity": _with_device(jnp.identity),
+        "logspace": _with_device(_logspace),
+        "geomspace": _with_device(jnp.geomspace),
+        "tri": _tri,
+        # numpy's memory-order conversions: jax has one order only, so both are the
+        # composed asarray, at least 1-d (numpy's answer, an equal array)
+        "asfortranarray": one_layout_asfortranarray("jax"),
+        "require": immutable_require("jax", _IMMUTABLE),
+        # numpy's window functions
+        "hamming": _window(jnp.hamming),
+        "hanning": _window(jnp.hanning),
+        "blackman": _window(jnp.blackman),
+        "bartlett": _window(jnp.bartlett),
+        "kaiser": _window(jnp.kaiser),
+    },
+)

@@ -6,6 +6,8 @@ tracer), and DLPack."""
 from __future__ import annotations
 
 import contextlib
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -39,15 +41,45 @@ def _astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) ->
     # stored as int32 and float32 (jax truncates them anyway, warning each time);
     # library-independent code asks for numpy's int64 indices and float64 accumulators
     return jnp.astype(x, jax.dtypes.canonicalize_dtype(jnp.dtype(dtype)), copy=copy,
-                      device=device)
+                      device=None if device is None else _device("astype", device))
+
+
+def _device(name: str, device: Any) -> Any:
+    """jax's device for numpy's ``device=`` of ``do(name)``: a :class:`ComputeDevice`
+    gives its ``ref``, a platform with an optional index (``'cpu'``, ``'gpu'``,
+    ``'cuda:1'``, ``'tpu:0'``) the device jax lists under it; jax's own devices and
+    shardings (and None) are returned as they are. Anything else, or a device jax does
+    not have here, is a ValueError that names ``device``."""
+    device = device_ref(device)
+    if device is None or isinstance(device, (jax.Device, jax.sharding.Sharding)):
+        return device
+    if isinstance(device, str):
+        platform, _, index = device.partition(":")
+        try:
+            return jax.devices(platform)[int(index or 0)]
+        except (RuntimeError, ValueError, IndexError) as err:  # jax's unknown backend
+            raise ValueError(f"do({name!r}) on backend 'jax': device={device!r} is not a "
+                             f"device jax has here ({err})") from None
+    raise ValueError(f"do({name!r}) on backend 'jax': device={device!r} is not a device: "
+                     "give a platform name ('cpu', 'gpu:1'), a jax device or a "
+                     "ComputeDevice of jax")
+
+
+def _device_named(name: str, fn: Callable) -> Callable:
+    """jax's ``fn``, whose ``device=`` takes jax's devices and shardings only, given
+    dispatch's devices too (a platform name, a :class:`ComputeDevice`: :func:`_device`)."""
+
+    @functools.wraps(fn)
+    def placed(*args: Any, device: Any = None, **kwargs: Any) -> Any:
+        if device is None:
+            return fn(*args, **kwargs)
+        return fn(*args, device=_device(name, device), **kwargs)
+
+    return placed
 
 
 def _to_device(x: Any, device: Any) -> Any:
-    device = device_ref(device)
-    if isinstance(device, str):
-        # "cpu", "gpu", "cuda:1", "tpu:0": a platform and an optional index
-        platform, _, index = device.partition(":")
-        device = jax.devices(platform)[int(index or 0)]
+    device = _device("to_device", device)
     # an array already there is returned as it is, as numpy's and torch's to_device do
     if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer) and (
             x.devices() == {device}):

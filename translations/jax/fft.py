@@ -7,6 +7,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from dispatch.translations.jax.devices import _device_named
 
 from dispatch.engine import NATIVE
 
@@ -43,4 +44,7 @@ TABLE = {
     # jax's own beat the composed fallbacks of translations/_composed/
     "fft.hfft": NATIVE,
     "fft.ihfft": NATIVE,
+    # jax's take jax's devices only: dispatch's device names too
+    "fft.fftfreq": _device_named("fft.fftfreq", jnp.fft.fftfreq),
+    "fft.rfftfreq": _device_named("fft.rfftfreq", jnp.fft.rfftfreq),
 }

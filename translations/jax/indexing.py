@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import take_index, take_mode
 from dispatch.translations._composed._scatter import _check_mode
+from dispatch.translations._keywords import check_sort, no_out
 
 from dispatch.engine import NATIVE, do
 
@@ -34,6 +35,7 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
     # jnp.take's default mode fills out-of-bounds slots (NaN, or the minimum integer)
     # where numpy's 'raise' refuses them: the indices are checked when they can be read
     # (eagerly); traced for jit, nothing can raise and jax's filling stays (documented)
+    no_out("take", "jax", out)
     if mode == "fill" or kwargs:  # jax's own mode and keywords
         return jnp.take(a, indices, axis=axis, mode=mode, **kwargs)
     mode = take_mode(mode)
@@ -48,13 +50,16 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
 
 
 def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None):
-    # jax rejects numpy's kind=; its sort is always a valid answer for every kind
-    # (stable, and the default quicksort leaves the order of ties unspecified)
-    return jnp.sort(a, axis, order=order, stable=stable is not False)
+    # jax rejects numpy's kind= (checked here as numpy checks it, with order= and
+    # stable=); its sort is always a valid answer for every kind (stable, and the
+    # default quicksort leaves the order of ties unspecified)
+    check_sort(kind, order, stable)
+    return jnp.sort(a, axis, stable=stable is not False)
 
 
 def _argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None):
-    return jnp.argsort(a, axis, order=order, stable=stable is not False)
+    check_sort(kind, order, stable)
+    return jnp.argsort(a, axis, stable=stable is not False)
 
 
 def _searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Any:

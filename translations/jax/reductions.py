@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
+from dispatch.translations._keywords import no_out
 
 from dispatch.engine import NATIVE, merge_tables
 
@@ -32,6 +33,7 @@ def _truth(fn: Any) -> Any:
 
     def reduce(a: Any, axis: Any = None, out: None = None, keepdims: bool = False, *,
                where: Any = None) -> Any:
+        no_out(fn.__name__, "jax", out)
         a = jnp.asarray(a)
         if jnp.iscomplexobj(a):
             a = a != 0
@@ -49,6 +51,7 @@ def _accumulating(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def run(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
+        no_out(fn.__name__, "jax", out)
         a = jnp.asarray(a)
         if dtype is None:
             dtype = _accumulator(a.dtype)
@@ -68,6 +71,7 @@ def _accumulator(dt: Any) -> Any:
 
 def _nan_arg(fn: Callable) -> Callable:
     def arg(a: Any, axis: Any = None, out: None = None, *, keepdims: bool = False) -> Any:
+        no_out(fn.__name__, "jax", out)
         r = fn(a, axis=axis, keepdims=keepdims)
         # jnp marks an all-NaN slice with -1 (a jitted function needs a value); numpy
         # raises, which is done here where the values can be read (not while tracing)

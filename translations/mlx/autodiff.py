@@ -54,8 +54,17 @@ def _pullback(g: Callable, args: tuple, argnums: tuple[int, ...]) -> tuple:
     return value, aux, vjp_fn
 
 
+def _without_aux(transform: Callable, g: Callable, argnums: Any) -> Callable:
+    """jax's ``has_aux=False`` for a ``transform`` written for ``has_aux=True``: ``g``
+    returns its value alone, and the derivative comes without an aux."""
+    derivative = transform(lambda *a: (g(*a), None), argnums)
+    return lambda *args: derivative(*args)[0]
+
+
 def _transform(scalar: bool) -> Callable:
     def transform(g: Callable, argnums: Any, has_aux: bool = True) -> Callable:
+        if not has_aux:
+            return _without_aux(transform, g, argnums)
         nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
         def derivative(*args: Any) -> tuple:
@@ -91,6 +100,8 @@ def _tuple_jacobian(g: Callable, argnums: Any, has_aux: bool = True) -> Callable
     """jax.jacrev's form for a ``g`` whose value is a tuple of arrays: ``raw[i][j]`` is
     the Jacobian of value ``i`` with respect to argument ``argnums[j]``, each
     pulled back through ``mx.vjp`` (which nests: this differentiates gradients)."""
+    if not has_aux:
+        return _without_aux(_tuple_jacobian, g, argnums)
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def derivative(*args: Any) -> tuple:
@@ -178,13 +189,25 @@ def _vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 
 
 def _jvp(fun: Callable, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
-    """jax.jvp's conventions: ``(fun(*primals), tangent of the output)``."""
+    """jax.jvp's conventions: ``(fun(*primals), tangent of the output)``; with
+    ``has_aux`` ``fun`` returns ``(out, aux)`` and the result is ``(out, tangent, aux)``."""
     require_callable("jvp", "fun", fun)
     check_primals("jvp", primals, tangents)
     primals = _inexact_args(tuple(primals), tuple(range(len(primals))))
     tangents = [t if isinstance(t, mx.array) else _asarray(t) for t in tangents]
-    outs, touts = mx.jvp(lambda *p: fun(*p), list(primals), tangents)
-    return outs[0], touts[0]
+    if not has_aux:
+        outs, touts = mx.jvp(lambda *p: fun(*p), list(primals), tangents)
+        return outs[0], touts[0]
+    aux: list = []
+
+    def value(*p: Any) -> Any:
+        # mx.jvp differentiates arrays only: the aux is kept aside, from the same call
+        out, extra = fun(*p)
+        aux.append(extra)
+        return out
+
+    outs, touts = mx.jvp(value, list(primals), tangents)
+    return outs[0], touts[0], aux[-1]
 
 
 def _checkpoint(fun: Callable, *, prevent_cse: bool = True, policy: Any = None,

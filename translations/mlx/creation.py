@@ -19,8 +19,9 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
+from dispatch.translations._keywords import check_order
 from dispatch.translations.mlx._common import host_dtype, mx_dtype, shape_tuple
-from dispatch.translations.mlx.devices import _asarray
+from dispatch.translations.mlx.devices import _asarray, check_device
 
 from dispatch.engine import merge_tables
 
@@ -37,16 +38,29 @@ def _float(dtype: Any) -> Any:
     return mx.float32 if dtype is None else mx_dtype(dtype)
 
 
+def _placed(name: str, order: Any, device: Any) -> None:
+    """numpy's ``order`` and ``device`` of a creation routine, checked: mlx has one
+    layout (every order gives numpy's values) and unified memory (an array made on one
+    device is usable on every device)."""
+    if order not in ("C", "K"):
+        check_order(order)
+    if device is not None:
+        check_device(name, device)
+
+
 def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Any:
+    _placed("zeros", order, device)
     return mx.zeros(shape_tuple(shape), _float(dtype))
 
 
 def _ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Any:
+    _placed("ones", order, device)
     return mx.ones(shape_tuple(shape), _float(dtype))
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
           device: Any = None) -> Any:
+    _placed("full", order, device)
     # numpy's full takes its dtype from the fill value
     fill = fill_value if isinstance(fill_value, mx.array) else _asarray(fill_value)
     dt = fill.dtype if dtype is None else mx_dtype(dtype)
@@ -56,18 +70,21 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     return _filled(shape_tuple(shape), fill.astype(dt), dt)
 
 
-def _like(fill: Any) -> Any:
+def _like(name: str, fill: Any) -> Any:
     def like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
              shape: Any = None, *, device: Any = None) -> Any:
+        _placed(name, order, device)
         a = _asarray(a)
         dt = a.dtype if dtype is None else mx_dtype(dtype)
         return _filled(a.shape if shape is None else shape_tuple(shape), fill, dt)
 
+    like.__name__ = name
     return like
 
 
 def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
                subok: bool = True, shape: Any = None, *, device: Any = None) -> Any:
+    _placed("full_like", order, device)
     a = _asarray(a)
     dt = a.dtype if dtype is None else mx_dtype(dtype)
     if isinstance(fill_value, mx.array):
@@ -81,20 +98,24 @@ def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
          device: Any = None) -> Any:
+    _placed("eye", order, device)
     return mx.eye(int(N), None if M is None else int(M), int(k), _float(dtype))
 
 
 def _identity(n: int, dtype: Any = None, *, device: Any = None) -> Any:
+    check_device("identity", device)
     return mx.eye(int(n), dtype=_float(dtype))
 
 
 def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
          device: Any = None) -> Any:
+    check_device("tri", device)
     return mx.tri(int(N), None if M is None else int(M), int(k), dtype=_float(dtype))
 
 
 def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
             device: Any = None) -> Any:
+    check_device("arange", device)
     # numpy: integer bounds give int64, any float bound the default float; mlx gives
     # int32. The values are numpy's (its length rule for float steps included)
     host = np.arange(start, stop, step) if dtype is None else np.arange(
@@ -107,6 +128,7 @@ def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *
 def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
               retstep: bool = False, dtype: Any = None, axis: int = 0, *,
               device: Any = None) -> Any:
+    check_device("linspace", device)
     # mlx's linspace takes scalar bounds only and rounds in float32; numpy's values,
     # for array bounds in the bounds' float dtype, else in the default float
     arrays = [b for b in (start, stop) if isinstance(b, mx.array)]
@@ -125,6 +147,7 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
 
 
 def _empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Any:
+    _placed("empty", order, device)
     return mx.zeros(shape_tuple(shape), _float(dtype))
 
 
@@ -138,9 +161,9 @@ TABLE = merge_tables(
         "ones": _ones,
         "empty": _empty,
         "full": _full,
-        "zeros_like": _like(0),
-        "ones_like": _like(1),
-        "empty_like": _like(0),
+        "zeros_like": _like("zeros_like", 0),
+        "ones_like": _like("ones_like", 1),
+        "empty_like": _like("empty_like", 0),
         "full_like": _full_like,
         "eye": _eye,
         "identity": _identity,

@@ -23,20 +23,58 @@ from dispatch.translations._composed.devices import (
     device_ref,
     recorded_default_device,
 )
-from dispatch.translations._keywords import array_shape
+from dispatch.translations._keywords import array_shape, check_order, refused_value
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
 
 from dispatch.engine import merge_tables
 
 
+def check_device(name: str, device: Any) -> None:
+    """numpy's ``device=`` on mlx: None, ``'cpu'``, ``'gpu'`` where mlx has one (an
+    index may follow: ``'cpu:0'``), mlx's own device (``mx.cpu``, ``mx.Device(mx.gpu)``)
+    or a :class:`ComputeDevice` of mlx's (``list_devices``; a CPU one of another library
+    is the same host). mlx's memory is unified, so an array made for one device is
+    usable on every device as it is (``to_device``); any other device is numpy's
+    ValueError, naming ``device``."""
+    if device is None:
+        return
+    ref = device_ref(device)
+    if isinstance(device, ComputeDevice) and device.backend != "mlx":
+        ref = "cpu" if device.device_type == "CPU" else None
+    if isinstance(ref, mx.DeviceType):  # mx.cpu, mx.gpu
+        ref = mx.Device(ref)
+    elif isinstance(ref, str):
+        kind, _, index = ref.lower().partition(":")
+        kinds = {"cpu": mx.cpu, "gpu": mx.gpu}
+        ref = mx.Device(kinds[kind], int(index or 0)) if kind in kinds and (
+            index or "0").isdigit() else None
+    if not (isinstance(ref, mx.Device) and mx.is_available(ref)):
+        raise ValueError(f"do({name!r}) on backend 'mlx': device={device!r} is not a device "
+                         "of mlx here; use 'cpu', 'gpu' where mlx has one, or one of "
+                         "do('list_devices', like='mlx')")
+
+
 def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
              copy: bool | None = None) -> Any:
+    # mlx has one layout (numpy's order changes no value) and unified memory
+    if order is not None:
+        check_order(order)
+    if device is not None:
+        check_device("asarray", device)
     dt = mx_dtype(dtype)
     if isinstance(a, mx.array):
-        out = a if dt is None or dt == a.dtype else a.astype(dt)
-        return mx.array(out) if copy and out is a else out
+        if dt is None or dt == a.dtype:
+            return mx.array(a) if copy else a
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        return a.astype(dt)
     if isinstance(a, np.dtype):
         return a  # a numpy dtype argument read as a constant stays a dtype
+    if copy is False:
+        # numpy's copy=False shares a host array's memory, which its owner may still
+        # write into (and refuses a list); mlx.core.array always copies host data
+        raise refused_value("asarray", "mlx", "copy", False, "cannot be honoured: mlx copies "
+                      "host data into a buffer of its own")
     if isinstance(a, (list, tuple)) and _holds_array(a):
         parts = [_asarray(e) for e in a]
         out = mx.stack(parts) if parts else mx.zeros((0,), dtype=mx.float64)
@@ -78,6 +116,7 @@ def _to_numpy(x: Any) -> np.ndarray:
 
 
 def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    check_device("astype", device)
     dt = mx_dtype(dtype)
     if not isinstance(x, mx.array):
         x = _asarray(x)
@@ -124,15 +163,21 @@ def _get_default_device() -> ComputeDevice:
 
 def _to_device(x: Any, device: Any) -> Any:
     # mlx's memory is unified: an array is usable on every device as it is
-    device_ref(device)
+    check_device("to_device", device)
     return x
 
 
 def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Any:
     # mx.from_dlpack reads float64 data as float32 (mlx 0.32); through numpy's
     # zero-copy view the dtype is kept
+    check_device("from_dlpack", device)
     if isinstance(x, mx.array):
         return x
+    if copy is False:
+        # numpy's copy=False shares the producer's memory, which its owner may still
+        # write into; mlx.core.array always copies host data into its own buffer
+        raise refused_value("from_dlpack", "mlx", "copy", False, "cannot be honoured: mlx "
+                      "copies the data into a buffer of its own")
     if type(x).__name__ == "PyCapsule":
         # a bare capsule (the list's to_dlpack): numpy reads objects that hand one out
         x = _Capsule(x)

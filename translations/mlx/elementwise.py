@@ -14,6 +14,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._keywords import no_out
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx._common import host_dtype, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
@@ -259,6 +260,7 @@ def _angle(z: Any, deg: bool = False) -> Any:
 
 def _around(a: Any, decimals: int = 0, out: Any = None) -> Any:
     # numpy rounds half to even (as mlx does at 0 decimals); integers stay integers
+    no_out("around", "mlx", out)
     a = _arr(a)
     if not mx.issubdtype(a.dtype, mx.inexact):
         if decimals >= 0:

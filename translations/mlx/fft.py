@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import mlx.core as mx
+from dispatch.translations._keywords import no_out
 from dispatch.translations.mlx._common import NO_COMPLEX128
-from dispatch.translations.mlx.devices import _asarray
+from dispatch.translations.mlx.devices import _asarray, check_device
 
 from dispatch.engine import merge_tables
 
@@ -37,6 +38,7 @@ def _single(name: str, a: Any) -> Any:
 def _one(name: str, fn: Callable) -> Callable:
     def transform(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None
                   ) -> Any:
+        no_out(name, "mlx", out)
         return fn(_single(name, a), n, axis, norm or "backward")
 
     transform.__name__ = name.rpartition(".")[2]
@@ -46,6 +48,7 @@ def _one(name: str, fn: Callable) -> Callable:
 def _many(name: str, fn: Callable, default_axes: Any = None) -> Callable:
     def transform(a: Any, s: Any = None, axes: Any = default_axes, norm: Any = None,
                   out: Any = None) -> Any:
+        no_out(name, "mlx", out)
         a = _single(name, a)
         axes = None if axes is None else list(axes)
         return fn(a, None if s is None else list(s), axes, norm or "backward")
@@ -56,6 +59,7 @@ def _many(name: str, fn: Callable, default_axes: Any = None) -> Callable:
 
 def _hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     # numpy: hfft(a, n) = irfft(conj(a), n) scaled as a forward transform
+    no_out("fft.hfft", "mlx", out)
     a = _single("fft.hfft", a)
     m = n if n is not None else 2 * (a.shape[axis] - 1)
     inverse = {"backward": "forward", "forward": "backward", "ortho": "ortho"}[
@@ -64,6 +68,7 @@ def _hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = No
 
 
 def _ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
+    no_out("fft.ihfft", "mlx", out)
     a = _single("fft.ihfft", a)
     m = n if n is not None else a.shape[axis]
     inverse = {"backward": "forward", "forward": "backward", "ortho": "ortho"}[
@@ -71,8 +76,9 @@ def _ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = N
     return mx.conjugate(mx.fft.rfft(a, m, axis, inverse))
 
 
-def _freq(fn: Callable) -> Callable:
+def _freq(name: str, fn: Callable) -> Callable:
     def freq(n: int, d: float = 1.0, *, device: Any = None) -> Any:
+        check_device(name, device)
         return fn(int(n), float(d))
 
     return freq
@@ -87,8 +93,8 @@ TABLE = merge_tables(
     {
         "fft.hfft": _hfft,
         "fft.ihfft": _ihfft,
-        "fft.fftfreq": _freq(mx.fft.fftfreq),
-        "fft.rfftfreq": _freq(mx.fft.rfftfreq),
+        "fft.fftfreq": _freq("fft.fftfreq", mx.fft.fftfreq),
+        "fft.rfftfreq": _freq("fft.rfftfreq", mx.fft.rfftfreq),
     },
     names=("one axis", "n axes", "two axes", "hermitian and frequencies"),
 )

@@ -15,6 +15,7 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import take_mode
+from dispatch.translations._keywords import check_order, check_sort, no_out
 from dispatch.translations.mlx.devices import _asarray
 
 _ARRAY = mx.array
@@ -25,8 +26,15 @@ def _arr(x: Any) -> Any:
     return x if isinstance(x, mx.array) else _asarray(x)
 
 
+# mlx's sort and argsort are stable on every device (std::stable_sort on the CPU, a
+# merge sort on Metal and CUDA), so a stable sort asked for (kind='stable',
+# stable=True) is the one they run
+
+
 def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> Any:
+    if kind is not None or order is not None or stable is not None:
+        check_sort(kind, order, stable)
     a = _arr(a)
     if axis is None:
         return mx.sort(a.reshape(-1))
@@ -35,16 +43,17 @@ def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
 
 def _argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Any:
+    if kind is not None or order is not None or stable is not None:
+        check_sort(kind, order, stable)
     a = _arr(a)
     if axis is None:
         return mx.argsort(a.reshape(-1)).astype(mx.int64)
-    # mlx's argsort is not stable; a stable order breaks ties by position, as numpy's
-    # default (quicksort, introsort) does not promise but its 'stable' kind does
     return mx.argsort(a, axis=int(axis)).astype(mx.int64)
 
 
 def _argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                   order: Any = None) -> Any:
+    check_sort(order=order)  # numpy's error: order= names the fields of a structured array
     a = _arr(a)
     if axis is None:
         a, axis = a.reshape(-1), 0
@@ -112,6 +121,7 @@ def _host_value(x: Any, name: str) -> Any:
 
 
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
+    no_out("take", "mlx", out)
     a = _arr(a)
     idx = _arr(indices)
     mode = take_mode(mode)
@@ -155,6 +165,7 @@ def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any =
            out: Any = None) -> Any:
     from dispatch.translations.mlx.reductions import _accumulator
 
+    no_out("trace", "mlx", out)
     d = mx.diagonal(_arr(a), int(offset), int(axis1), int(axis2))
     return mx.sum(_accumulator(d, dtype), axis=-1)
 
@@ -195,6 +206,8 @@ def _unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
 
 
 def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
+    # mlx has one layout: every order gives numpy's values
+    check_order(order)
     return mx.array(_arr(a))
 
 

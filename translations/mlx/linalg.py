@@ -185,6 +185,7 @@ def _matrix_power(a: Any, n: int) -> Any:
 
 
 def _multi_dot(arrays: Any, *, out: Any = None) -> Any:
+    no_out("linalg.multi_dot", "mlx", out)
     parts = [x if isinstance(x, mx.array) else _asarray(x) for x in arrays]
     first_1d, last_1d = parts[0].ndim == 1, parts[-1].ndim == 1
     if first_1d:
@@ -318,6 +319,7 @@ def _inner(a: Any, b: Any) -> Any:
 
 
 def _outer(a: Any, b: Any, out: Any = None) -> Any:
+    no_out("outer", "mlx", out)
     a = a if isinstance(a, mx.array) else _asarray(a)
     b = b if isinstance(b, mx.array) else _asarray(b)
     return a.reshape(-1)[:, None] * b.reshape(-1)[None, :]
@@ -336,6 +338,7 @@ def _kron(a: Any, b: Any) -> Any:
 
 
 def _dot(a: Any, b: Any, out: Any = None) -> Any:
+    no_out("dot", "mlx", out)
     a = a if isinstance(a, mx.array) else _asarray(a)
     b = b if isinstance(b, mx.array) else _asarray(b)
     if a.ndim == 0 or b.ndim == 0:

@@ -13,7 +13,13 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import pad_index
-from dispatch.translations._keywords import pad_keywords
+from dispatch.translations._keywords import (
+    cast_all,
+    check_order,
+    no_out,
+    pad_keywords,
+    reshape_order,
+)
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
@@ -33,24 +39,26 @@ def _arrs(seq: Any) -> list:
 
 def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
                  casting: str = "same_kind") -> Any:
+    no_out("concatenate", "mlx", out)
     parts = _arrs(arrays)
+    if dtype is not None or casting != "same_kind":
+        parts = cast_all(parts, dtype, casting)
     if axis is None:
         parts, axis = [p.reshape(-1) for p in parts], 0
-    out = mx.concatenate(parts, axis=int(axis))
-    return out if dtype is None else out.astype(_asarray(0, dtype).dtype)
+    return mx.concatenate(parts, axis=int(axis))
 
 
 def _stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None,
            casting: str = "same_kind") -> Any:
     # numpy's dtype and casting are keyword-only: here they may be passed by position
     # too (see _reshape)
-    if dtype is None and out is None:
+    if dtype is None and out is None and casting == "same_kind":
         try:  # mlx takes a sequence of its own arrays only: anything else goes below
             return _mx_stack(arrays, axis) if axis else _mx_stack(arrays)
         except TypeError:
             pass
-    out = mx.stack(_arrs(arrays), axis=int(axis))
-    return out if dtype is None else out.astype(_asarray(0, dtype).dtype)
+    no_out("stack", "mlx", out)
+    return mx.stack(cast_all(_arrs(arrays), dtype, casting), axis=int(axis))
 
 
 def _atleast(n: int) -> Any:
@@ -90,11 +98,12 @@ def _pad_widths(pad_width: Any, ndim: int) -> list:
 
 def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
     parts = [mx.atleast_1d(p) for p in _arrs(tup)]
-    return _concatenate(parts, 0 if parts[0].ndim == 1 else 1, dtype=dtype)
+    return _concatenate(parts, 0 if parts[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
-    return _concatenate([mx.atleast_2d(p) for p in _arrs(tup)], 0, dtype=dtype)
+    return _concatenate([mx.atleast_2d(p) for p in _arrs(tup)], 0, dtype=dtype,
+                        casting=casting)
 
 
 def _dstack(tup: Any) -> Any:
@@ -157,7 +166,11 @@ def _dsplit(ary: Any, indices_or_sections: Any) -> list:
 
 def _ravel(a: Any, order: str = "C") -> Any:
     a = _arr(a)
-    if order == "F":
+    if order == "C":
+        return a.reshape(-1)
+    # mlx has one layout, C's: 'A' and 'K' read it in C order
+    check_order(order)
+    if order in ("F", "f"):
         return mx.transpose(a).reshape(-1)
     return a.reshape(-1)
 
@@ -171,9 +184,9 @@ def _reshape(a: Any, shape: Any = None, order: str = "C", copy: bool | None = No
         return _mx_reshape(a, shape)
     shape = newshape if shape is None else shape
     a = _arr(a)
-    if order == "F":
-        return mx.transpose(mx.transpose(a).reshape(shape_tuple(shape)[::-1]))
-    return a.reshape(shape_tuple(shape))
+    if reshape_order(a.shape, shape, order, copy) == "C":
+        return a.reshape(shape_tuple(shape))
+    return mx.transpose(mx.transpose(a).reshape(shape_tuple(shape)[::-1]))
 
 
 def _moveaxis(a: Any, source: Any, destination: Any) -> Any:

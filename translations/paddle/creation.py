@@ -4,7 +4,8 @@ paddle's creation functions take shapes as lists, default to float32
 (``paddle.get_default_dtype()``) and name ``eye``'s columns ``num_columns``;
 these entries keep numpy's defaults (float64 for floats, int64 for integer
 ranges) so that the arrays they make compare with numpy's, and take ``device=``
-(a paddle place name such as ``"cpu"`` or ``"gpu:0"``).
+(a paddle place name such as ``"cpu"`` or ``"gpu:0"``) and ``order=`` (paddle's
+tensors take strides: ``'F'`` lays the new tensor out in Fortran order).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._composed._bound import fill_entries
+from dispatch.translations._keywords import in_order
 from dispatch.translations.paddle._common import _dtype, promote
 from dispatch.translations.paddle.devices import _place
 from paddle import Tensor
@@ -37,25 +39,31 @@ def _on(out: Tensor, device: Any) -> Tensor:
     return out if place is None else out._copy_to(place, False)
 
 
+def _laid(out: Tensor, order: Any) -> Tensor:
+    """``out`` in numpy's memory ``order`` (numpy's ValueError for one it does not
+    know); a new tensor is in C order already."""
+    return out if order == "C" else in_order(out, order)
+
+
 def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return _on(paddle.zeros(_shape(shape), dtype=_float(dtype)), device)
+    return _laid(_on(paddle.zeros(_shape(shape), dtype=_float(dtype)), device), order)
 
 
 def _ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return _on(paddle.ones(_shape(shape), dtype=_float(dtype)), device)
+    return _laid(_on(paddle.ones(_shape(shape), dtype=_float(dtype)), device), order)
 
 
 def _empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return _zeros(shape, dtype, device=device)
+    return _zeros(shape, dtype, order, device=device)
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
           device: Any = None) -> Tensor:
     if isinstance(fill_value, Tensor):
         out = paddle.broadcast_to(fill_value, _shape(shape))
-        return _on(out if dtype is None else out.astype(_dtype(dtype)), device)
+        return _laid(_on(out if dtype is None else out.astype(_dtype(dtype)), device), order)
     dt = _dtype(dtype) or _dtype(np.asarray(fill_value).dtype)
-    return _on(paddle.full(_shape(shape), fill_value, dtype=dt), device)
+    return _laid(_on(paddle.full(_shape(shape), fill_value, dtype=dt), device), order)
 
 
 def _like(fill: Any) -> Any:
@@ -63,7 +71,9 @@ def _like(fill: Any) -> Any:
              shape: Any = None, *, device: Any = None) -> Tensor:
         dt = _dtype(dtype) or a.dtype
         out = paddle.full(_shape(a.shape if shape is None else shape), fill, dtype=dt)
-        return _on(out, device) if device is not None else out._copy_to(a.place, False)
+        out = _on(out, device) if device is not None else out._copy_to(a.place, False)
+        # 'K' and 'A' (the prototype's layout) give a C-ordered tensor: numpy's values
+        return out if order == "K" else in_order(out, order)
 
     return like
 
@@ -78,12 +88,14 @@ def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
     elif dt not in (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64,
                     paddle.complex64, paddle.complex128) and not np.iscomplexobj(fill_value):
         fill_value = int(fill_value)
-    return _on(paddle.full(_shape(a.shape if shape is None else shape), fill_value, dtype=dt),
-               device)
+    out = _on(paddle.full(_shape(a.shape if shape is None else shape), fill_value, dtype=dt),
+              device)
+    # 'K' and 'A' (the prototype's layout) give a C-ordered tensor: numpy's values
+    return out if order == "K" else in_order(out, order)
 
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
-         device: Any = None, like: Any = None) -> Tensor:
+         device: Any = None) -> Tensor:
     M = N if M is None else M
     out = paddle.zeros([N, M], dtype=_float(dtype))
     if N and M:
@@ -92,7 +104,7 @@ def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str
             rows = paddle.arange(n) + max(-k, 0)
             cols = paddle.arange(n) + max(k, 0)
             out[rows, cols] = paddle.ones([n], dtype=out.dtype)
-    return _on(out, device)
+    return _laid(_on(out, device), order)
 
 
 def _identity(n: int, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -146,7 +158,7 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
 
 
 def _tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
-         device: Any = None, like: Any = None) -> Tensor:
+         device: Any = None) -> Tensor:
     M = N if M is None else M
     out = paddle.tril(paddle.ones([N, M], dtype="float64"), k)
     return _on(out.astype(_float(dtype)), device)
@@ -164,7 +176,9 @@ def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
         for i, x in enumerate(xs):
             shape = [1] * n
             shape[{0: 1, 1: 0}.get(i, i) if swap else i] = x.shape[0]
-            out.append(x.reshape(shape))
+            # paddle's flatten and reshape share the input's memory: numpy's views, which
+            # copy=False allows and copy=True does not
+            out.append(x.reshape(shape).clone() if copy else x.reshape(shape))
         return tuple(out)
     if n == 1:
         return (xs[0].clone(),)

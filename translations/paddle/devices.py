@@ -20,7 +20,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     list_devices_filtered,
 )
-from dispatch.translations._keywords import array_shape
+from dispatch.translations._keywords import array_shape, in_order
 from dispatch.translations.paddle._common import NO_WIDE_UNSIGNED, _dtype, np_name
 from paddle import Tensor
 
@@ -45,11 +45,23 @@ def _to_backend_dtype(dtype_name: Any) -> Any:
 
 
 def _place(device: Any) -> Any:
+    """paddle's place of numpy's ``device=``: None, a paddle place, a
+    :class:`ComputeDevice` or a name (``'cpu'``, ``'gpu'``, ``'gpu:1'``; ``'cuda'`` for
+    ``'gpu'``). An unknown name, or a GPU on a CPU build, is a ValueError naming
+    ``device`` (not paddle's own error from deep inside the call)."""
     ref = device_ref(device)
     if ref is None or not isinstance(ref, str):
         return ref
-    return paddle.CPUPlace() if ref == "cpu" else paddle.CUDAPlace(int(ref.partition(":")[2]
-                                                                        or 0))
+    kind, _, index = ref.lower().partition(":")
+    if kind == "cpu" and index in ("", "0"):
+        return paddle.CPUPlace()
+    if kind in ("gpu", "cuda") and (index == "" or index.isdigit()):
+        if not paddle.device.is_compiled_with_cuda():
+            raise ValueError(f"device={device!r} cannot be honoured: this paddle build "
+                             "has no GPU support ('cpu' only)")
+        return paddle.CUDAPlace(int(index or 0))
+    raise ValueError(f"device={device!r} is not a paddle device: 'cpu', 'gpu' or "
+                     "'gpu:N' (or a ComputeDevice of list_devices)")
 
 
 def _holds_tensor(seq: Any) -> bool:
@@ -61,15 +73,23 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
              copy: bool | None = None) -> Any:
     # paddle.to_tensor reads Python floats as float32 and always copies numpy data;
     # numpy's reading (float64 floats, int64 ints) goes through numpy.asarray
+    if order is not None and order not in ("K", "A"):
+        # numpy's layout (paddle's tensors take strides), or its ValueError for an order
+        # it does not know
+        return in_order(_asarray(a, dtype, device=device, copy=copy), order)
     dtype = _dtype(dtype)
     place = _place(device)
     if isinstance(a, Tensor):
-        out = a if dtype is None else a.astype(dtype)
+        out = a if dtype is None or a.dtype == dtype else a.astype(dtype)
         if place is not None:
             out = out._copy_to(place, False) if str(out.place) != str(place) else out
+        if out is not a and copy is False:
+            raise _copy_needed("a dtype or device change")
         return out.clone() if copy and out is a else out
     if isinstance(a, np.dtype):
         return a  # a dtype argument read as a numpy constant: leave it a dtype
+    if copy is False:
+        raise _copy_needed("paddle copies data that is not a tensor into a new one")
     if isinstance(a, (list, tuple)) and _holds_tensor(a):
         parts = [_asarray(e, device=device) for e in a]
         out = paddle.stack(parts) if parts else paddle.zeros([0])
@@ -83,6 +103,13 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         raise UnsupportedError(f"'asarray' is not supported on backend 'paddle' for "
                                f"{arr.dtype.name}: {NO_WIDE_UNSIGNED}")
     return paddle.to_tensor(arr, dtype=dtype, place=place)
+
+
+def _copy_needed(why: str) -> ValueError:
+    """numpy's ValueError of ``copy=False`` where the result cannot share ``a``'s memory."""
+    return ValueError(f"do('asarray') on backend 'paddle': copy=False, but a copy is "
+                      f"needed ({why}): unable to avoid copy while creating an array as "
+                      "requested")
 
 
 def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
@@ -174,8 +201,14 @@ def _reset_peak_memory(device: Any = None) -> None:
 
 
 def _from_dlpack(x: Any, *, device: Any = None, copy: Any = None) -> Tensor:
+    # paddle.from_dlpack shares x's memory: numpy's copy=True copies, copy=False allows
+    # no move to another device
     out = paddle.from_dlpack(x)
-    return out if device is None else _to_device(out, device)
+    moved = out if device is None else _to_device(out, device)
+    if moved is not out and copy is False:
+        raise ValueError(f"do('from_dlpack') on backend 'paddle': copy=False, but "
+                         f"device={device!r} needs a copy of the data")
+    return moved.clone() if copy and moved is out else moved
 
 
 def _to_dlpack(x: Tensor) -> Any:

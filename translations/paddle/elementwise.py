@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._keywords import check_order, no_out, refused_value, ufunc_call
 from dispatch.translations.paddle._common import (
     _DTYPES,
     NP_NAMES,
@@ -85,13 +86,19 @@ def _ufunc(name: str, fn: Callable) -> Callable:
     fast = _keeps_float_dtypes(uf)
 
     def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs:  # numpy's ufunc keywords (out=, dtype=, order=...): honoured or refused
+            out = kwargs.pop("out", None)
+            # paddle has one layout: every order numpy knows gives the same tensors
+            # (a pair of them for divmod, frexp, modf)
+            check_order(kwargs.pop("order", None))
+            return ufunc_call(name, "paddle", call, args, out, kwargs)
         if fast and len(args) == nin:
             first = args[0]
             if type(first) is Tensor:
                 dt = first.dtype
                 if (dt is fast[0] or dt is fast[1]) and all(
                         type(a) is Tensor and a.dtype is dt for a in args):
-                    return fn(*args, **kwargs)
+                    return fn(*args)
         if len(args) != nin:
             raise TypeError(f"{name} takes {nin} array argument(s), got {len(args)}")
         dts = _loop(uf, tuple(_key(a) for a in args))
@@ -101,14 +108,14 @@ def _ufunc(name: str, fn: Callable) -> Callable:
         if wider is not None and (name, dts[0]) in _NARROW:
             ops = [o.astype(wider) if o.dtype == dts[0] else o for o in ops]
         try:
-            out = fn(*ops, **kwargs)
+            out = fn(*ops)
         except RuntimeError as err:
             # paddle registers no kernel of this function for small integers or
             # float16: compute in a wider dtype (cast back below) from now on
             if wider is None or "not registered" not in str(err):
                 raise
             _NARROW.add((name, dts[0]))
-            return call(*args, **kwargs)
+            return call(*args)
         if isinstance(out, tuple):
             return tuple(o if o.dtype == d else o.astype(d)
                          for o, d in zip(out, dts[nin:], strict=True))
@@ -392,8 +399,10 @@ for _name, _kernel in (("add", operator.add), ("subtract", operator.sub),
     _UFUNCS[_name] = _native_first(_name, _kernel)
 
 
-def _round(a: Tensor, decimals: int = 0, out: None = None) -> Tensor:
+def _round(a: Tensor, decimals: int = 0, out: Any = None) -> Tensor:
     # paddle.round rounds half to even, as numpy does; numpy scales by 10**decimals
+    if out is not None:
+        no_out("round", "paddle", out)
     if not (a.is_floating_point() or a.is_complex()):
         return a.clone() if decimals >= 0 else _round(a.astype("float64"), decimals).astype(
             a.dtype)
@@ -403,7 +412,8 @@ def _round(a: Tensor, decimals: int = 0, out: None = None) -> Tensor:
     return paddle.round(a * scale) / scale
 
 
-def _fix(x: Tensor, out: None = None) -> Tensor:
+def _fix(x: Tensor, out: Any = None) -> Tensor:
+    no_out("fix", "paddle", out)
     return paddle.trunc(x) if x.is_floating_point() else x.clone()
 
 
@@ -432,8 +442,9 @@ def _angle(z: Tensor, deg: bool = False) -> Tensor:
     return out * (180.0 / math.pi) if deg else out
 
 
-def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, out: None = None, *,
+def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, out: Any = None, *,
           min: Any = None, max: Any = None) -> Tensor:
+    no_out("clip", "paddle", out)
     lo = a_min if a_min is not None else min
     hi = a_max if a_max is not None else max
     out_ = a
@@ -446,6 +457,10 @@ def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, out: None = None, *,
 
 def _nan_to_num(x: Tensor, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
+    if not copy:
+        raise refused_value("nan_to_num", "paddle", "copy", False, "is not supported: numpy "
+                      "writes the result into x, and do never writes into an argument; "
+                      "use the result instead")
     if not (x.is_floating_point() or x.is_complex()):
         return x.clone()
     if x.is_complex():

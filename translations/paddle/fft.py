@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations.paddle.creation import _on
 from dispatch.translations.paddle.shape import _roll
 from paddle import Tensor
 
@@ -49,11 +50,11 @@ def _no_axes(args: tuple, kwargs: dict) -> bool:
 
 
 def _fftfreq(n: int, d: float = 1.0, *, device: Any = None) -> Tensor:
-    return paddle.fft.fftfreq(int(n), d, dtype="float64")
+    return _on(paddle.fft.fftfreq(int(n), d, dtype="float64"), device)
 
 
 def _rfftfreq(n: int, d: float = 1.0, *, device: Any = None) -> Tensor:
-    return paddle.fft.rfftfreq(int(n), d, dtype="float64")
+    return _on(paddle.fft.rfftfreq(int(n), d, dtype="float64"), device)
 
 
 def _shift(sign: int) -> Callable:

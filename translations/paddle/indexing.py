@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import pad_index
-from dispatch.translations._keywords import pad_keywords
+from dispatch.translations._keywords import check_sort, no_out, pad_keywords
 from dispatch.translations.paddle._common import WIDER, by_parts, promote, truth, widened
 from paddle import Tensor
 
@@ -24,11 +24,12 @@ def _index(indices: Any, like: Tensor) -> Tensor:
     return paddle.to_tensor(np.asarray(indices, dtype=np.int64), place=like.place)
 
 
-def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
+def _take(a: Tensor, indices: Any, axis: int | None = None, out: Any = None,
           mode: str = "raise") -> Tensor:
+    no_out("take", "paddle", out)
     if a.dtype in (paddle.bool, paddle.int8, paddle.uint8, paddle.int16):
         # no index_select kernel for these: int32 holds their values exactly
-        return _take(a.astype("int32"), indices, axis, out, mode).astype(a.dtype)
+        return _take(a.astype("int32"), indices, axis, None, mode).astype(a.dtype)
     idx = _index(indices, a)
     if axis is None:
         a, axis = a.flatten(), 0
@@ -124,6 +125,9 @@ def _flatnonzero(a: Tensor) -> Tensor:
 
 def _sort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> Tensor:
+    # paddle's stable algorithm on every call: the answer of every kind numpy knows (a
+    # stable sort is a right quicksort too), so the kind is only checked
+    check_sort(kind, order, stable)
     if axis is None:
         a, axis = a.flatten(), 0
     wider = WIDER.get(a.dtype)
@@ -134,6 +138,7 @@ def _sort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None,
 
 def _argsort(a: Tensor, axis: int | None = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Tensor:
+    check_sort(kind, order, stable)  # always paddle's stable algorithm (see _sort)
     if axis is None:
         a, axis = a.flatten(), 0
     wider = WIDER.get(a.dtype)
@@ -176,7 +181,8 @@ def _triangle(fn: Any) -> Any:
 
 
 def _trace(a: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
-           out: None = None) -> Tensor:
+           out: Any = None) -> Tensor:
+    no_out("trace", "paddle", out)
     from dispatch.translations.paddle.reductions import _sum
 
     return _sum(paddle.diagonal(a, offset=offset, axis1=axis1, axis2=axis2), axis=-1,

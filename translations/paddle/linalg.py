@@ -56,7 +56,8 @@ def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Tens
     return paddle.matmul(x1, x2)
 
 
-def _dot(a: Any, b: Any, out: None = None) -> Tensor:
+def _dot(a: Any, b: Any, out: Any = None) -> Tensor:
+    no_out("dot", "paddle", out)
     a, b = promote(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
@@ -80,7 +81,8 @@ def _inner(a: Any, b: Any) -> Tensor:
     return paddle.tensordot(a, b, axes=[[a.ndim - 1], [b.ndim - 1]])
 
 
-def _outer(a: Any, b: Any, out: None = None) -> Tensor:
+def _outer(a: Any, b: Any, out: Any = None) -> Tensor:
+    no_out("outer", "paddle", out)
     a, b = promote(a, b)
     return paddle.outer(a.flatten(), b.flatten())
 
@@ -380,7 +382,8 @@ def _matrix_power(a: Tensor, n: int) -> Tensor:
     return out
 
 
-def _multi_dot(arrays: Any, *, out: None = None) -> Tensor:
+def _multi_dot(arrays: Any, *, out: Any = None) -> Tensor:
+    no_out("linalg.multi_dot", "paddle", out)
     return paddle.linalg.multi_dot(promote(*arrays))
 
 

@@ -48,9 +48,16 @@ def _cast(out: Tensor, dt: Any) -> Tensor:
     return out if out.dtype == dt else out.astype(dt)
 
 
+def _initial(total: Tensor, initial: Any) -> Tensor:
+    """numpy's ``initial=`` of a sum or product: the start value, cast to the result's
+    dtype as numpy casts it (unsafely: ``sum(ints, initial=5.5)`` starts at 5)."""
+    return paddle.to_tensor(np.asarray(initial).astype(NP_NAMES[total.dtype]),
+                            place=total.place)
+
+
 def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
-         keepdims: bool = False) -> Tensor:
-    if dtype is None:
+         keepdims: bool = False, *, initial: Any = None) -> Tensor:
+    if dtype is None and initial is None:
         dt = a.dtype
         if dt is _F64 or dt is _F32:  # numpy keeps the dtype
             if axis is None and not keepdims:
@@ -59,18 +66,21 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     dt = _dtype(dtype) or _numpy_dtype("sum", a.dtype)
     if a.dtype == paddle.bool:
         a = a.astype(dt)
-    return _cast(paddle.sum(a, axis=_axis(axis), dtype=dt, keepdim=keepdims), dt)
+    total = _cast(paddle.sum(a, axis=_axis(axis), dtype=dt, keepdim=keepdims), dt)
+    return total if initial is None else total + _initial(total, initial)
 
 
 def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
-          keepdims: bool = False) -> Tensor:
+          keepdims: bool = False, *, initial: Any = None) -> Tensor:
     dt = _dtype(dtype) or _numpy_dtype("prod", a.dtype)
     a = _cast(a, dt)
     if isinstance(axis, (tuple, list)):
         for ax in sorted((x % max(a.ndim, 1) for x in axis), reverse=True):
             a = paddle.prod(a, axis=ax, keepdim=keepdims)
-        return a
-    return paddle.prod(a, axis=axis, keepdim=keepdims)
+        total = a
+    else:
+        total = paddle.prod(a, axis=axis, keepdim=keepdims)
+    return total if initial is None else total * _initial(total, initial)
 
 
 def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
@@ -113,9 +123,11 @@ def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
     return paddle.sqrt(v)
 
 
-def _extreme(fn: Any) -> Any:
-    def extreme(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False,
+def _extreme(name: str, fn: Any) -> Any:
+    def extreme(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False,
                 initial: Any = None, where: Any = True) -> Tensor:
+        if out is not None:
+            no_out(name, "paddle", out)
         if where is not True:
             if initial is None:
                 raise ValueError("reduction operation does not have an identity, so to use "
@@ -123,20 +135,21 @@ def _extreme(fn: Any) -> Any:
             mask = paddle.broadcast_to(promote_mask(where), a.shape)
             a = paddle.where(mask, a, paddle.full_like(a, initial))
         if a.dtype == paddle.bool:
-            out = fn(a.astype("int64"), axis=_axis(axis), keepdim=keepdims).astype("bool")
+            res = fn(a.astype("int64"), axis=_axis(axis), keepdim=keepdims).astype("bool")
         else:
-            out = fn(a, axis=_axis(axis), keepdim=keepdims)
+            res = fn(a, axis=_axis(axis), keepdim=keepdims)
         if initial is not None:
-            bound = paddle.full_like(out, initial)
-            out = paddle.maximum(out, bound) if fn is paddle.max else paddle.minimum(out, bound)
-        return out
+            bound = paddle.full_like(res, initial)
+            res = paddle.maximum(res, bound) if fn is paddle.max else paddle.minimum(res, bound)
+        return res
 
     return extreme
 
 
-def _arg(fn: Any) -> Any:
-    def arg(a: Tensor, axis: int | None = None, out: None = None, *,
+def _arg(name: str, fn: Any) -> Any:
+    def arg(a: Tensor, axis: int | None = None, out: Any = None, *,
             keepdims: bool = False) -> Tensor:
+        no_out(name, "paddle", out)
         if a.dtype == paddle.bool:
             a = a.astype("int64")
         if axis is None and keepdims:
@@ -154,9 +167,10 @@ def _arg(fn: Any) -> Any:
     return arg
 
 
-def _logical(fn: Any) -> Any:
-    def logical(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False, *,
+def _logical(name: str, fn: Any) -> Any:
+    def logical(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
                 where: Any = True) -> Tensor:
+        no_out(name, "paddle", out)
         a = truth(a)
         if where is not True:  # outside the mask: all's identity True, any's False
             mask = paddle.broadcast_to(promote_mask(where), a.shape)
@@ -168,7 +182,8 @@ def _logical(fn: Any) -> Any:
 
 def _cumulative(name: str, fn: Any) -> Any:
     def cumulative(a: Tensor, axis: int | None = None, dtype: Any = None,
-                   out: None = None) -> Tensor:
+                   out: Any = None) -> Tensor:
+        no_out(name, "paddle", out)
         dt = _dtype(dtype) or _numpy_dtype(name, a.dtype)
         a = _cast(a, dt)
         if axis is None:
@@ -213,18 +228,23 @@ def _nan_free(a: Tensor, fill: float) -> Tensor:
     return a
 
 
-def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
-    return TABLE["sum"](_nan_free(a, 0.0), axis, dtype, keepdims=keepdims, where=where)
+    no_out("nansum", "paddle", out)
+    return TABLE["sum"](_nan_free(a, 0.0), axis, dtype, keepdims=keepdims, initial=initial,
+                        where=where)
 
 
-def _nanprod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+def _nanprod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
              keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
-    return TABLE["prod"](_nan_free(a, 1.0), axis, dtype, keepdims=keepdims, where=where)
+    no_out("nanprod", "paddle", out)
+    return TABLE["prod"](_nan_free(a, 1.0), axis, dtype, keepdims=keepdims, initial=initial,
+                         where=where)
 
 
-def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
+def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
              keepdims: bool = False, *, where: Any = True) -> Tensor:
+    no_out("nanmean", "paddle", out)
     dt = _dtype(dtype) or _numpy_dtype("mean", a.dtype)
     a = _cast(a, dt)
     if not (a.is_floating_point() or a.is_complex()):
@@ -243,8 +263,9 @@ def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     return total / count
 
 
-def _median(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def _median(a: Tensor, axis: Any = None, out: Any = None, overwrite_input: bool = False,
             keepdims: bool = False) -> Tensor:
+    no_out("median", "paddle", out)
     dt = _numpy_dtype("median", a.dtype)
     a = _cast(a, dt)
     if isinstance(axis, (tuple, list)):
@@ -256,7 +277,8 @@ def _count_nonzero(a: Tensor, axis: Any = None, *, keepdims: bool = False) -> Te
     return paddle.count_nonzero(a, axis=_axis(axis), keepdim=keepdims).astype("int64")
 
 
-def _ptp(a: Tensor, axis: Any = None, out: None = None, keepdims: bool = False) -> Tensor:
+def _ptp(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False) -> Tensor:
+    no_out("ptp", "paddle", out)
     hi = _EXTREMES["max"](a, axis, keepdims=keepdims)
     lo = _EXTREMES["min"](a, axis, keepdims=keepdims)
     return hi - lo
@@ -426,7 +448,7 @@ def _sum_first(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
     return _SUM(a, axis, dtype, out, keepdims, where=where)
 
 
-_EXTREMES = {"max": _extreme(paddle.max), "min": _extreme(paddle.min)}
+_EXTREMES = {"max": _extreme("max", paddle.max), "min": _extreme("min", paddle.min)}
 _CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
         "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
 
@@ -441,10 +463,10 @@ _TABLE = {
     "min": _EXTREMES["min"],
     "amin": _EXTREMES["min"],
     "ptp": _ptp,
-    "argmax": _arg(paddle.argmax),
-    "argmin": _arg(paddle.argmin),
-    "all": _logical(paddle.all),
-    "any": _logical(paddle.any),
+    "argmax": _arg("argmax", paddle.argmax),
+    "argmin": _arg("argmin", paddle.argmin),
+    "all": _logical("all", paddle.all),
+    "any": _logical("any", paddle.any),
     "cumsum": _CUM["cumsum"],
     "cumprod": _CUM["cumprod"],
     "cumulative_sum": _cumulative_sum,

@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._keywords import cast_all, check_order, in_order, no_out
 from dispatch.translations.paddle._common import by_parts, promote, widened
+from dispatch.translations.paddle.dtypes import _isfortran
 from paddle import Tensor
 
 
@@ -54,21 +56,44 @@ def _reshape(a: Tensor, shape: Any = None, order: str = "C", copy: bool | None =
     # specialising the call (about 60 ns a call with two of them)
     if newshape is None and order == "C" and type(shape) is tuple and not copy:
         return paddle.reshape(a, shape)
-    shape = newshape if shape is None else shape
-    if order != "C":
-        raise ValueError(f"reshape on paddle: order={order!r} is not supported, only 'C'")
-    out = paddle.reshape(a, _shape(shape))
+    shape = _shape(newshape if shape is None else shape)
+    if order in ("A", "a"):  # numpy's 'A': Fortran order for a Fortran-ordered tensor
+        order = "F" if _isfortran(a) else "C"
+    if order in ("F", "f"):
+        out = _column_major(a, shape)
+    elif order in ("C", "c", None):
+        out = paddle.reshape(a, shape)
+    else:
+        check_order(order)  # numpy's ValueError for an order it does not know
+        raise ValueError(f"order {order!r} is not permitted for reshaping")
     return out.clone() if copy else out  # copy=True: numpy's result owns its memory
 
 
+def _column_major(a: Tensor, shape: list) -> Tensor:
+    """numpy's ``reshape(a, shape, order='F')``: the elements read and written with the
+    first index changing fastest, that is the C reshape of the reversed axes."""
+    if a.ndim > 1:
+        a = paddle.transpose(a, list(range(a.ndim))[::-1])
+    out = paddle.reshape(a, shape[::-1])
+    return paddle.transpose(out, list(range(out.ndim))[::-1]) if out.ndim > 1 else out
+
+
 def _ravel(a: Tensor, order: str = "C") -> Tensor:
-    if order in ("F", "f") and a.ndim > 1:  # column-major: the reversed axes, flattened
-        return paddle.transpose(a, list(range(a.ndim))[::-1]).reshape([-1])
+    if order != "C" and order is not None:
+        check_order(order)
+        order = order.upper()
+        if order == "K" and a.ndim > 1:
+            # numpy reads the elements in the order they lie in memory: paddle's strided
+            # views (a transpose) put the axes in order of decreasing stride first
+            perm = sorted(range(a.ndim), key=lambda i: -a.strides[i])
+            return paddle.reshape(paddle.transpose(a, perm), [-1])
+        if order == "F" or (order == "A" and _isfortran(a)):
+            return _column_major(a, [-1])
     return paddle.reshape(a, [-1])
 
 
 def _flatten(a: Tensor, order: str = "C") -> Tensor:
-    return paddle.reshape(a, [-1]).clone()
+    return _ravel(a, order).clone()
 
 
 def _flip(m: Tensor, axis: Any = None) -> Tensor:
@@ -96,31 +121,33 @@ def _squeeze(a: Tensor, axis: Any = None) -> Tensor:
     return paddle.squeeze(a, axis=axes)
 
 
-def _concatenate(arrays: Any, axis: int | None = 0, out: None = None, *, dtype: Any = None,
+def _concatenate(arrays: Any, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
                  casting: str = "same_kind") -> Tensor:
+    if out is not None:
+        no_out("concatenate", "paddle", out)
+    if dtype is not None or casting != "same_kind":
+        arrays = cast_all(list(arrays), dtype, casting)
     arrays = promote(*arrays)
     if axis is None:
         arrays, axis = [x.flatten() for x in arrays], 0
-    if dtype is not None:
-        arrays = [x.astype(dtype) for x in arrays]
     return paddle.concat(arrays, axis=axis)
 
 
-def _stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None,
+def _stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None,
            casting: str = "same_kind") -> Tensor:
     # numpy's dtype and casting are keyword-only: here they may be passed by position
     # too (see _reshape)
-    if dtype is None and type(arrays) is list:
-        try:  # paddle refuses tensors of two dtypes (numpy promotes): then promote first
-            return paddle.stack(arrays) if axis == 0 else paddle.stack(arrays, axis)
-        except (TypeError, ValueError, RuntimeError):
-            pass
-    arrays = promote(*arrays)
-    if dtype is None:
-        return paddle.stack(arrays, axis=axis)
-    if dtype is not None:
-        arrays = [x.astype(dtype) for x in arrays]
-    return paddle.stack(arrays, axis=axis)
+    if out is not None:
+        no_out("stack", "paddle", out)
+    if dtype is None and casting == "same_kind":
+        if type(arrays) is list:
+            try:  # paddle refuses tensors of two dtypes (numpy promotes): promote first
+                return paddle.stack(arrays) if axis == 0 else paddle.stack(arrays, axis)
+            except (TypeError, ValueError, RuntimeError):
+                pass
+    else:
+        arrays = cast_all(list(arrays), dtype, casting)
+    return paddle.stack(promote(*arrays), axis=axis)
 
 
 def _sections(n: int, indices_or_sections: Any) -> list[int]:
@@ -196,12 +223,12 @@ def _flipud(m: Tensor) -> Tensor:
 
 def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
     return _concatenate(_atleast(2)(*tup) if len(tup) > 1 else [_atleast(2)(*tup)], 0,
-                        dtype=dtype)
+                        dtype=dtype, casting=casting)
 
 
 def _hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
     arrs = _atleast(1)(*tup) if len(tup) > 1 else [_atleast(1)(*tup)]
-    return _concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype)
+    return _concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def _dstack(tup: Any) -> Tensor:
@@ -296,7 +323,10 @@ def _atleast(n: int) -> Any:
 
 
 def _copy(a: Tensor, order: str = "K", subok: bool = False) -> Tensor:
-    return a.clone()
+    out = a.clone()
+    # 'K' and 'A' keep the clone's layout; 'C' and 'F' lay it out (paddle's tensors take
+    # strides), an order numpy does not know is its ValueError
+    return out if order == "K" else in_order(out, order)
 
 
 TABLE = {

@@ -6,6 +6,7 @@ import functools
 from typing import Any
 
 import numpy as np
+from dispatch.translations._keywords import no_out, ufunc_call
 from sparse import COO, SparseArray
 
 
@@ -55,17 +56,43 @@ def dense(x: Any) -> np.ndarray:
     return x.todense() if isinstance(x, SparseArray) else np.asarray(x)
 
 
-def densified(fn: Any, index: bool = False) -> Any:
+def ufunc_entry(name: str, ufunc: Any) -> Any:
+    """numpy's (scipy's) ``ufunc`` on sparse arrays, its keywords honoured or refused.
+
+    pydata's ``__array_ufunc__`` hands ``dtype=`` to the loop without numpy's casting
+    rule and ignores ``casting=``: any keyword but ``out`` goes through
+    :func:`ufunc_call` (numpy's rule, then the cast). ``out=`` alone is pydata's own,
+    which writes the result into a sparse buffer.
+    A Python function that calls a ufunc (scipy's ``zeta(x, q=None, out=None)``) takes
+    its own keywords: it is returned as it is.
+    """
+    if not isinstance(ufunc, np.ufunc):
+        return ufunc
+
+    def call(*args: Any, out: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            return ufunc_call(name, "sparse", ufunc, args, out, keywords)
+        return ufunc(*args) if out is None else ufunc(*args, out=out)
+
+    call.__name__ = call.__qualname__ = f"_{name.rsplit('.', 1)[-1]}"
+    return call
+
+
+def densified(fn: Any, index: bool = False, name: str | None = None) -> Any:
     """numpy's ``fn`` on the dense values, for results that are dense by nature.
 
     Cumulative sums, FFTs, order statistics and sort indices of a sparse array
     fill (almost) every position, so pydata sparse has no sparse algorithm for
     them; the values are computed densely and come back as a sparse array (index
     results as numpy arrays, like ``nonzero``'s). Not used for linear algebra.
+    ``name`` is the canonical name the errors give (``fn``'s own by default).
     """
+    name = fn.__name__ if name is None else name
 
     @functools.wraps(fn)
     def densified(*args: Any, **kwargs: Any) -> Any:
+        # numpy would write into a dense copy of a sparse buffer: refused instead
+        no_out(name, "sparse", kwargs.pop("out", None))
         args = tuple(a.todense() if isinstance(a, SparseArray) else a for a in args)
         kwargs = {k: v.todense() if isinstance(v, SparseArray) else v for k, v in kwargs.items()}
         out = fn(*args, **kwargs)

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
-from dispatch.translations._keywords import ufunc_call
-from dispatch.translations.sparse._common import sp
+from dispatch.translations._keywords import no_out, refused_value, ufunc_call
+from dispatch.translations.sparse._common import sp, ufunc_entry
 from sparse import SparseArray
 
 from dispatch.engine import NATIVE, merge_tables
@@ -31,6 +31,15 @@ _UFUNCS = (
     "bitwise_and bitwise_or bitwise_xor left_shift right_shift gcd lcm ldexp"
 ).split()
 
+# the array API's spellings of numpy's ufuncs
+_SPELLINGS = {
+    "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+    "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
+    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+    "abs": "absolute", "true_divide": "divide", "mod": "remainder", "pow": "power",
+    "conj": "conjugate", "bitwise_not": "invert", "bitwise_invert": "invert",
+}
+
 
 def _angle(z: Any, deg: bool = False) -> SparseArray:
     z = sp(z)
@@ -43,7 +52,18 @@ def _angle(z: Any, deg: bool = False) -> SparseArray:
 
 
 def _round(a: Any, decimals: int = 0, out: Any = None) -> SparseArray:
+    no_out("round", "sparse", out)
     return sparse.round(sp(a), decimals=decimals)
+
+
+def _sign_inf(fn: Any) -> Any:
+    def test(x: Any, out: Any = None) -> SparseArray:
+        # pydata's isneginf/isposinf take out= and leave it as it was
+        no_out(fn.__name__, "sparse", out)
+        return fn(sp(x))
+
+    test.__name__ = test.__qualname__ = f"_{fn.__name__}"
+    return test
 
 
 def _sinc(x: Any) -> SparseArray:
@@ -57,6 +77,9 @@ def _nan_to_num(
     x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None, neginf: Any = None
 ) -> SparseArray:
     # numpy's nan_to_num is not a ufunc; sparse's where per replacement
+    if not copy:
+        raise refused_value("nan_to_num", "sparse", "copy", False, "is not supported: numpy would "
+                      "write into x, and do() never writes into an argument")
     x = sp(x)
     if x.dtype.kind == "c":
         re = _nan_to_num(sparse.real(x), nan=nan, posinf=posinf, neginf=neginf)
@@ -121,30 +144,13 @@ def _diff(a: Any, n: int = 1, axis: int = -1, **kwargs: Any) -> SparseArray:
 
 TABLE = merge_tables(
     {
-        # the array API's spellings of numpy's ufuncs
-        "acos": np.arccos,
-        "acosh": np.arccosh,
-        "asin": np.arcsin,
-        "asinh": np.arcsinh,
-        "atan": np.arctan,
-        "atan2": np.arctan2,
-        "atanh": np.arctanh,
-        "bitwise_left_shift": np.left_shift,
-        "bitwise_right_shift": np.right_shift,
-        "abs": np.absolute,
-        "true_divide": np.divide,
-        "mod": np.remainder,
-        "pow": np.power,
-        "conj": np.conjugate,
-        "bitwise_not": np.invert,
-        "bitwise_invert": np.invert,
         "fix": np.trunc,
         "round": _round,
         "around": _round,
         "real": "real",
         "imag": "imag",
-        "isneginf": "isneginf",
-        "isposinf": "isposinf",
+        "isneginf": _sign_inf(sparse.isneginf),
+        "isposinf": _sign_inf(sparse.isposinf),
         "angle": _angle,
         "sinc": _sinc,
         "i0": sc.i0,
@@ -157,7 +163,9 @@ TABLE = merge_tables(
         "diff": _diff,
         "interp": NATIVE,  # pydata's own (numpy's, over the stored values and the fill value)
     },
-    # numpy's ufuncs, which sparse implements (__array_ufunc__)
-    {n: getattr(np, n) for n in _UFUNCS},
-    names=("elementwise", "ufuncs"),
+    # numpy's ufuncs, which sparse implements (__array_ufunc__), and the array API's
+    # spellings of them
+    {n: ufunc_entry(n, getattr(np, n)) for n in _UFUNCS},
+    {n: ufunc_entry(n, getattr(np, f)) for n, f in _SPELLINGS.items()},
+    names=("elementwise", "ufuncs", "ufunc spellings"),
 )

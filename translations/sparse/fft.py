@@ -36,7 +36,7 @@ TABLE = merge_tables(
         "fft.ifftshift": lambda x, axes=None: _shift(x, axes, -1),
     },
     {
-        f"fft.{n}": densified(getattr(np.fft, n))
+        f"fft.{n}": densified(getattr(np.fft, n), name=f"fft.{n}")
         for n in (
             "fft ifft fft2 ifft2 fftn ifftn rfft irfft rfft2 irfft2 rfftn irfftn hfft ihfft"
         ).split()

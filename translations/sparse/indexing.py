@@ -13,12 +13,14 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import take_index
+from dispatch.translations._keywords import check_sort, no_out
 from dispatch.translations.sparse._common import dense, densified, sp
 from sparse import COO, SparseArray
 
 
 def _take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
           mode: Any = None) -> SparseArray:
+    no_out("take", "sparse", out)
     a = sp(a)
     if axis is None:
         a, axis = a.reshape((-1,)), 0
@@ -108,7 +110,10 @@ def _select(condlist: Any, choicelist: Any, default: Any = 0) -> SparseArray:
     return out.astype(dtype)
 
 
-def _sort(a: Any, axis: int | None = -1, kind: Any = None, stable: Any = None) -> SparseArray:
+def _sort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+          stable: Any = None) -> SparseArray:
+    # every algorithm gives the same values: the kind is only checked, as numpy checks it
+    check_sort(kind, order, stable)
     a = sp(a)
     if axis is None:
         a, axis = a.reshape((-1,)), 0

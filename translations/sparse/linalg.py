@@ -64,6 +64,7 @@ def _inner(a: Any, b: Any) -> Any:
 
 
 def _outer(a: Any, b: Any, out: Any = None) -> SparseArray:
+    no_out("outer", "sparse", out)
     return sparse.outer(zero_fill(a), zero_fill(b))
 
 
@@ -72,6 +73,7 @@ def _kron(a: Any, b: Any) -> SparseArray:
 
 
 def _einsum(*operands: Any, **kwargs: Any) -> SparseArray:
+    no_out("einsum", "sparse", kwargs.pop("out", None))  # pydata's einsum drops it
     kwargs.pop("optimize", None)
     ops = [o if isinstance(o, str) else zero_fill(o) for o in operands]
     return sparse.einsum(*ops, **kwargs)
@@ -437,6 +439,7 @@ def _matrix_power(a: Any, n: int) -> SparseArray:
 
 
 def _multi_dot(arrays: Any, *, out: Any = None) -> SparseArray:
+    no_out("linalg.multi_dot", "sparse", out)
     return functools.reduce(_matmul, arrays)
 
 

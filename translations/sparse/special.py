@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import special_ufuncs
-from dispatch.translations.sparse._common import sp
+from dispatch.translations.sparse._common import sp, ufunc_entry
 from sparse import SparseArray
 
 from dispatch.engine import merge_tables
@@ -51,6 +51,6 @@ TABLE = merge_tables(
         "scipy.special.softmax": _softmax,
         "scipy.special.log_softmax": _log_softmax,
     },
-    special_ufuncs(),
+    {n: ufunc_entry(n, f) for n, f in special_ufuncs().items()},
     names=("special", "scipy.special ufuncs"),
 )

@@ -24,6 +24,7 @@ from dispatch.translations._composed.creation import (
 from dispatch.translations._keywords import array_shape, check_order
 from dispatch.translations.tensorflow._common import (
     _dt,
+    _np_dt,
     _result_dtype,
     _shape_arg,
     _t,
@@ -56,7 +57,14 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
 def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Any:
     # tf has no array subclasses (subok changes nothing)
-    return array_shape(tf.identity(_asarray(a, dtype)), a, order, ndmin, ndmax)
+    out = _asarray(a, dtype)
+    if copy:
+        out = tf.identity(out)
+    elif copy is False and not (isinstance(a, (tf.Tensor, np.ndarray))
+                                and _np_dt(a) == _np_dt(out)):
+        # numpy must copy a Python sequence or number, or to change the dtype
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    return array_shape(out, a, order, ndmin, ndmax)
 
 
 def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
@@ -77,6 +85,7 @@ def _arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *
 
 
 def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
+    check_order(order)  # one memory layout: every order gives numpy's values
     return tf.identity(_t(a))
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import real_float_entries
+from dispatch.translations._keywords import no_out, ufunc_call
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -192,6 +193,7 @@ def _angle(z: Any, deg: bool = False) -> Any:
 
 
 def _round(a: Any, decimals: int = 0, out: None = None) -> Any:
+    no_out("round", "tensorflow", out)
     a = _t(a)
     if a.dtype.is_complex:
         return tf.complex(_round(tf.math.real(a), decimals), _round(tf.math.imag(a), decimals))
@@ -523,8 +525,8 @@ def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: None = None, **kw: 
     # numpy 2 also spells the bounds min= and max=
     a_min = kw.pop("min", a_min)
     a_max = kw.pop("max", a_max)
-    if kw:
-        raise TypeError(f"clip() got unexpected keyword arguments {sorted(kw)}")
+    if out is not None or kw:  # clip is a ufunc in numpy: its keywords, honoured or refused
+        return ufunc_call("clip", "tensorflow", lambda x: _clip(x, a_min, a_max), (a,), out, kw)
     r = _t(a)
     if a_min is not None:
         r = _ELEMENTWISE["maximum"](r, a_min)

@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._composed.fft import _complex_dtype
+from dispatch.translations._keywords import no_out
 from dispatch.translations.tensorflow._common import _axes, _dt, _real_dtype, _t
+from dispatch.translations.tensorflow.devices import placed
 
 
 def _complex_for(x: Any) -> Any:
@@ -78,9 +80,11 @@ def _last(fn: Callable, x: Any, axis: int) -> Any:
 
 def _c2c(forward: bool) -> Callable:
     tf_fn = tf.signal.fft if forward else tf.signal.ifft
+    name = "fft.fft" if forward else "fft.ifft"
 
     def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
             out: None = None) -> Any:
+        no_out(name, "tensorflow", out)
         x = _fit(_complex_for(a), n, axis)
         r = _last(tf_fn, x, axis)
         return _scale(r, tf.shape(x)[axis], norm, not forward)
@@ -99,11 +103,13 @@ def _fftn_axes(x: Any, s: Any, axes: Any) -> tuple[list, list]:
     return axes, s
 
 
-def _c2cn(forward: bool, default_axes: Any = None) -> Callable:
+def _c2cn(forward: bool) -> Callable:
     fn = _c2c(forward)
+    name = "fft.fftn" if forward else "fft.ifftn"
 
-    def fftn(a: Any, s: Any = None, axes: Any = default_axes, norm: str | None = None,
+    def fftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
              out: None = None) -> Any:
+        no_out(name, "tensorflow", out)
         x = _complex_for(a)
         axes_, s_ = _fftn_axes(x, s, axes)
         for ax, n in zip(axes_[::-1], s_[::-1], strict=True):
@@ -115,6 +121,7 @@ def _c2cn(forward: bool, default_axes: Any = None) -> Callable:
 
 def _rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
           out: None = None) -> Any:
+    no_out("fft.rfft", "tensorflow", out)
     x = _fit(_real_for(a), n, axis)
     m = tf.shape(x)[axis]
     r = _last(lambda y: tf.signal.rfft(y, [m]), x, axis)
@@ -123,6 +130,7 @@ def _rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
 
 def _irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
            out: None = None) -> Any:
+    no_out("fft.irfft", "tensorflow", out)
     x = _complex_for(a)
     if n is None:
         n = 2 * (x.shape[axis] - 1)
@@ -133,6 +141,7 @@ def _irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None
 
 def _rfftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
            out: None = None) -> Any:
+    no_out("fft.rfftn", "tensorflow", out)
     x = _real_for(a)
     axes_, s_ = _fftn_axes(x, s, axes)
     x = _rfft(x, s_[-1], axes_[-1], norm)
@@ -144,6 +153,7 @@ def _rfftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
 
 def _irfftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
             out: None = None) -> Any:
+    no_out("fft.irfftn", "tensorflow", out)
     x = _complex_for(a)
     axes_, s_ = _fftn_axes(x, s, axes)
     fn = _c2c(False)
@@ -152,22 +162,23 @@ def _irfftn(a: Any, s: Any = None, axes: Any = None, norm: str | None = None,
     return _irfft(x, s_[-1], axes_[-1], norm)
 
 
-def _fft2(fn: Callable) -> Callable:
+def _fft2(fn: Callable, name: str) -> Callable:
     def fft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: str | None = None,
              out: None = None) -> Any:
+        no_out(name, "tensorflow", out)
         return fn(a, s, axes, norm)
 
     return fft2
 
 
 def _fftfreq(n: int, d: float = 1.0, device: Any = None, dtype: Any = None) -> Any:
-    k = np.fft.fftfreq(n, d)
-    return tf.constant(k, _dt(dtype) or tf.float64)
+    k = tf.constant(np.fft.fftfreq(n, d), _dt(dtype) or tf.float64)
+    return k if device is None else placed("fft.fftfreq", k, device)
 
 
 def _rfftfreq(n: int, d: float = 1.0, device: Any = None, dtype: Any = None) -> Any:
-    k = np.fft.rfftfreq(n, d)
-    return tf.constant(k, _dt(dtype) or tf.float64)
+    k = tf.constant(np.fft.rfftfreq(n, d), _dt(dtype) or tf.float64)
+    return k if device is None else placed("fft.rfftfreq", k, device)
 
 
 def _shift(inverse: bool) -> Callable:
@@ -223,14 +234,14 @@ TABLE = {
     "fft.ifft": _c2c(False),
     "fft.fftn": _c2cn(True),
     "fft.ifftn": _c2cn(False),
-    "fft.fft2": _fft2(_c2cn(True)),
-    "fft.ifft2": _fft2(_c2cn(False)),
+    "fft.fft2": _fft2(_c2cn(True), "fft.fft2"),
+    "fft.ifft2": _fft2(_c2cn(False), "fft.ifft2"),
     "fft.rfft": _rfft,
     "fft.irfft": _irfft,
     "fft.rfftn": _rfftn,
     "fft.irfftn": _irfftn,
-    "fft.rfft2": _fft2(_rfftn),
-    "fft.irfft2": _fft2(_irfftn),
+    "fft.rfft2": _fft2(_rfftn, "fft.rfft2"),
+    "fft.irfft2": _fft2(_irfftn, "fft.irfft2"),
     "fft.fftfreq": _fftfreq,
     "fft.rfftfreq": _rfftfreq,
     "fft.fftshift": _shift(False),

@@ -22,6 +22,7 @@ from dispatch.translations._composed._scatter import (
     scatter_layout,
     unbatched_forms,
 )
+from dispatch.translations._keywords import check_sort, no_out
 from dispatch.translations.tensorflow._common import (
     _axes,
     _is_float,
@@ -48,6 +49,7 @@ def _wrap_index(idx: Any, n: Any) -> Any:
 
 def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
           mode: str = "raise") -> Any:
+    no_out("take", "tensorflow", out)
     x = _t(a)
     if axis is None:
         x, axis = tf.reshape(x, [-1]), 0
@@ -140,6 +142,8 @@ def _sort_key(x: Any) -> Any:
 
 def _sort(a: Any, axis: int | None = -1, kind: str | None = None, order: None = None, *,
           stable: bool | None = None) -> Any:
+    # every sort gives the same values: the kind is only checked, as numpy checks it
+    check_sort(kind, order, stable)
     x = _t(a)
     if axis is None:
         x, axis = tf.reshape(x, [-1]), 0
@@ -162,6 +166,8 @@ def _sort(a: Any, axis: int | None = -1, kind: str | None = None, order: None = 
 
 def _argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: None = None, *,
              stable: bool | None = None) -> Any:
+    # the sort below is always the stable one: any kind numpy knows is honoured
+    check_sort(kind, order, stable)
     x = _t(a)
     if axis is None:
         x, axis = tf.reshape(x, [-1]), 0

@@ -51,6 +51,7 @@ def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
 
 
 def _dot(a: Any, b: Any, out: None = None) -> Any:
+    no_out("dot", "tensorflow", out)
     dt = _result_dtype(a, b)
     a, b = _to(a, dt), _to(b, dt)
     if a.shape.rank == 0 or b.shape.rank == 0:
@@ -80,6 +81,7 @@ def _einsum(subscripts: Any, *operands: Any, out: Any = None, dtype: Any = None,
 
 
 def _outer(a: Any, b: Any, out: None = None) -> Any:
+    no_out("outer", "tensorflow", out)
     dt = _result_dtype(a, b)
     a, b = tf.reshape(_to(a, dt), [-1]), tf.reshape(_to(b, dt), [-1])
     return a[:, None] * b[None, :]
@@ -300,6 +302,7 @@ def _matrix_power(a: Any, n: int) -> Any:
 
 
 def _multi_dot(arrays: Sequence[Any], *, out: None = None) -> Any:
+    no_out("linalg.multi_dot", "tensorflow", out)
     return functools.reduce(_matmul, arrays)
 
 

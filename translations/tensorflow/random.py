@@ -12,6 +12,7 @@ import tensorflow as tf
 from dispatch.translations._adapters import default_rng as _default_rng
 from dispatch.translations._adapters import stateful_random
 from dispatch.translations._composed._distributions import Distributions
+from dispatch.translations._keywords import no_out
 from dispatch.translations.tensorflow._common import _dt, _t, _to
 
 from dispatch.engine import merge_tables
@@ -67,6 +68,7 @@ class Generator(Distributions):
 
     def random(self, size: Any = None, dtype: Any = None, out: None = None) -> Any:
         """Uniform floats in [0, 1)."""
+        no_out("random.random", "tensorflow", out)
         return self.gen.uniform(_size(size), dtype=self._float(dtype))
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = None) -> Any:
@@ -84,6 +86,7 @@ class Generator(Distributions):
 
     def standard_normal(self, size: Any = None, dtype: Any = None, out: None = None) -> Any:
         """Gaussian draws with mean 0 and standard deviation 1."""
+        no_out("random.standard_normal", "tensorflow", out)
         return self.gen.normal(_size(size), dtype=self._float(dtype))
 
     def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = "int64",

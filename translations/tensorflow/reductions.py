@@ -14,6 +14,7 @@ from typing import Any
 
 import tensorflow as tf
 from dispatch.translations._composed.reductions import masked
+from dispatch.translations._keywords import no_out
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _acc,
@@ -31,6 +32,7 @@ def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims
          initial: Any = None, where: Any = None) -> Any:
     if where is not None:  # tf reductions take no mask
         return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    no_out("sum", "tensorflow", out)
     x = _acc("sum", a if isinstance(a, _TENSOR) else _t(a), dtype)
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int64)
@@ -42,6 +44,7 @@ def _prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdim
           initial: Any = None, where: Any = None) -> Any:
     if where is not None:
         return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    no_out("prod", "tensorflow", out)
     x = _acc("prod", _t(a), dtype)
     r = tf.reduce_prod(x, axis=axis, keepdims=keepdims)
     return r if initial is None else r * initial
@@ -60,6 +63,7 @@ def _max(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
     if where is not None:
         return masked("max", a, axis, out, keepdims, initial=initial, where=where)
+    no_out("max", "tensorflow", out)
     x = _t(a)
     if initial is None:
         _check_nonempty(x, axis, "maximum")
@@ -74,6 +78,7 @@ def _min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None) -> Any:
     if where is not None:
         return masked("min", a, axis, out, keepdims, initial=initial, where=where)
+    no_out("min", "tensorflow", out)
     x = _t(a)
     if initial is None:
         _check_nonempty(x, axis, "minimum")
@@ -86,6 +91,7 @@ def _min(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
 
 def _arg_reduce(tf_fn: Callable, name: str) -> Callable:
     def arg(a: Any, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> Any:
+        no_out(name, "tensorflow", out)
         x = _t(a)
         nd = x.shape.rank
         if axis is None:
@@ -117,6 +123,7 @@ def _any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          *, where: Any = None) -> Any:
     if where is not None:
         return masked("any", a, axis, out, keepdims, where=where)
+    no_out("any", "tensorflow", out)
     return tf.reduce_any(_truth(_t(a)), axis=axis, keepdims=keepdims)
 
 
@@ -124,11 +131,13 @@ def _all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
          *, where: Any = None) -> Any:
     if where is not None:
         return masked("all", a, axis, out, keepdims, where=where)
+    no_out("all", "tensorflow", out)
     return tf.reduce_all(_truth(_t(a)), axis=axis, keepdims=keepdims)
 
 
 def _cumulative(tf_fn: Callable, name: str) -> Callable:
     def cum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+        no_out(name, "tensorflow", out)
         x = _acc(name, _t(a), dtype)
         if x.dtype == tf.bool:
             x = tf.cast(x, tf.int64)
@@ -154,23 +163,29 @@ def _without_nan(a: Any, fill: float) -> Any:
 
 def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, **kw: Any) -> Any:
+    no_out("nansum", "tensorflow", out)
     return _sum(_without_nan(a, 0), axis, dtype, keepdims=keepdims, **kw)
 
 
 def _nanprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
              keepdims: bool = False, **kw: Any) -> Any:
+    no_out("nanprod", "tensorflow", out)
     return _prod(_without_nan(a, 1), axis, dtype, keepdims=keepdims, **kw)
 
 
 def _nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+    no_out("nancumsum", "tensorflow", out)
     return _cumulative(tf.math.cumsum, "cumsum")(_without_nan(a, 0), axis, dtype)
 
 
 def _nan_extreme(fn: Callable, fill: float) -> Callable:
+    name = "nanmax" if fill < 0 else "nanmin"
+
     def extreme(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
                 **kw: Any) -> Any:
         if kw.get("where") is not None:
-            return masked("nanmax" if fill < 0 else "nanmin", a, axis, out, keepdims, **kw)
+            return masked(name, a, axis, out, keepdims, **kw)
+        no_out(name, "tensorflow", out)
         x = _t(a)
         if not _is_float(x):
             return fn(x, axis, keepdims=keepdims, **kw)
@@ -185,6 +200,7 @@ def _nan_extreme(fn: Callable, fill: float) -> Callable:
 
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
            out: None = None) -> Any:
+    no_out("trace", "tensorflow", out)
     d = _diagonal(a, offset, axis1, axis2)
     return _sum(d, axis=-1, dtype=dtype)
 

@@ -16,7 +16,7 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import numpy_container, pad_index
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._keywords import pad_keywords
+from dispatch.translations._keywords import cast_all, no_out, pad_keywords, reshape_order
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _axes,
@@ -33,7 +33,9 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
     shape = newshape if shape is None else shape
     x = _t(a)
     shape = _shape_arg(shape)
-    if order == "F":
+    # tensors are immutable: copy=True cannot be told from a view; copy=False is
+    # refused only where numpy's Fortran-order read needs a copy
+    if order != "C" and reshape_order(x.shape.as_list(), shape, order, copy) == "F":
         rev = list(reversed(shape))
         return tf.transpose(tf.reshape(tf.transpose(x), rev))
     return tf.reshape(x, shape)
@@ -86,9 +88,18 @@ def _common(arrays: Sequence[Any], dtype: Any = None) -> Sequence[Any]:
     return [x if x.dtype == dt else tf.cast(x, dt) for x in xs]
 
 
+def _cast_check(arrays: Sequence[Any], dtype: Any, casting: str) -> Sequence[Any]:
+    """The arrays, checked against numpy's ``casting`` rule towards ``dtype`` (or
+    their common dtype) where the rule can refuse a cast."""
+    if dtype is None and casting == "same_kind":
+        return arrays
+    return cast_all([_t(x) for x in arrays], dtype, casting)
+
+
 def _concatenate(arrays: Sequence[Any], axis: int | None = 0, out: None = None,
                  dtype: Any = None, casting: str = "same_kind") -> Any:
-    xs = _common(arrays, dtype)
+    no_out("concatenate", "tensorflow", out)
+    xs = _common(_cast_check(arrays, dtype, casting), dtype)
     if axis is None:
         return tf.concat([tf.reshape(x, [-1]) for x in xs], 0)
     return tf.concat(xs, axis)
@@ -96,7 +107,8 @@ def _concatenate(arrays: Sequence[Any], axis: int | None = 0, out: None = None,
 
 def _stack(arrays: Sequence[Any], axis: int = 0, out: None = None, *, dtype: Any = None,
            casting: str = "same_kind") -> Any:
-    return tf.stack(_common(arrays, dtype), axis)
+    no_out("stack", "tensorflow", out)
+    return tf.stack(_common(_cast_check(arrays, dtype, casting), dtype), axis)
 
 
 def _atleast(x: Any, n: int) -> Any:
@@ -132,11 +144,12 @@ def _column_stack(tup: Sequence[Any]) -> Any:
 
 
 def _vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Any:
-    return tf.concat(_common([_atleast(x, 2) for x in tup], dtype), 0)
+    return tf.concat(_common(_cast_check([_atleast(x, 2) for x in tup], dtype, casting), dtype),
+                     0)
 
 
 def _hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Any:
-    xs = _common([_atleast(x, 1) for x in tup], dtype)
+    xs = _common(_cast_check([_atleast(x, 1) for x in tup], dtype, casting), dtype)
     return tf.concat(xs, 0 if xs and xs[0].shape.rank == 1 else 1)
 
 

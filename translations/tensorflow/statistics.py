@@ -15,6 +15,7 @@ import tensorflow as tf
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import masked
+from dispatch.translations._keywords import no_out
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _acc,
@@ -33,6 +34,7 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
           keepdims: bool = False, *, where: Any = None) -> Any:
     if where is not None:
         return masked("mean", a, axis, dtype, out, keepdims, where=where)
+    no_out("mean", "tensorflow", out)
     x = _acc("mean", a if isinstance(a, _TENSOR) else _t(a), dtype)
     if x.dtype == tf.float16:
         # numpy's mean accumulates float16 in float32 (a float16 sum overflows at 65504)
@@ -50,6 +52,7 @@ def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: fl
     if where is not None:
         return masked("var", a, axis, dtype, out, ddof, keepdims, where=where,
                       **_moment_kw(mean, correction))
+    no_out("var", "tensorflow", out)
     x = _t(a)
     if correction is not None:
         ddof = correction
@@ -73,7 +76,8 @@ def _std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: fl
     if where is not None:
         return masked("std", a, axis, dtype, out, ddof, keepdims, where=where,
                       **_moment_kw(mean, correction))
-    return tf.sqrt(_var(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
+    no_out("std", "tensorflow", out)
+    return tf.sqrt(_var(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction))
 
 
 def _moment_kw(mean: Any, correction: Any) -> dict:
@@ -85,6 +89,7 @@ def _moment_kw(mean: Any, correction: Any) -> dict:
 
 def _median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
             keepdims: bool = False) -> Any:
+    no_out("median", "tensorflow", out)
     x = _t(a)
     x = tf.cast(x, _np_out("median", x.dtype))
     nd = x.shape.rank
@@ -104,10 +109,19 @@ def _median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = 
     return r
 
 
+def _with_mask(a: Any, kw: dict[str, Any]) -> dict[str, Any]:
+    """``kw`` with a mask: numpy's own, or one that keeps every element (the masked
+    recipe is the one that reads ``mean=`` and ``correction=``)."""
+    if kw.get("where") is None:
+        return {**kw, "where": tf.ones(tf.shape(_t(a)), tf.bool)}
+    return kw
+
+
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
-    if kw.get("where") is not None:
-        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **kw)
+    if kw:  # where=, mean=, correction=: numpy's recipe over a mask (all true if none)
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **_with_mask(a, kw))
+    no_out("nanvar", "tensorflow", out)
     x = _t(a)
     if not (x.dtype.is_floating or x.dtype.is_complex):
         return _var(x, axis, dtype, ddof=ddof, keepdims=keepdims)
@@ -125,8 +139,9 @@ def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
-    if kw.get("where") is not None:
-        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **kw)
+    if kw:  # where=, mean=, correction=: numpy's recipe over a mask (all true if none)
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **_with_mask(a, kw))
+    no_out("nanstd", "tensorflow", out)
     return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
 
 

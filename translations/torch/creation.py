@@ -17,6 +17,7 @@ import numpy as np
 import torch
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import _window_length
+from dispatch.translations._keywords import check_order, in_order
 from dispatch.translations.torch._common import (
     _UNSIGNED_WIDE,
     _dtype,
@@ -32,16 +33,30 @@ from torch import Tensor
 from dispatch.engine import alias, merge_tables
 
 
+def _laid_out(out: Tensor, order: Any) -> Tensor:
+    """A new array in numpy's creation ``order``: 'C' or 'F' (None: 'C'); numpy's
+    ValueError for an order it does not know, and for 'A' and 'K' (no source array)."""
+    if order is None:
+        return out
+    check_order(order)
+    if order.upper() not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return in_order(out, order)
+
+
 def _zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return torch.zeros(_shape(shape), dtype=_dtype(dtype), device=device)
+    out = torch.zeros(_shape(shape), dtype=_dtype(dtype), device=device)
+    return out if order == "C" else _laid_out(out, order)
 
 
 def _ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return torch.ones(_shape(shape), dtype=_dtype(dtype), device=device)
+    out = torch.ones(_shape(shape), dtype=_dtype(dtype), device=device)
+    return out if order == "C" else _laid_out(out, order)
 
 
 def _empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
-    return torch.empty(_shape(shape), dtype=_dtype(dtype), device=device)
+    out = torch.empty(_shape(shape), dtype=_dtype(dtype), device=device)
+    return out if order == "C" else _laid_out(out, order)
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
@@ -50,10 +65,12 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     dtype = _dtype(dtype)
     if isinstance(fill_value, Tensor) and fill_value.ndim:
         out = torch.broadcast_to(fill_value, _shape(shape)).to(dtype=dtype, device=device)
-        return out.clone(memory_format=torch.contiguous_format)
-    if isinstance(fill_value, (Tensor, np.generic, np.ndarray)):
-        fill_value = fill_value.item()
-    return torch.full(_shape(shape), fill_value, dtype=dtype, device=device)
+        out = out.clone(memory_format=torch.contiguous_format)
+    else:
+        if isinstance(fill_value, (Tensor, np.generic, np.ndarray)):
+            fill_value = fill_value.item()
+        out = torch.full(_shape(shape), fill_value, dtype=dtype, device=device)
+    return out if order == "C" else _laid_out(out, order)
 
 
 def _like(fn: Callable) -> Callable:
@@ -61,16 +78,18 @@ def _like(fn: Callable) -> Callable:
              shape: Any = None, *, device: Any = None) -> Tensor:
         # numpy's *_like also take numpy dtype names and a new shape
         dtype = _dtype(dtype) or a.dtype
-        return fn(a.shape if shape is None else _shape(shape), dtype=dtype,
-                  device=a.device if device is None else device)
+        out = fn(a.shape if shape is None else _shape(shape), dtype=dtype,
+                 device=a.device if device is None else device)
+        return out if order == "K" else in_order(out, order)
 
     return like
 
 
 def _full_like(a: Tensor, fill_value: Any, dtype: Any = None, order: str = "K",
                subok: bool = True, shape: Any = None, *, device: Any = None) -> Tensor:
-    return _full(a.shape if shape is None else shape, fill_value, _dtype(dtype) or a.dtype,
-                 device=a.device if device is None else device)
+    out = _full(a.shape if shape is None else shape, fill_value, _dtype(dtype) or a.dtype,
+                device=a.device if device is None else device)
+    return out if order == "K" else in_order(out, order)
 
 
 def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
@@ -80,7 +99,7 @@ def _eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str
     # has an empty diagonal)
     out = torch.zeros(N, N if M is None else M, dtype=_dtype(dtype), device=device)
     out.diagonal(k).fill_(1)
-    return out
+    return out if order == "C" else _laid_out(out, order)
 
 
 def _identity(n: int, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -190,9 +209,11 @@ def _indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False, 
 
 
 def _copy(a: Any, order: str = "K", subok: bool = False, *, only_mutable: bool = False) -> Any:
-    # torch.clone takes neither numpy's ``order`` nor the list's ``only_mutable`` (torch
-    # tensors are mutable: always copied)
-    return a.clone() if isinstance(a, Tensor) else _asarray(a, copy=True)
+    # torch.clone takes neither numpy's ``order`` (laid out after the copy; clone keeps
+    # the strides, numpy's 'K') nor the list's ``only_mutable`` (torch tensors are
+    # mutable: always copied)
+    out = a.clone() if isinstance(a, Tensor) else _asarray(a, copy=True)
+    return out if order == "K" else in_order(out, order)
 
 
 def _at_least_1d(a: Any, dtype: Any) -> Tensor:

@@ -31,7 +31,7 @@ from dispatch.translations._composed.devices import (
 from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,
 )
-from dispatch.translations._keywords import array_shape
+from dispatch.translations._keywords import array_shape, in_order
 from dispatch.translations.torch._common import _dtype, _functorch_wrapped
 from torch import Tensor
 
@@ -51,7 +51,9 @@ def _asarray(
 ) -> Any:
     # torch.as_tensor rejects numpy dtype names, read-only or negatively strided numpy
     # arrays and lists of (non-scalar) tensors, all of which numpy.asarray takes, and
-    # reads Python floats as float32
+    # reads Python floats as float32; torch.as_tensor has no order (laid out after)
+    if order is not None:
+        return in_order(_asarray(a, dtype, device=device, copy=copy), order)
     dtype = _dtype(dtype)
     if isinstance(a, Tensor):
         out = a if dtype is None and device is None else a.to(device=device, dtype=dtype)

@@ -23,6 +23,7 @@ from dispatch.translations._adapters import real_float_entries
 from dispatch.translations._composed.elementwise import glu as _composed_glu
 from dispatch.translations._composed.elementwise import hard_shrink as _composed_hard_shrink
 from dispatch.translations._composed.elementwise import soft_shrink as _composed_soft_shrink
+from dispatch.translations._keywords import refused_value, ufunc_call
 from dispatch.translations.torch._common import _inexact, _promote, _tensor
 from torch import Tensor
 
@@ -134,8 +135,28 @@ def _reciprocal(x: Tensor) -> Tensor:
 
 def _nan_to_num(x: Tensor, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
-    # numpy's ``copy`` argument; never in place here
+    if not copy:  # numpy's copy=False writes into x
+        raise refused_value("nan_to_num", "torch", "copy", False, "is not supported: numpy "
+                      "writes the result into x, and do never writes into an argument; "
+                      "use the result instead")
     return torch.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+
+def _comparison(name: str, op: Callable, fn: Callable, mirrored: Callable) -> Callable:
+    """numpy's comparison ufunc ``name``: the operator ``op`` (torch.eq and friends
+    reject a Python scalar first; the operators take either side, but no keywords)."""
+
+    def compare(x1: Any, x2: Any, /, out: Any = None, **kwargs: Any) -> Any:
+        if out is None and not kwargs:
+            return op(x1, x2)
+        if kwargs:  # numpy's ufunc keywords, honoured or refused; then out= written
+            result = ufunc_call(name, "torch", op, (x1, x2), None, kwargs)
+            return result if out is None else out.copy_(result)  # bool: any out dtype
+        # torch's own function writes into out (a Python scalar first: the mirrored one)
+        return fn(x1, x2, out=out) if isinstance(x1, Tensor) else mirrored(x2, x1, out=out)
+
+    compare.__name__ = compare.__qualname__ = "_" + name
+    return compare
 
 
 def _spacing(x: Tensor) -> Tensor:
@@ -448,13 +469,12 @@ TABLE = merge_tables(_ML_OPS, {
     "right_shift": "bitwise_right_shift",
     "bitwise_left_shift": "bitwise_left_shift",
     "bitwise_right_shift": "bitwise_right_shift",
-    # torch.eq and friends reject a Python scalar first; the operators take either side
-    "equal": operator.eq,
-    "not_equal": operator.ne,
-    "less": operator.lt,
-    "less_equal": operator.le,
-    "greater": operator.gt,
-    "greater_equal": operator.ge,
+    "equal": _comparison("equal", operator.eq, torch.eq, torch.eq),
+    "not_equal": _comparison("not_equal", operator.ne, torch.ne, torch.ne),
+    "less": _comparison("less", operator.lt, torch.lt, torch.gt),
+    "less_equal": _comparison("less_equal", operator.le, torch.le, torch.ge),
+    "greater": _comparison("greater", operator.gt, torch.gt, torch.lt),
+    "greater_equal": _comparison("greater_equal", operator.ge, torch.ge, torch.le),
     # these torch functions take tensors only
     "fmod": _int_division(_binary("fmod")),
     "maximum": _binary("maximum"),

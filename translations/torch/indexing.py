@@ -25,6 +25,7 @@ from dispatch.translations._composed._scatter import (
     unbatched_forms,
 )
 from dispatch.translations._composed.devices import float_type
+from dispatch.translations._keywords import check_sort, no_out
 from dispatch.translations.torch._common import _axes, _dtype, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
@@ -35,6 +36,7 @@ from dispatch.engine import alias
 def _take(a: Tensor, indices: Any, axis: int | None = None, out: None = None,
           mode: str = "raise") -> Tensor:
     # torch.take only indexes the flattened tensor, index_select takes 1-D indices only
+    no_out("take", "torch", out)
     mode = _take_mode(mode)
     idx = _tensor(indices, a).long()
     if mode == "wrap":
@@ -104,14 +106,17 @@ def _flatnonzero(a: Tensor) -> Tensor:
 def _sort(a: Tensor, axis: int | None = -1, kind: str | None = None, order: None = None, *,
           stable: bool | None = None) -> Tensor:
     # torch.sort returns (values, indices); numpy returns the values, and flattens for None
+    stable = check_sort(kind, order, stable)
     if axis is None:
         a, axis = a.reshape(-1), 0
-    return torch.sort(a, dim=axis, stable=bool(stable or kind == "stable")).values
+    return torch.sort(a, dim=axis, stable=stable).values
 
 
 def _argsort(a: Tensor, axis: int | None = -1, kind: str | None = None, order: None = None,
              *, stable: bool | None = None) -> Tensor:
-    # stable, so that ties come out in numpy's order
+    # always stable, so that ties come out in numpy's order (a stable sort's indices are
+    # numpy's answer for every kind); numpy's checks of kind, order and stable first
+    check_sort(kind, order, stable)
     if axis is None:
         a, axis = a.reshape(-1), 0
     return torch.argsort(a, dim=axis, stable=True)
@@ -156,7 +161,10 @@ def _searchsorted(a: Tensor, v: Any, side: str = "left", sorter: Any = None) -> 
 
 def _isin(element: Any, test_elements: Any, assume_unique: bool = False,
           invert: bool = False, *, kind: Any = None) -> Tensor:
-    # torch.isin refuses bool tensors and knows no ``kind`` (numpy's speed hint)
+    # torch.isin refuses bool tensors and knows no ``kind`` (numpy's speed hint, checked
+    # as numpy checks it)
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None or 'sort' or 'table'.")
     element, test_elements = _promote(element, test_elements)
     if element.dtype is torch.bool:
         element, test_elements = element.to(torch.uint8), test_elements.to(torch.uint8)

@@ -17,6 +17,7 @@ import torch
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
+from dispatch.translations._keywords import no_out
 from dispatch.translations.torch._common import (
     _UNSIGNED_WIDE,
     _axes,
@@ -40,8 +41,7 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
         return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     if initial is not None:
         return _sum(a, axis, dtype, out, keepdims) + initial
-    if out is not None:
-        raise TypeError("sum(out=...) is not supported: dispatch never writes into arrays")
+    no_out("sum", "torch", out)
     if dtype is not None:
         dtype = _dtype(dtype)
         if dtype in _UNSIGNED_WIDE:  # torch has no uint16/32/64 sum: int64, cast back
@@ -56,6 +56,7 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
           keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     if where is not None:
         return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    no_out("prod", "torch", out)
     if initial is not None:
         return _prod(a, axis, dtype, out, keepdims) * initial
     # torch.prod reduces one axis at a time
@@ -63,8 +64,8 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
     if dtype in _UNSIGNED_WIDE:  # torch has no uint16/32/64 product: int64, cast back
         return _prod(_int64_bits(a), axis, torch.int64, None, keepdims).to(dtype)
     if axis is None:
-        out = torch.prod(a, dtype=dtype)
-        return out.reshape((1,) * a.ndim) if keepdims else out
+        r = torch.prod(a, dtype=dtype)
+        return r.reshape((1,) * a.ndim) if keepdims else r
     axes = _axes(axis, a.ndim)
     if len(axes) == 1:
         return torch.prod(a, axes[0], keepdim=keepdims, dtype=dtype)
@@ -77,6 +78,7 @@ def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
           keepdims: bool = False, *, where: Any = None) -> Tensor:
     if where is not None:
         return masked("mean", a, axis, dtype, out, keepdims, where=where)
+    no_out("mean", "torch", out)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
     return torch.mean(a, dim=axis, keepdim=keepdims)
@@ -86,6 +88,7 @@ def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
          keepdims: bool = False, *, where: Any = None) -> Tensor:
     if where is not None:
         return masked("var", a, axis, dtype, out, ddof, keepdims, where=where)
+    no_out("var", "torch", out)
     # torch divides by n - 1 unless told otherwise; numpy's ddof defaults to 0
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)
@@ -96,6 +99,7 @@ def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
          keepdims: bool = False, *, where: Any = None) -> Tensor:
     if where is not None:
         return masked("std", a, axis, dtype, out, ddof, keepdims, where=where)
+    no_out("std", "torch", out)
     if a.dtype is torch.float16:
         # torch.std works in float32 inside; numpy's is the root of its float16 var
         return torch.sqrt(_var(a, axis, dtype, out, ddof, keepdims))
@@ -108,17 +112,19 @@ def _any(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *
          where: Any = None) -> Tensor:
     if where is not None:
         return masked("any", a, axis, out, keepdims, where=where)
+    no_out("any", "torch", out)
     # torch.any/all return uint8 for uint8 input; numpy always returns bool
-    out = torch.any(a, dim=axis, keepdim=keepdims)
-    return out if out.dtype is torch.bool else out.bool()
+    r = torch.any(a, dim=axis, keepdim=keepdims)
+    return r if r.dtype is torch.bool else r.bool()
 
 
 def _all(a: Tensor, axis: Any = None, out: Any = None, keepdims: bool = False, *,
           where: Any = None) -> Tensor:
     if where is not None:
         return masked("all", a, axis, out, keepdims, where=where)
-    out = torch.all(a, dim=axis, keepdim=keepdims)
-    return out if out.dtype is torch.bool else out.bool()
+    no_out("all", "torch", out)
+    r = torch.all(a, dim=axis, keepdim=keepdims)
+    return r if r.dtype is torch.bool else r.bool()
 
 
 def _extreme(fn: Callable, name: str) -> Callable:
@@ -127,6 +133,7 @@ def _extreme(fn: Callable, name: str) -> Callable:
         # torch.amax/amin take neither numpy's positional order, ``initial`` nor a mask
         if where is not None:
             return masked(name, a, axis, out, keepdims, initial=initial, where=where)
+        no_out(name, "torch", out)
         r = fn(a, () if axis is None else axis, keepdims)
         if initial is None:
             return r
@@ -141,6 +148,7 @@ def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     if where is not None:
         return masked("nansum", a, axis, dtype, out, keepdims, initial=initial, where=where)
+    no_out("nansum", "torch", out)
     r = torch.nansum(a, () if axis is None else axis, keepdims, dtype=_dtype(dtype))
     return r if initial is None else r + initial
 
@@ -172,6 +180,7 @@ def _nanmean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
              keepdims: bool = False, *, where: Any = None) -> Tensor:
     if where is not None:
         return masked("nanmean", a, axis, dtype, out, keepdims, where=where)
+    no_out("nanmean", "torch", out)
     # torch.nanmean refuses integers (numpy: their mean in float64)
     dtype = _dtype(dtype)
     a = _inexact(a) if dtype is None else a.to(dtype)

@@ -17,11 +17,12 @@ import torch
 from dispatch.translations._adapters import basic_block
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._composed import shape as _composed_shape
-from dispatch.translations.torch._common import _axes, _dtype, _shape, _signed
+from dispatch.translations._keywords import cast_all
+from dispatch.translations.torch._common import _axes, _shape, _signed
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
 
-from dispatch.engine import alias
+from dispatch.engine import alias, do
 
 # the torch functions of the common calls, bound once: a module attribute lookup per
 # call costs about 20 ns, 3% of a reshape of a small tensor
@@ -107,13 +108,18 @@ def _ravel(a: Any, order: Any = "C") -> Tensor:
     return torch.ravel(a)
 
 
-def _concatenate(arrays: list[Tensor] | tuple[Tensor, ...], axis: int | None = 0, out: None = None,
+def _concatenate(arrays: list[Tensor] | tuple[Tensor, ...], axis: int | None = 0, out: Any = None,
                  dtype: Any = None, casting: str = "same_kind") -> Tensor:
-    # torch.cat has no axis=None (flatten first) and no dtype
+    # torch.cat has no axis=None (flatten first), no dtype and no casting rule: numpy's
+    # rule casts the inputs to dtype (or out's dtype) first; torch.cat writes into out
+    if dtype is not None or casting != "same_kind":
+        if dtype is not None and out is not None:
+            raise TypeError("concatenate() only takes `out` or `dtype` as an argument, "
+                            "but both were provided.")
+        arrays = cast_all(arrays, dtype if out is None else do("dtype_of", out), casting)
     if axis is None:
         arrays, axis = [a.reshape(-1) for a in arrays], 0
-    res = torch.cat(arrays, dim=axis)
-    return res if dtype is None else res.to(_dtype(dtype))
+    return torch.cat(arrays, dim=axis) if out is None else torch.cat(arrays, dim=axis, out=out)
 
 
 def _split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:

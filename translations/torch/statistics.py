@@ -21,6 +21,7 @@ from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import statistics as _statistics
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed._covariance import corrcoef, cov
+from dispatch.translations._keywords import no_out
 from dispatch.translations.torch._common import _axes, _inexact, _ints, _promote, _tensor
 from dispatch.translations.torch.control import _jit_in_progress
 from torch import Tensor
@@ -41,6 +42,7 @@ def _collapse(a: Tensor, axis: Any) -> tuple[Tensor, tuple[int, ...]]:
 def _median(a: Tensor, axis: Any = None, out: None = None, overwrite_input: bool = False,
             keepdims: bool = False) -> Tensor:
     # torch.median returns the lower of the two middle values; numpy their mean
+    no_out("median", "torch", out)
     flat, kshape = _collapse(_inexact(a), axis)
     s = torch.sort(flat, dim=-1).values
     n = s.shape[-1]
@@ -57,6 +59,7 @@ def _quantile(a: Tensor, q: Any, axis: Any = None, out: None = None,
               overwrite_input: bool = False, method: str = "linear", keepdims: bool = False,
               *, _nan: bool = False) -> Tensor:
     # torch.quantile reduces one axis at most and calls ``method`` ``interpolation``
+    no_out("nanquantile" if _nan else "quantile", "torch", out)
     a = _inexact(a)
     q = _tensor(q, a).to(a.dtype)  # q as float64 first: no float32 rounding of 0.1
     flat, kshape = _collapse(a, axis)
@@ -69,12 +72,14 @@ def _nanmedian(a: Tensor, axis: Any = None, out: None = None, overwrite_input: b
                keepdims: bool = False) -> Tensor:
     # torch.nanmedian returns the lower of the two middle values and needs an int dim;
     # numpy averages them: the nan-skipping 0.5 quantile
+    no_out("nanmedian", "torch", out)
     return _quantile(a, 0.5, axis, keepdims=keepdims, _nan=True)
 
 
 def _percentile(a: Tensor, q: Any, axis: Any = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear",
                 keepdims: bool = False) -> Tensor:
+    no_out("percentile", "torch", out)
     q = _tensor(q, a)
     if not (q.is_floating_point() or q.is_complex()):
         q = q.to(torch.float64)  # numpy divides an integer q in float64, not in float32
