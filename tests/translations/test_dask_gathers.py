@@ -44,6 +44,10 @@ def _cases_in(obj: Any, depth: int = 0) -> Iterator[Case]:
 def function_test_cases() -> list[Case]:
     """Every ``Case`` held at module level by the function tests."""
     out: dict[int, Case] = {}
+    # the function tests import one another by module name, as pytest's rootdir
+    # import mode lets them: their folder is on the path while they load
+    if str(FUNCTIONS) not in sys.path:
+        sys.path.append(str(FUNCTIONS))
     for path in sorted(FUNCTIONS.glob("test_*.py")):
         # a private module name: pytest's own import of the file stays untouched
         spec = importlib.util.spec_from_file_location(f"_gathers_{path.stem}", path)
