@@ -758,3 +758,14 @@ def qr_factors(args: tuple, kwargs: dict) -> bool:
     'complete'; 'raw' is a plain tuple)."""
     mode = args[1] if len(args) > 1 else kwargs.get("mode", "reduced")
     return mode in ("reduced", "complete")
+
+
+# numpy's other spellings of its ufuncs (the array API's names and numpy 2's aliases),
+# each with the ufunc it names: a table that builds its ufuncs once maps these onto them
+UFUNC_SPELLINGS = {
+    "abs": "absolute", "mod": "remainder", "true_divide": "divide", "pow": "power",
+    "conj": "conjugate", "bitwise_not": "invert", "bitwise_invert": "invert",
+    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+    "acos": "arccos", "asin": "arcsin", "atan": "arctan", "acosh": "arccosh",
+    "asinh": "arcsinh", "atanh": "arctanh", "atan2": "arctan2",
+}

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._adapters import UFUNC_SPELLINGS
 from dispatch.translations._keywords import check_order, no_out, refused_value, ufunc_call
 from dispatch.translations.paddle._common import (
     _DTYPES,
@@ -360,14 +361,6 @@ _KERNELS: dict[str, Callable] = {
     "right_shift": _shift(paddle.bitwise_right_shift), "gcd": paddle.gcd, "lcm": paddle.lcm,
     "ldexp": _ldexp,
 }
-# numpy's other spellings of the same ufuncs
-_SPELLINGS = {
-    "abs": "absolute", "mod": "remainder", "true_divide": "divide", "pow": "power",
-    "conj": "conjugate", "bitwise_not": "invert", "bitwise_invert": "invert",
-    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
-    "acos": "arccos", "asin": "arcsin", "atan": "arctan", "acosh": "arccosh",
-    "asinh": "arcsinh", "atanh": "arctanh", "atan2": "arctan2",
-}
 _UFUNCS = {name: _ufunc(name, fn) for name, fn in _KERNELS.items()}
 
 
@@ -475,7 +468,7 @@ def _nan_to_num(x: Tensor, copy: bool = True, nan: float = 0.0, posinf: float | 
 
 TABLE = merge_tables(
     _UFUNCS,
-    {name: _UFUNCS[target] for name, target in _SPELLINGS.items()},
+    {name: _UFUNCS[target] for name, target in UFUNC_SPELLINGS.items()},
     {
         "round": _round,
         "sinc": _sinc,

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 import sparse
+from dispatch.translations._adapters import UFUNC_SPELLINGS
 from dispatch.translations._keywords import no_out, refused_value, ufunc_call
 from dispatch.translations.sparse._common import sp, ufunc_entry
 from sparse import SparseArray
@@ -31,14 +32,6 @@ _UFUNCS = (
     "bitwise_and bitwise_or bitwise_xor left_shift right_shift gcd lcm ldexp"
 ).split()
 
-# the array API's spellings of numpy's ufuncs
-_SPELLINGS = {
-    "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
-    "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
-    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
-    "abs": "absolute", "true_divide": "divide", "mod": "remainder", "pow": "power",
-    "conj": "conjugate", "bitwise_not": "invert", "bitwise_invert": "invert",
-}
 
 
 def _angle(z: Any, deg: bool = False) -> SparseArray:
@@ -166,6 +159,6 @@ TABLE = merge_tables(
     # numpy's ufuncs, which sparse implements (__array_ufunc__), and the array API's
     # spellings of them
     {n: ufunc_entry(n, getattr(np, n)) for n in _UFUNCS},
-    {n: ufunc_entry(n, getattr(np, f)) for n, f in _SPELLINGS.items()},
+    {n: ufunc_entry(n, getattr(np, f)) for n, f in UFUNC_SPELLINGS.items()},
     names=("elementwise", "ufuncs", "ufunc spellings"),
 )
