@@ -314,10 +314,9 @@ def _walk_from(module: str, parts: list[str], backend: str, name: str) -> Callab
     return _walk(importlib.import_module(module), parts, backend, name, module)
 
 
-def _walk(
-    obj: Any, parts: list[str], backend: str, name: str, public: str | None = None
-) -> Callable:
-    """Follow ``parts`` from the module ``obj`` under the rules of docs/safety.md.
+def _walk(obj: ModuleType, parts: list[str], backend: str, name: str, public: str) -> Callable:
+    """Follow ``parts`` from the module ``obj``, imported as ``public``, under the
+    rules of docs/safety.md.
 
     Only modules are walked through, and each one must be the genuine submodule
     of that name (not an alias to another module, a private one included); no
@@ -327,7 +326,7 @@ def _walk(
     """
     roots = _allowed_roots(backend)
     pol = _policy(backend)
-    path: str = public or str(getattr(obj, "__name__", ""))
+    path = public  # the name the table gave (a module may be imported under another)
     container_ok = True  # the module a name starts from: the root or a MODULES remap
     for part in parts:
         if not part or part.startswith("_"):

@@ -562,7 +562,18 @@ def test_registration_on_a_misspelt_backend_warns(cleanup):
     assert get_lib_fn("numpyy", "probe")(1) == 1  # kept, as autoray keeps it
 
 
-@pytest.mark.parametrize("name", ["os", "subprocess", "os.path", "dispatch", "ctypes"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "os",
+        "subprocess",
+        "os.path",
+        "dispatch",
+        "ctypes",
+        "xml.etree.ElementTree",  # the top-level package decides, at any depth
+        "dispatch.translations.numpy",
+    ],
+)
 def test_standard_library_is_not_a_backend(name):
     """Only array libraries are backends: ``like='os'`` would reach os.popen."""
     assert not reg.is_implicit(name)
@@ -571,6 +582,13 @@ def test_standard_library_is_not_a_backend(name):
     with pytest.raises(dispatch.UnknownBackendError):
         dispatch.get_lib_fn(name, "popen")
     assert (name, "probe") not in reg.OVERRIDES
+
+
+@pytest.mark.parametrize("name", ["osmosis_lib", "dispatcher_lib", "mathlib_probe.sub"])
+def test_a_name_that_only_begins_like_a_reserved_one_is_an_implicit_backend(name):
+    """The reserved roots are whole top-level package names, not prefixes."""
+    assert not reg.reserved(name)
+    assert reg.is_implicit(name)
 
 
 @pytest.mark.parametrize("bad", ["my lib", "1lib", "lib.", "_private", ""])

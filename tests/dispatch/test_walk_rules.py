@@ -396,3 +396,105 @@ def test_a_guarded_function_with_star_args_takes_options_by_keyword_only(walklib
         RefusedNameError, match=r"pass its options by keyword \(allow_pickle are pinned\)"
     ):
         loadall("a", "b")
+
+
+# ---------------------------------------------------------------- the library's bounds
+
+
+@pytest.fixture
+def walkaux(walklib, tmp_path, monkeypatch):
+    """A second package, ``walkaux``, whose function ``walklib`` re-exports as
+    ``borrowed`` and whose module it re-exports as ``auxmod``."""
+    (tmp_path / "walkaux").mkdir()
+    (tmp_path / "walkaux" / "__init__.py").write_text(
+        "def helper():\n    return 'aux'\n\n\nclass Array:\n    pass\n"
+    )
+    importlib.invalidate_caches()
+    aux = importlib.import_module("walkaux")
+    monkeypatch.setattr(walklib, "borrowed", aux.helper, raising=False)
+    monkeypatch.setattr(walklib, "auxmod", aux, raising=False)
+    yield aux
+    sys.modules.pop("walkaux", None)
+
+
+def _set_facts(monkeypatch, **facts) -> None:
+    table = reg._TABLES[B]
+    for key, value in facts.items():
+        monkeypatch.setattr(table, key, value, raising=False)
+    reg.clear_caches()
+    monkeypatch.setattr(_resolve, "_POLICIES", {})
+
+
+def test_another_packages_function_is_outside_the_library_by_default(walkaux):
+    _unknown("borrowed", "('borrowed' comes from 'walkaux', outside the library)")
+    _unknown("auxmod.helper", "('walkaux' is outside the library)")
+
+
+def test_the_package_of_the_librarys_array_type_belongs_to_the_library(walkaux, monkeypatch):
+    _set_facts(monkeypatch, TYPES=("walkaux.Array",))
+    assert _resolve.resolve(B, "borrowed") is walkaux.helper
+
+
+def test_the_package_a_module_remap_points_into_belongs_to_the_library(walkaux, monkeypatch):
+    _set_facts(monkeypatch, MODULES={"aux": "walkaux"})
+    assert _resolve.resolve(B, "aux.helper") is walkaux.helper
+    assert _resolve.resolve(B, "borrowed") is walkaux.helper
+    # the remap lends its package, not every package
+    _unknown("maths.sqrt", "('math' is outside the library)")
+
+
+def _fresh_builtin(name: str = "bisect_left") -> types.BuiltinFunctionType:
+    """A C function of its own (not ``_bisect``'s shared one) that reports the module
+    ``builtins``, as C functions of some libraries do."""
+    spec = importlib.util.find_spec("_bisect")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    fn = getattr(mod, name)
+    assert fn is not getattr(importlib.import_module("_bisect"), name)
+    fn.__module__ = "builtins"
+    return fn
+
+
+def test_a_c_function_of_the_library_reporting_builtins_is_the_librarys(walklib, monkeypatch):
+    fn = _fresh_builtin()
+    monkeypatch.setattr(walklib, "search", fn, raising=False)
+    assert _resolve.resolve(B, "search") is fn
+    # Python's own builtins stay out, whatever name the library gives them
+    _unknown("length", "('length' is a Python builtin, not a library function)")
+    monkeypatch.setattr(walklib, "runner", exec, raising=False)
+    _unknown("runner", "('runner' is a Python builtin, not a library function)")
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self):
+        return "called"
+
+
+def test_an_unknown_name_is_never_suggested_to_itself_nor_a_non_function(walklib, monkeypatch):
+    monkeypatch.setattr(walklib, "_totalize", walklib.total, raising=False)
+    monkeypatch.setattr(walklib, "callmod", _CallableModule("walklib.callmod"), raising=False)
+    # 'length' is a callable of the root, so it is in the suggestion pool of others
+    assert "Did you mean 'length'" in _unknown("lenght")
+    msg = _unknown("length")
+    assert "Did you mean 'length'" not in msg
+    # modules, constants and private names of the root are never suggested
+    for name, absent in (
+        ("linalgg", "'linalg'"),
+        ("PIE", "'PI'"),
+        ("hiden", "'hidden'"),
+        ("totalise", "'_totalize'"),
+        ("callmd", "'callmod'"),
+    ):
+        assert f"Did you mean {absent}" not in _unknown(name), name
+    assert "Did you mean 'total'" in _unknown("totals")
+
+
+def test_a_standard_library_head_is_named_only_when_the_library_has_no_names_below_it(walklib):
+    # every library answers 'random.*' names (composed fallbacks): 'random.' is the
+    # library's own module here, not Python's
+    msg = _unknown("random.nothere")
+    assert "standard library" not in msg
+    assert "dispatch.register_function('walklib', 'random.nothere', fn)" in msg
+    # a bare standard-library name is a name like any other
+    msg = _unknown("itertools")
+    assert "standard library" not in msg
