@@ -105,3 +105,50 @@ def test_a_composed_fallback_wins_over_an_untabled_librarys_function_unless_mark
             reg.USER_BACKENDS.clear()
             reg.USER_BACKENDS.update(before)
             reg.clear_caches()
+
+
+def test_the_composed_decorator_registers_marks_and_returns_the_function(forget, monkeypatch):
+    """``composed`` (the decorator of ``translations/_composed``) run at test time: it
+    registers the very function, marks what the resolution fills in, and marks
+    ``library_first`` only when asked; an untabled library's own function of the
+    name then wins only over a marked fallback."""
+    from dispatch._compose import composed
+
+    def plain(x):
+        return "plain fallback"
+
+    def needs(x, *, backend, namespace=None):
+        return ("needs fallback", backend)
+
+    def first(x):
+        return "first fallback"
+
+    forget.extend(["plain_probe_c", "needs_probe_c", "first_probe_c"])
+    assert composed("plain_probe_c")(plain) is plain
+    assert composed("needs_probe_c")(needs) is needs
+    assert composed("first_probe_c", library_first=True)(first) is first
+    table = reg.composed()
+    assert table["plain_probe_c"] is plain
+    assert table["needs_probe_c"] is needs
+    assert table["first_probe_c"] is first
+    assert not hasattr(plain, "_dispatch_wants")
+    assert needs._dispatch_wants == frozenset({"backend", "namespace"})
+    assert not hasattr(plain, "_dispatch_library_first")
+    assert first._dispatch_library_first is True
+
+    mod = types.ModuleType("firstlib_probe_c")
+    for fname in ("plain_probe_c", "first_probe_c"):
+        own = (lambda n: lambda x: f"the library's {n}")(fname)
+        own.__module__ = "firstlib_probe_c"
+        setattr(mod, fname, own)
+    monkeypatch.setitem(sys.modules, "firstlib_probe_c", mod)
+    before = dict(reg.USER_BACKENDS)
+    try:
+        assert do("plain_probe_c", 1, like="firstlib_probe_c") == "plain fallback"
+        assert do("first_probe_c", 1, like="firstlib_probe_c") == "the library's first_probe_c"
+        assert do("needs_probe_c", np.ones(2)) == ("needs fallback", "numpy")
+    finally:
+        with reg.lock:
+            reg.USER_BACKENDS.clear()
+            reg.USER_BACKENDS.update(before)
+            reg.clear_caches()
