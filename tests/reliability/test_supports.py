@@ -38,6 +38,10 @@ def _cases_in(obj: Any, depth: int = 0) -> list[Case]:
 def first_cases() -> dict[str, Case]:
     """The first ``Case`` of each name in the function tests' module-level lists."""
     out: dict[str, Case] = {}
+    # the function tests import their siblings (test_vocabulary_smoke) by name, as
+    # pytest's rootdir-relative imports allow when it collects tests/functions itself
+    if str(FUNCTIONS) not in sys.path:
+        sys.path.insert(0, str(FUNCTIONS))
     for path in sorted(FUNCTIONS.glob("test_*.py")):
         spec = importlib.util.spec_from_file_location(f"_supports_{path.stem}", path)
         assert spec is not None
