@@ -31,6 +31,7 @@ from dispatch._resolve import resolve
 from dispatch._trace import outside_traces
 from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
+    CONVERSIONS,
     CREATION,
     FLOAT_CREATION,
     FLOAT_DRAWS,
@@ -605,7 +606,9 @@ def _like_miss(name: str, backend: str) -> Callable:
     impl = resolve(check_backend_name(backend, name), name)
     # the arrays of the sequence arguments (``stack``'s list) are converted as well
     deep = name in SEQUENCE_ARGS
-    if reg.converts_constants(backend):
+    if name in CONVERSIONS:
+        fn = impl  # the input is the conversion's own to read: copy= keeps numpy's meaning
+    elif reg.converts_constants(backend):
         fn = _converting_any(impl, backend, deep, name)
     elif reg.priority(backend) >= 0 and any(_non_array_parameters(name)):
         # numpy arrays given as axes or shapes become Python values (numpy's own

@@ -44,6 +44,14 @@ def refused_value(name: str, backend: str, keyword: str, value: Any,
                             f"{reason}")
 
 
+def copy_needed(name: str, backend: str, why: str) -> ValueError:
+    """numpy's ``ValueError`` of ``copy=False`` where the result cannot share the
+    input's memory (``asarray``, ``array``): never a copy behind the caller's back."""
+    return ValueError(f"Unable to avoid copy while creating an array as requested: "
+                      f"do({name!r}) on backend {backend!r} with copy=False needs a copy "
+                      f"({why}); pass copy=None to copy only where needed")
+
+
 def no_out(name: str, backend: str, out: Any) -> None:
     """numpy's ``out=``, refused: ``do`` returns a new array and never writes into an
     argument (the purity contract, docs/design.md)."""
@@ -189,11 +197,12 @@ def ufunc_call(name: str, backend: str, fn: Callable, args: tuple, out: Any,
 
 
 def array_shape(out: Any, source: Any, order: Any = "K", ndmin: Any = 0,
-                ndmax: Any = 0) -> Any:
+                ndmax: Any = 0, *, copy: Any = None, backend: str = "") -> Any:
     """numpy's ``array(source, order=, ndmin=, ndmax=)`` given ``out``, the array made
     from ``source``: ones prepended to the shape up to ``ndmin`` dimensions, numpy's
     ValueError where nested sequences go deeper than ``ndmax`` (numpy reads no deeper;
-    a library has no object arrays to hold the rest), then laid out in ``order``."""
+    a library has no object arrays to hold the rest), then laid out in ``order``
+    (with ``copy=False``, numpy's ValueError where that layout is a copy)."""
     if not ndmin and not ndmax and order in ("K", "A", "k", "a", None):
         return out  # numpy's defaults (the common call)
     check_order(order)
@@ -207,7 +216,10 @@ def array_shape(out: Any, source: Any, order: Any = "K", ndmin: Any = 0,
     shape = tuple(do("shape", out))
     if len(shape) < ndmin:
         out = do("reshape", out, (1,) * (ndmin - len(shape)) + shape)
-    return _layout(out, order)
+    laid = _layout(out, order)
+    if copy is False and laid is not out:
+        raise copy_needed("array", backend, f"a layout in order {order!r}")
+    return laid
 
 
 def check_finite(*arrays: Any) -> None:

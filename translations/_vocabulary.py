@@ -56,6 +56,10 @@ FLOAT_DRAWS = frozenset(
     {"random.normal", "random.uniform", "random.random", "random.standard_normal"}
 )
 GENERATORS = frozenset({"random.default_rng"})
+# the conversions to an array, whose ``copy=`` is about their input: ``like=`` hands
+# them the data as given (a numpy array converted first would be copied or shared
+# before ``copy=False`` could say no)
+CONVERSIONS = frozenset({"asarray", "array", "asanyarray"})
 REAL_FLOAT_NAMES = frozenset({"float16", "bfloat16", "float32", "float64"})
 
 SEQUENCE_ARGS = frozenset(

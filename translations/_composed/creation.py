@@ -489,7 +489,14 @@ def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = No
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
-    return _layout(_as(a, dtype, backend, device=device, copy=copy), order)
+    out = _as(a, dtype, backend, device=device, copy=copy)
+    laid = _layout(out, order)
+    if copy is False and laid is not out:  # numpy's refusal: a new layout is a copy
+        raise ValueError("Unable to avoid copy while creating an array as requested: "
+                         f"do('asanyarray') on backend {backend!r} with copy=False needs a "
+                         f"copy (a layout in order {order!r}); pass copy=None to copy only "
+                         "where needed")
+    return laid
 
 
 @composed("ascontiguousarray")

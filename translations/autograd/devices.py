@@ -16,7 +16,7 @@ from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import backend_entries, host_entries
 from dispatch.translations._composed.creation import requirements_of
 from dispatch.translations._composed.devices import to_dlpack
-from dispatch.translations._keywords import check_order
+from dispatch.translations._keywords import check_order, copy_needed
 
 from dispatch.engine import merge_tables
 
@@ -44,6 +44,9 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
         out = a if isinstance(a, Box) else anp.array(a)
         if dtype is not None and np.dtype(dtype) != getval(out).dtype:
             out = out.astype(np.dtype(dtype))
+        if copy is False and out is not a:
+            raise copy_needed("asarray", "autograd", "a new box: a dtype change or a "
+                              "sequence stacked")
         return out
     if copy is not None:  # numpy 2's keyword (numpy 1.26 has none)
         kwargs["copy"] = copy

@@ -18,7 +18,7 @@ from dask.array import Array
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
 from dispatch.translations._composed.devices import device_ref
-from dispatch.translations._keywords import array_shape, check_order, host_device
+from dispatch.translations._keywords import array_shape, check_order, copy_needed, host_device
 
 from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsupported
 
@@ -32,6 +32,13 @@ def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None
     # blocks of the result): data is cut into them, a dask array rechunked
     check_order(order)
     host_device("asarray", "dask", device)
+    if copy is False:
+        # dask copies host data into its graph (a later write into a numpy array does
+        # not show), and a dtype change is a new array
+        if not isinstance(x, Array):
+            raise copy_needed("asarray", "dask", "dask copies host data into a graph of its own")
+        if dtype is not None and np.dtype(dtype) != x.dtype:
+            raise copy_needed("asarray", "dask", "a dtype change")
     if copy is not None and not isinstance(x, Array):
         # numpy's copy rule on the data; a copy is not shared with the caller's array
         x = np.array(x, dtype=dtype, copy=copy)
@@ -46,7 +53,8 @@ def _array(x: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Array:
     # dask has no array subclasses (subok changes nothing); its arrays are immutable,
     # so only data from outside dask is copied
-    return array_shape(_asarray(x, dtype, copy=bool(copy) or None), x, order, ndmin, ndmax)
+    return array_shape(_asarray(x, dtype, copy=False if copy is False else bool(copy) or None),
+                       x, order, ndmin, ndmax)
 
 
 def _from_numpy(x: Any) -> Array:

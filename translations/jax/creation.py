@@ -14,6 +14,7 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
+from dispatch.translations._keywords import copy_needed
 from dispatch.translations.jax.devices import _device, _device_named
 
 from dispatch.engine import merge_tables
@@ -63,13 +64,43 @@ def _window(fn: Callable) -> Callable:
     return window
 
 
+def _keeps_copy(name: str, fn: Callable, copy_at: int) -> Callable:
+    """jax's conversion ``fn`` with numpy's ``copy=False``: the array itself, or
+    numpy's ValueError where a copy is needed (jax copies host data into a buffer of
+    its own, and a dtype or device change is a new array); ``copy_at``: the position
+    of ``copy`` among ``fn``'s parameters (``array``'s third, ``asarray``'s keyword)."""
+
+    @functools.wraps(fn)
+    def convert(*args: Any, **kwargs: Any) -> Any:
+        copy = args[copy_at] if len(args) > copy_at else kwargs.get("copy")
+        if copy is False:
+            a = args[0] if args else next(iter(kwargs.values()), None)
+            dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
+            if not isinstance(a, jax.Array):
+                raise copy_needed(name, "jax", "jax copies host data into a buffer of its own")
+            if dtype is not None and jax.dtypes.canonicalize_dtype(dtype) != a.dtype:
+                raise copy_needed(name, "jax", "a dtype change")
+            device = kwargs.get("device")
+            if device is not None and not isinstance(a, jax.core.Tracer) and (
+                    a.devices() != {device}):
+                raise copy_needed(name, "jax", "a device change")
+        return fn(*args, **kwargs)
+
+    return convert
+
+
+_CONVERSIONS = {
+    "asarray": _keeps_copy("asarray", jnp.asarray, 1 << 30),
+    "array": _keeps_copy("array", jnp.array, 2),
+}
 _DEVICE_NAMED = (
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like",
     "linspace", "ones", "ones_like", "zeros", "zeros_like")
 
 TABLE = merge_tables(
     # jax's creation functions take jax's devices only: dispatch's device names too
-    {name: _device_named(name, getattr(jnp, name)) for name in _DEVICE_NAMED},
+    {name: _device_named(name, _CONVERSIONS.get(name) or getattr(jnp, name))
+     for name in _DEVICE_NAMED},
     {
         # creation functions without jax's device keyword
         "identity": _with_device(jnp.identity),

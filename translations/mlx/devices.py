@@ -23,7 +23,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     recorded_default_device,
 )
-from dispatch.translations._keywords import array_shape, check_order, refused_value
+from dispatch.translations._keywords import array_shape, check_order, copy_needed, refused_value
 from dispatch.translations.mlx._common import NO_COMPLEX128, mx_dtype, np_name
 
 from dispatch.engine import merge_tables
@@ -66,15 +66,14 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         if dt is None or dt == a.dtype:
             return mx.array(a) if copy else a
         if copy is False:
-            raise ValueError("Unable to avoid copy while creating an array as requested.")
+            raise copy_needed("asarray", "mlx", "a dtype change")
         return a.astype(dt)
     if isinstance(a, np.dtype):
         return a  # a numpy dtype argument read as a constant stays a dtype
     if copy is False:
         # numpy's copy=False shares a host array's memory, which its owner may still
         # write into (and refuses a list); mlx.core.array always copies host data
-        raise refused_value("asarray", "mlx", "copy", False, "cannot be honoured: mlx copies "
-                      "host data into a buffer of its own")
+        raise copy_needed("asarray", "mlx", "mlx copies host data into a buffer of its own")
     if isinstance(a, (list, tuple)) and _holds_array(a):
         parts = [_asarray(e) for e in a]
         out = mx.stack(parts) if parts else mx.zeros((0,), dtype=mx.float64)

@@ -20,7 +20,7 @@ from dispatch.translations._composed.devices import (
     device_ref,
     list_devices_filtered,
 )
-from dispatch.translations._keywords import array_shape, in_order
+from dispatch.translations._keywords import array_shape, copy_needed, in_order
 from dispatch.translations.paddle._common import NO_WIDE_UNSIGNED, _dtype, np_name
 from paddle import Tensor
 
@@ -76,7 +76,11 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
     if order is not None and order not in ("K", "A"):
         # numpy's layout (paddle's tensors take strides), or its ValueError for an order
         # it does not know
-        return in_order(_asarray(a, dtype, device=device, copy=copy), order)
+        inner = _asarray(a, dtype, device=device, copy=copy)
+        out = in_order(inner, order)
+        if copy is False and out is not inner:
+            raise copy_needed("asarray", "paddle", f"a layout in order {order!r}")
+        return out
     dtype = _dtype(dtype)
     place = _place(device)
     if isinstance(a, Tensor):
@@ -84,12 +88,13 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         if place is not None:
             out = out._copy_to(place, False) if str(out.place) != str(place) else out
         if out is not a and copy is False:
-            raise _copy_needed("a dtype or device change")
+            raise copy_needed("asarray", "paddle", "a dtype or device change")
         return out.clone() if copy and out is a else out
     if isinstance(a, np.dtype):
         return a  # a dtype argument read as a numpy constant: leave it a dtype
     if copy is False:
-        raise _copy_needed("paddle copies data that is not a tensor into a new one")
+        raise copy_needed("asarray", "paddle",
+                          "paddle copies data that is not a tensor into a new one")
     if isinstance(a, (list, tuple)) and _holds_tensor(a):
         parts = [_asarray(e, device=device) for e in a]
         out = paddle.stack(parts) if parts else paddle.zeros([0])
@@ -105,18 +110,12 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
     return paddle.to_tensor(arr, dtype=dtype, place=place)
 
 
-def _copy_needed(why: str) -> ValueError:
-    """numpy's ValueError of ``copy=False`` where the result cannot share ``a``'s memory."""
-    return ValueError(f"do('asarray') on backend 'paddle': copy=False, but a copy is "
-                      f"needed ({why}): unable to avoid copy while creating an array as "
-                      "requested")
-
-
 def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, ndmax: int = 0, device: Any = None) -> Tensor:
     # numpy's array keywords (paddle has no array subclasses: subok changes nothing);
     # device is paddle's place, as its asarray takes it
-    return array_shape(_asarray(a, dtype, device=device, copy=copy), a, order, ndmin, ndmax)
+    return array_shape(_asarray(a, dtype, device=device, copy=copy), a, order, ndmin, ndmax,
+                       copy=copy, backend="paddle")
 
 
 def _to_numpy(x: Any) -> np.ndarray:

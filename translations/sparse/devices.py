@@ -15,7 +15,7 @@ import numpy as np
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
 from dispatch.translations._composed.devices import device_ref
-from dispatch.translations._keywords import array_shape, check_order, host_device
+from dispatch.translations._keywords import array_shape, check_order, copy_needed, host_device
 from dispatch.translations.sparse._common import sp
 from sparse import COO, SparseArray
 
@@ -31,7 +31,14 @@ def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None
     if isinstance(x, SparseArray):
         if copy:  # numpy's asarray(copy=True) returns a new array
             return x.astype(dtype or x.dtype, copy=True)
-        return x if dtype is None else x.astype(dtype)
+        if dtype is None or np.dtype(dtype) == x.dtype:
+            return x
+        if copy is False:
+            raise copy_needed("asarray", "sparse", "a dtype change")
+        return x.astype(dtype)
+    if copy is False:  # coordinates and values are new arrays, whatever the input
+        raise copy_needed("asarray", "sparse", "a sparse array stores its own coordinates "
+                          "and values")
     if hasattr(x, "tocoo") and hasattr(x, "nnz"):  # a scipy.sparse matrix: stays sparse
         out = COO.from_scipy_sparse(x)
         return out if dtype is None else out.astype(dtype)
@@ -41,10 +48,10 @@ def _asarray(x: Any, dtype: Any = None, order: Any = None, *, device: Any = None
 def _array(x: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> SparseArray:
     # pydata has no array subclasses (subok changes nothing)
-    if isinstance(x, SparseArray):
+    if isinstance(x, SparseArray) and copy is not False:
         out = x.astype(dtype or x.dtype, copy=bool(copy))
     else:
-        out = COO.from_numpy(np.array(x, dtype=dtype))
+        out = _asarray(x, dtype, copy=None if copy else copy)
     return array_shape(out, x, order, ndmin, ndmax)
 
 

@@ -21,10 +21,9 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
-from dispatch.translations._keywords import array_shape, check_order
+from dispatch.translations._keywords import array_shape, check_order, copy_needed
 from dispatch.translations.tensorflow._common import (
     _dt,
-    _np_dt,
     _result_dtype,
     _shape_arg,
     _t,
@@ -42,8 +41,11 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
         check_order(order)
     if device is not None:
         return placed("asarray", _asarray(a, dtype, copy=copy), device)
-    if isinstance(a, tf.Tensor) and dtype is None:
+    if isinstance(a, tf.Tensor) and (dtype is None or _dt(dtype) == a.dtype):
         return tf.identity(a) if copy else a
+    if copy is False:
+        raise copy_needed("asarray", "tensorflow", "a dtype change" if isinstance(a, tf.Tensor)
+                          else "tensorflow copies host data into a tensor of its own")
     if isinstance(a, np.ndarray) and dtype is None:
         return tf.convert_to_tensor(a)
     if type(a) in (float, complex) and a == 0:
@@ -57,13 +59,9 @@ def _asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None
 def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, ndmax: int = 0) -> Any:
     # tf has no array subclasses (subok changes nothing)
-    out = _asarray(a, dtype)
+    out = _asarray(a, dtype, copy=False if copy is False else None)
     if copy:
         out = tf.identity(out)
-    elif copy is False and not (isinstance(a, (tf.Tensor, np.ndarray))
-                                and _np_dt(a) == _np_dt(out)):
-        # numpy must copy a Python sequence or number, or to change the dtype
-        raise ValueError("Unable to avoid copy while creating an array as requested.")
     return array_shape(out, a, order, ndmin, ndmax)
 
 

@@ -31,7 +31,7 @@ from dispatch.translations._composed.devices import (
 from dispatch.translations._composed.devices import (
     set_default_device as _set_default_device_composed,
 )
-from dispatch.translations._keywords import array_shape, in_order
+from dispatch.translations._keywords import array_shape, copy_needed, in_order
 from dispatch.translations.torch._common import _dtype, _functorch_wrapped
 from torch import Tensor
 
@@ -53,11 +53,19 @@ def _asarray(
     # arrays and lists of (non-scalar) tensors, all of which numpy.asarray takes, and
     # reads Python floats as float32; torch.as_tensor has no order (laid out after)
     if order is not None:
-        return in_order(_asarray(a, dtype, device=device, copy=copy), order)
+        inner = _asarray(a, dtype, device=device, copy=copy)
+        out = in_order(inner, order)
+        if copy is False and out is not inner:
+            raise copy_needed("asarray", "torch", f"a layout in order {order!r}")
+        return out
     dtype = _dtype(dtype)
     if isinstance(a, Tensor):
         out = a if dtype is None and device is None else a.to(device=device, dtype=dtype)
+        if copy is False and out is not a:
+            raise copy_needed("asarray", "torch", "a dtype or device change")
         return out.clone() if copy and out is a else out
+    if copy is False:
+        return _shared(a, dtype, device)
     if type(a).__module__.startswith("scipy.sparse"):
         # a scipy.sparse constant meeting torch tensors becomes a torch COO tensor
         coo = a.tocoo()
@@ -104,6 +112,26 @@ def _from_numpy(a: Any) -> Any:
     return _asarray(a)
 
 
+def _shared(a: Any, dtype: Any, device: Any) -> Tensor:
+    """``asarray(a, copy=False)`` of data that is not a tensor: a tensor on ``a``'s
+    own memory (a writable numpy array of a dtype torch has, on the CPU), or numpy's
+    ValueError."""
+    if not isinstance(a, np.ndarray):
+        raise copy_needed("asarray", "torch", f"a {type(a).__name__} is copied into a new tensor")
+    if dtype is not None and dtype != _dtype(a.dtype):
+        raise copy_needed("asarray", "torch", "a dtype change")
+    if torch.device(device_ref(device) or "cpu").type != "cpu":
+        raise copy_needed("asarray", "torch", "a numpy array lives in host memory")
+    try:
+        return torch.from_numpy(a) if a.flags.writeable else _no_view(a)
+    except (TypeError, ValueError, RuntimeError) as err:  # strides or a dtype torch lacks
+        raise copy_needed("asarray", "torch", f"torch cannot view it: {err}") from None
+
+
+def _no_view(a: np.ndarray) -> Tensor:
+    raise copy_needed("asarray", "torch", "a read-only array is copied into a writable tensor")
+
+
 def _holds_tensor(seq: Any) -> bool:
     return any(isinstance(e, Tensor) or (isinstance(e, (list, tuple)) and _holds_tensor(e))
                for e in seq)
@@ -113,7 +141,8 @@ def _array(a: Any, dtype: Any = None, *, copy: bool = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, ndmax: int = 0, device: Any = None) -> Tensor:
     # numpy's array keywords (torch has no array subclasses: subok changes nothing);
     # device is torch's, as its own asarray takes it
-    return array_shape(_asarray(a, dtype, device=device, copy=copy), a, order, ndmin, ndmax)
+    return array_shape(_asarray(a, dtype, device=device, copy=copy), a, order, ndmin, ndmax,
+                       copy=copy, backend="torch")
 
 
 def _to_numpy(x: Any) -> np.ndarray:
