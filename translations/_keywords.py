@@ -88,16 +88,23 @@ def reshape_order(shape: Sequence[int], newshape: Any, order: Any, copy: Any) ->
     if name == "K":
         raise ValueError("order 'K' is not permitted for reshaping")
     if copy is False:
-        # numpy decides from the strides alone: a C-strided stand-in that owns one
-        # byte (never read) gives its answer without the data
         strides = [0] * len(shape)
         step = 1
         for i in range(len(shape) - 1, -1, -1):
             strides[i] = step
             step *= max(int(shape[i]), 1)
-        stand_in = np.lib.stride_tricks.as_strided(np.empty(1, np.int8), tuple(shape), strides)
-        np.reshape(stand_in, newshape, order="F", copy=False)
+        check_view(shape, strides, newshape, "F")
     return "F"
+
+
+def check_view(shape: Sequence[int], strides: Sequence[int], newshape: Any, order: str) -> None:
+    """numpy's ValueError for ``reshape(copy=False)`` of an array of this shape and these
+    strides (in elements) where the new shape is no view of it. numpy decides from the
+    strides alone: a stand-in that owns one byte (never read) gives its answer without
+    the data."""
+    stand_in = np.lib.stride_tricks.as_strided(
+        np.empty(1, np.int8), tuple(int(n) for n in shape), tuple(int(k) for k in strides))
+    np.reshape(stand_in, newshape, order=order, copy=False)
 
 
 def check_sort(kind: Any = None, order: Any = None, stable: Any = None) -> bool:

@@ -14,8 +14,20 @@ import numpy as np
 from dispatch.translations._adapters import numpy_container, numpy_result_type
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._composed import shape as composed_shape
+from dispatch.translations._keywords import reshape_order
 
 from dispatch.engine import NATIVE
+
+_jnp_reshape = jnp.reshape
+
+
+def _reshape(a: Any, shape: Any = None, order: str = "C", *, copy: bool | None = None,
+             **kwargs: Any) -> Any:
+    # jax reads order 'F' but takes copy=False even where numpy's reshape is no view
+    # of a C-ordered array (numpy's refusal is its answer; jax arrays are immutable)
+    if order != "C" or copy is False:
+        order = reshape_order(jnp.shape(a), shape, order, copy)
+    return _jnp_reshape(a, shape, order, copy=copy, **kwargs)
 
 
 def _split_at(ary: Any, indices: Any, axis: int) -> list:
@@ -88,6 +100,7 @@ def _slice_update(inputs: Any, start_indices: Any, updates: Any) -> Any:
     return composed_shape.slice_update(inputs, start_indices, updates)
 
 TABLE = {
+    "reshape": _reshape,
     "slice": _slice,
     "slice_update": _slice_update,
     "split": _splitter(jnp.split),

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import paddle
-from dispatch.translations._keywords import cast_all, check_order, in_order, no_out
+from dispatch.translations._keywords import cast_all, check_order, check_view, in_order, no_out
 from dispatch.translations.paddle._common import by_parts, promote, widened
 from dispatch.translations.paddle.dtypes import _isfortran
 from paddle import Tensor
@@ -60,12 +60,15 @@ def _reshape(a: Tensor, shape: Any = None, order: str = "C", copy: bool | None =
     if order in ("A", "a"):  # numpy's 'A': Fortran order for a Fortran-ordered tensor
         order = "F" if _isfortran(a) else "C"
     if order in ("F", "f"):
-        out = _column_major(a, shape)
+        fortran = True
     elif order in ("C", "c", None):
-        out = paddle.reshape(a, shape)
+        fortran = False
     else:
         check_order(order)  # numpy's ValueError for an order it does not know
         raise ValueError(f"order {order!r} is not permitted for reshaping")
+    if copy is False:  # numpy's refusal where the new shape is no view of ``a``
+        check_view(a.shape, a.strides, shape, "F" if fortran else "C")
+    out = _column_major(a, shape) if fortran else paddle.reshape(a, shape)
     return out.clone() if copy else out  # copy=True: numpy's result owns its memory
 
 

@@ -17,7 +17,7 @@ import torch
 from dispatch.translations._adapters import basic_block
 from dispatch.translations._adapters import ravel_order as _ravel_order
 from dispatch.translations._composed import shape as _composed_shape
-from dispatch.translations._keywords import cast_all
+from dispatch.translations._keywords import cast_all, check_order, check_view
 from dispatch.translations.torch._common import _axes, _shape, _signed
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
@@ -36,13 +36,27 @@ def _reshape(a: Tensor, shape: Any, order: str = "C", copy: bool | None = None) 
     # "C", no copy) is torch.reshape and one test. ``copy`` is keyword-only in numpy and
     # may be passed by position here: a keyword-only parameter keeps CPython from
     # specialising the call, which costs about 30 ns a call (5% of a small reshape).
-    if order == "C" and not copy and type(shape) is not int:
+    if order == "C" and copy is None and type(shape) is not int:
         return _torch_reshape(a, shape)
-    if order != "C":
-        raise ValueError("torch tensors reshape in C order only")
-    out = _torch_reshape(a, (shape,) if type(shape) is int else shape)
+    shape = (shape,) if type(shape) is int else tuple(shape)
+    o = order.upper() if isinstance(order, str) else order
+    if o == "A":  # numpy's 'A': Fortran order for a Fortran-contiguous tensor
+        o = "F" if (a.ndim > 1 and not a.is_contiguous()
+                    and a.permute(_REVERSED[a.ndim]).is_contiguous()) else "C"
+    if o not in ("C", "F"):
+        check_order(order)  # numpy's ValueError for an order it does not know
+        raise ValueError(f"order {order!r} is not permitted for reshaping")
+    if copy is False:  # numpy's refusal where the new shape is no view of ``a``
+        check_view(a.shape, a.stride(), shape, o)
+    out = _torch_reshape(a, shape) if o == "C" else _column_major(a, shape)
     # numpy's copy=True: a new array, never a view of ``a``
     return out.clone() if copy else out
+
+
+def _column_major(a: Tensor, shape: tuple) -> Tensor:
+    """numpy's ``reshape(a, shape, order='F')``: the C reshape of the reversed axes."""
+    out = _torch_reshape(a.permute(_REVERSED[a.ndim]), shape[::-1])
+    return out.permute(_REVERSED[out.ndim])
 
 
 _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(65)]
