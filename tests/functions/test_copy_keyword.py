@@ -107,3 +107,23 @@ def test_copy_of_the_librarys_own_array(name, backend):
     with pytest.raises(ValueError, match="copy"):
         _convert(name, x, backend, copy=False, dtype="int32")
     np.testing.assert_array_equal(_values(_convert(name, x, backend, copy=True)), [0, 1, 2])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("copy", [None, True, False])
+def test_reshape_copy_and_order_are_numpys_on_a_c_ordered_array(backend, order, copy):
+    """``reshape`` of an array laid out in C order (every library's own layout):
+    numpy's values for each order, and numpy's ValueError exactly where numpy raises
+    (an order it does not reshape in, or ``copy=False`` where no view exists)."""
+    host = np.arange(24.0).reshape(2, 3, 4)
+    x = to_backend(host, backend)
+    for shape in [(4, 6), (24,), (-1, 2), (1, 2, 3, 4), (2, 12)]:
+        try:
+            want = np.reshape(host, shape, order=order, copy=copy)
+        except ValueError:
+            with pytest.raises(ValueError, match="order|copy"):
+                do("reshape", x, shape, order=order, copy=copy)
+            continue
+        got = do("reshape", x, shape, order=order, copy=copy)
+        np.testing.assert_array_equal(to_np(got), want, err_msg=f"{shape} {order} {copy}")

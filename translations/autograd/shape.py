@@ -159,7 +159,19 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
 _SPLITS = {name: _pieces(positional(getattr(anp, name), "ary", "indices_or_sections"))
            for name in ("split", "array_split", "hsplit", "vsplit", "dsplit")}
 
+def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+             copy: bool | None = None) -> Any:
+    """numpy's ``reshape`` of a box: numpy checks the order and ``copy=False`` on its
+    value (autograd's reshape takes neither keyword), autograd records the reshape (a
+    box is never written, so a copy is the same value)."""
+    shape = newshape if shape is None else shape
+    if copy is False or order not in ("C", "F", "A"):
+        np.reshape(getval(a), shape, order=order, copy=False if copy is False else None)
+    return anp.reshape(a, shape, order=order)
+
+
 TABLE = merge_tables(_SPLITS, {
+    "reshape": _reshape,
     "broadcast_to": _broadcast_to,
     "broadcast_arrays": _broadcast_arrays,
     "meshgrid": _meshgrid,

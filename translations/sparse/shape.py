@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import split_slices
-from dispatch.translations._keywords import cast_all, check_order, no_out, pad_keywords
+from dispatch.translations._keywords import cast_all, no_out, pad_keywords, reshape_order
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
@@ -26,16 +26,18 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
     a = sp(a)
     if shape is None:  # numpy's deprecated spelling
         shape = newshape
-    check_order(order)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    # numpy's checks, as of a C-ordered array (coordinates and values have no layout);
     # Fortran order is C order on the reversed axes
+    order = reshape_order(a.shape, shape, order, copy)
     out = a.T.reshape(shape[::-1]).T if order == "F" else a.reshape(shape)
     # numpy's reshape(copy=True) returns a new array; pydata's shares the input's buffers
     return owned(out, a) if copy else out
 
 
 def _ravel(a: Any, order: str = "C") -> SparseArray:
-    return _reshape(a, (-1,), order=order)
+    # ravel's 'K' reads in memory order, C order for an array without a layout
+    return _reshape(a, (-1,), order="C" if order in ("K", "k") else order)
 
 
 def _transpose(a: Any, axes: Any = None) -> SparseArray:
