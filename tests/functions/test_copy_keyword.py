@@ -122,7 +122,7 @@ def test_reshape_copy_and_order_are_numpys_on_a_c_ordered_array(backend, order, 
         try:
             want = np.reshape(host, shape, order=order, copy=copy)
         except ValueError:
-            with pytest.raises(ValueError, match="order|copy"):
+            with pytest.raises(ValueError, match=r"order|copy"):
                 do("reshape", x, shape, order=order, copy=copy)
             continue
         got = do("reshape", x, shape, order=order, copy=copy)
