@@ -899,3 +899,47 @@ def test_module_keyword_finds_the_last_part_of_a_dotted_name_there():
             assert do(name, np.array([3.0, 4.0])) == 5.0
         finally:
             dispatch.unregister_function("numpy", name)
+
+
+def test_the_registry_module_names_a_missing_attribute():
+    with pytest.raises(AttributeError, match=r"module 'dispatch._registry' has no attribute "
+                       r"'no_such_thing'"):
+        reg.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("backend", "loaded"),
+    [
+        ("numpy", True),
+        ("numpy.linalg", True),
+        ("numpy.no_such_submodule", True),  # the package decides, not the dotted name
+        ("not_a_module_probe.sub", False),
+    ],
+)
+def test_a_library_is_loaded_by_its_top_level_package(backend, loaded):
+    assert reg.library_loaded(backend) is loaded
+
+
+def test_a_blocked_library_is_not_loaded(monkeypatch):
+    monkeypatch.setitem(sys.modules, "blocked_probe_lib", None)  # blocks an import
+    assert not reg.library_loaded("blocked_probe_lib.core")
+
+
+def test_redirecting_a_root_no_walk_has_used_yet(monkeypatch):
+    """``redirect_root`` before any walk of the backend (no policy built) and back."""
+    from dispatch import _resolve
+
+    monkeypatch.setattr(_resolve, "_POLICIES", {})
+    try:
+        reg.redirect_root("numpy", "numpy")
+        assert reg.root_module("numpy") == "numpy"
+        assert "numpy" not in _resolve._POLICIES
+    finally:
+        reg.redirect_root("numpy", None)
+    assert "numpy" not in reg.ROOTS
+
+
+def test_unregister_function_names_its_arguments_types():
+    with pytest.raises(TypeError, match=r"unregister_function\('numpy', 3\): backend and "
+                       r"name are strings, got str and int"):
+        dispatch.unregister_function("numpy", 3)
