@@ -127,3 +127,12 @@ def test_reshape_copy_and_order_are_numpys_on_a_c_ordered_array(backend, order, 
             continue
         got = do("reshape", x, shape, order=order, copy=copy)
         np.testing.assert_array_equal(to_np(got), want, err_msg=f"{shape} {order} {copy}")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_numpy_array_of_the_other_byte_order_converts_with_numpys_values(backend):
+    host = np.arange(4.0).astype(">f8" if np.little_endian else "<f8")
+    out = _convert("asarray", host, backend)
+    np.testing.assert_array_equal(_values(out), np.arange(4.0))
+    with pytest.raises(ValueError, match="copy"):
+        _convert("asarray", host, backend, copy=False, dtype="int64")

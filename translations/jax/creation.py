@@ -9,6 +9,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from dispatch.translations._composed.creation import (
     _window_length,
     immutable_require,
@@ -84,6 +85,9 @@ def _keeps_copy(name: str, fn: Callable, copy_at: int) -> Callable:
             if device is not None and not isinstance(a, jax.core.Tracer) and (
                     a.devices() != {device}):
                 raise copy_needed(name, "jax", "a device change")
+        if args and type(args[0]) is np.ndarray and not args[0].dtype.isnative:
+            # jax takes native byte order only: numpy's values, in the native order
+            args = (args[0].astype(args[0].dtype.newbyteorder("=")), *args[1:])
         return fn(*args, **kwargs)
 
     return convert

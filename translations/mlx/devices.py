@@ -79,6 +79,8 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         out = mx.stack(parts) if parts else mx.zeros((0,), dtype=mx.float64)
         return out if dt is None else out.astype(dt)
     host = np.asarray(a)
+    if not host.dtype.isnative:  # mlx reads native byte order only: numpy's values
+        host = host.astype(host.dtype.newbyteorder("="))
     if dt is None:
         if host.dtype == np.complex128:
             raise TypeError(f"asarray: {NO_COMPLEX128}; pass dtype='complex64' to round")

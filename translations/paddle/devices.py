@@ -102,6 +102,8 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
     if type(a).__module__.startswith("scipy.sparse"):
         a = a.toarray()
     arr = np.asarray(a)
+    if not arr.dtype.isnative:  # paddle reads native byte order only: numpy's values
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     if arr.dtype.kind == "u" and arr.dtype.itemsize > 1:
         from dispatch.engine import UnsupportedError
 

@@ -58,6 +58,14 @@ def _asarray(
         if copy is False and out is not inner:
             raise copy_needed("asarray", "torch", f"a layout in order {order!r}")
         return out
+    if type(a) is np.ndarray and dtype is None and device is None and copy is None and (
+            a.flags.writeable and not _is_compiling()):
+        # the common conversion (like= hands asarray a numpy array as it is): shared
+        # memory, as torch.as_tensor gives, for a third of its cost
+        try:
+            return torch.from_numpy(a)
+        except (TypeError, ValueError, RuntimeError):  # strides, byte order, dtype
+            pass
     dtype = _dtype(dtype)
     if isinstance(a, Tensor):
         out = a if dtype is None and device is None else a.to(device=device, dtype=dtype)
@@ -75,6 +83,8 @@ def _asarray(
             indices.to(device), values, coo.shape, check_invariants=True
         ).coalesce()
     if isinstance(a, np.ndarray):
+        if not a.dtype.isnative:  # torch holds native byte order only: numpy's values
+            a = a.astype(a.dtype.newbyteorder("="))
         if not a.flags.writeable or any(s < 0 for s in a.strides):
             return torch.tensor(np.array(a), dtype=dtype, device=device)
         out = torch.as_tensor(a, dtype=dtype, device=device)
