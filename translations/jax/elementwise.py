@@ -202,17 +202,25 @@ def _frexp(x: Any, /) -> tuple[Any, Any]:
 
 
 def _sign(x: Any) -> Any:
-    # numpy's sign of a complex zero is +0+0j; jax's keeps the zeros' signs
+    # numpy's sign of a zero is +0 (+0+0j); jax's keeps the zero's sign
     out = jnp.sign(x)
-    if jnp.iscomplexobj(out):
+    if jnp.issubdtype(out.dtype, jnp.inexact):
         return jnp.where(x == 0, jnp.zeros((), out.dtype), out)
     return out
+
+
+def _spacing(x: Any) -> Any:
+    # numpy's spacing of a zero is the smallest positive number, -0.0's too (jax's
+    # keeps the zero's sign)
+    out = jnp.spacing(x)
+    return jnp.where(x == 0, jnp.abs(out), out)
 
 
 TABLE = merge_tables(
     {
         "complex": _complex,
         "sign": _sign,
+        "spacing": _spacing,
         # numpy's semantics (imaginary part non-zero or zero, element-wise)
         "iscomplex": "iscomplex",
         "isreal": "isreal",

@@ -87,6 +87,15 @@ def _copysign(x1: Any, x2: Any) -> Any:
     return mx.where(neg, -mx.abs(x1), mx.abs(x1))
 
 
+def _sign(x: Any) -> Any:
+    # numpy's sign of a complex zero is +0+0j; mlx's keeps the zeros' signs
+    x = _arr(x)
+    out = mx.sign(x)
+    if mx.issubdtype(out.dtype, mx.complexfloating):
+        return mx.where(x == 0, mx.zeros((), out.dtype), out)
+    return out
+
+
 def _signbit(x: Any) -> Any:
     x = _arr(x)
     if not mx.issubdtype(x.dtype, mx.floating):
@@ -228,7 +237,8 @@ def _logaddexp2(x1: Any, x2: Any) -> Any:
 
 def _cbrt(x: Any) -> Any:
     x = _inexact(x)
-    return mx.sign(x) * mx.power(mx.abs(x), mx.array(1 / 3, x.dtype))
+    # a zero is itself, its sign kept (numpy's cbrt(-0.0) is -0.0)
+    return mx.where(x == 0, x, mx.sign(x) * mx.power(mx.abs(x), mx.array(1 / 3, x.dtype)))
 
 
 def _sinc(x: Any) -> Any:
@@ -333,6 +343,7 @@ _RENAMES_AND_ADAPTERS = {
     "pow": _power,
     "true_divide": "divide",
     "conj": "conjugate",
+    "sign": _sign,
     "copysign": _copysign,
     "signbit": _signbit,
     "hypot": _hypot,
@@ -415,7 +426,11 @@ def _cos64_jvp(primals: Any, tangents: Any) -> Any:
 
 def _sin(x: Any) -> Any:
     x = _arr(x)
-    return _sin64(x) if x.dtype == mx.float64 else mx.sin(x)
+    if x.dtype == mx.float64:
+        return _sin64(x)
+    if mx.issubdtype(x.dtype, mx.floating):  # mlx's kernel gives sin(-0.0) = +0.0
+        return mx.where(x == 0, x, mx.sin(x))
+    return mx.sin(x)
 
 
 def _cos(x: Any) -> Any:

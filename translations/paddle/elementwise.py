@@ -152,7 +152,7 @@ def _cbrt(x: Tensor) -> Tensor:
     a = paddle.abs(x)
     y = power(a, 1.0 / 3.0)
     y = paddle.where(y > 0, y - (y * y * y - a) / (3.0 * y * y), y)
-    return paddle.sign(x) * y
+    return paddle.where(x == 0, x, paddle.sign(x) * y)  # a zero keeps its sign
 
 
 def _fmod(x1: Tensor, x2: Tensor) -> Tensor:
@@ -266,12 +266,25 @@ def _reciprocal(x: Tensor) -> Tensor:
     return _floor_divide(paddle.ones_like(x), x)
 
 
+def _scaled(x: Tensor, factor: float) -> Tensor:
+    # a product with a tensor: paddle's product with a Python number is its scale
+    # kernel, which adds a zero bias and so turns -0.0 into +0.0
+    if not (x.is_floating_point() or x.is_complex()):
+        return x * factor  # an integer: paddle's promotion, as before
+    return x * paddle.full([], factor, x.dtype)
+
+
+def _negative(x: Tensor) -> Tensor:
+    # paddle.neg is the scale kernel too (numpy's negative(0.0) is -0.0)
+    return _scaled(x, -1) if x.is_floating_point() or x.is_complex() else paddle.neg(x)
+
+
 def _deg2rad(x: Tensor) -> Tensor:
-    return x * (math.pi / 180.0)
+    return _scaled(x, math.pi / 180.0)
 
 
 def _rad2deg(x: Tensor) -> Tensor:
-    return x * (180.0 / math.pi)
+    return _scaled(x, 180.0 / math.pi)
 
 
 def _spacing(x: Tensor) -> Tensor:
@@ -332,7 +345,7 @@ def _shift(fn: Callable) -> Callable:
 
 # numpy ufunc name -> paddle's kernel (numpy's loop dtypes in and out, see _ufunc)
 _KERNELS: dict[str, Callable] = {
-    "absolute": _abs, "fabs": paddle.abs, "negative": paddle.neg, "positive": _positive,
+    "absolute": _abs, "fabs": paddle.abs, "negative": _negative, "positive": _positive,
     "sign": _sign, "sqrt": paddle.sqrt, "square": paddle.square, "cbrt": _cbrt,
     "exp": _exp, "exp2": _exp2, "expm1": paddle.expm1, "log": paddle.log,
     "log2": paddle.log2, "log10": paddle.log10, "log1p": paddle.log1p, "sin": paddle.sin,

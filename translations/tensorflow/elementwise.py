@@ -157,7 +157,8 @@ def _reciprocal(x: Any) -> Any:
 
 
 def _cbrt(x: Any) -> Any:
-    return tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype))
+    # a zero is itself, its sign kept (numpy's cbrt(-0.0) is -0.0)
+    return tf.where(x == 0, x, tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype)))
 
 
 def _log_base(base: float) -> Callable:

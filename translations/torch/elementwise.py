@@ -82,7 +82,8 @@ def _sign(x: Tensor) -> Tensor:
 def _cbrt(x: Tensor) -> Tensor:
     # torch has no cube root
     x = _inexact(x)
-    return torch.sgn(x) * x.abs().pow(1.0 / 3.0)
+    # a zero is itself, its sign kept (numpy's cbrt(-0.0) is -0.0)
+    return torch.where(x == 0, x, torch.sgn(x) * x.abs().pow(1.0 / 3.0))
 
 
 def _imag(val: Tensor) -> Tensor:
