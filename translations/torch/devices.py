@@ -58,8 +58,13 @@ def _asarray(
         if copy is False and out is not inner:
             raise copy_needed("asarray", "torch", f"a layout in order {order!r}")
         return out
+    if type(a) is np.ndarray and _is_compiling():
+        # Dynamo cannot read ndarray.flags (nor the byte order): a trace converts with
+        # torch.as_tensor, as the engine's from_numpy does there
+        out = torch.as_tensor(a, dtype=_dtype(dtype), device=device)
+        return out.clone() if copy else out
     if type(a) is np.ndarray and dtype is None and device is None and copy is None and (
-            a.flags.writeable and not _is_compiling()):
+            a.flags.writeable):
         # the common conversion (like= hands asarray a numpy array as it is): shared
         # memory, as torch.as_tensor gives, for a third of its cost
         try:
