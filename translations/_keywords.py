@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 from dispatch.translations._composed.creation import _layout
+from dispatch.translations._composed.creation import (
+    copy_needed as copy_needed,  # the tables' helper
+)
 from dispatch.translations._composed.devices import ComputeDevice, np_dtype
 
 from dispatch.engine import UnsupportedError, do
@@ -44,14 +47,6 @@ def refused_value(name: str, backend: str, keyword: str, value: Any,
                             f"{reason}")
 
 
-def copy_needed(name: str, backend: str, why: str) -> ValueError:
-    """numpy's ``ValueError`` of ``copy=False`` where the result cannot share the
-    input's memory (``asarray``, ``array``): never a copy behind the caller's back."""
-    return ValueError(f"Unable to avoid copy while creating an array as requested: "
-                      f"do({name!r}) on backend {backend!r} with copy=False needs a copy "
-                      f"({why}); pass copy=None to copy only where needed")
-
-
 def no_out(name: str, backend: str, out: Any) -> None:
     """numpy's ``out=``, refused: ``do`` returns a new array and never writes into an
     argument (the purity contract, docs/design.md)."""
@@ -67,12 +62,13 @@ def check_order(order: Any) -> None:
     raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
 
 
-def in_order(x: Any, order: Any) -> Any:
+def in_order(x: Any, order: Any, copy: Any = None, name: str = "", backend: str = "") -> Any:
     """``x`` laid out in numpy's ``order`` ('C' or 'F'; 'A', 'K' and None keep it): the
     library's ``ascontiguousarray``/``asfortranarray``, which on a library with one
-    layout give an equal array (numpy's answer without the order)."""
+    layout give an equal array (numpy's answer without the order); with ``copy=False``,
+    numpy's ValueError where that layout is a copy."""
     check_order(order)
-    return _layout(x, order)
+    return _layout(x, order, copy, name, backend)
 
 
 def reshape_order(shape: Sequence[int], newshape: Any, order: Any, copy: Any) -> str:
@@ -223,10 +219,7 @@ def array_shape(out: Any, source: Any, order: Any = "K", ndmin: Any = 0,
     shape = tuple(do("shape", out))
     if len(shape) < ndmin:
         out = do("reshape", out, (1,) * (ndmin - len(shape)) + shape)
-    laid = _layout(out, order)
-    if copy is False and laid is not out:
-        raise copy_needed("array", backend, f"a layout in order {order!r}")
-    return laid
+    return _layout(out, order, copy, "array", backend)
 
 
 def check_finite(*arrays: Any) -> None:

@@ -458,10 +458,19 @@ def diag_indices_from(arr: Any) -> tuple:
 # ---------------------------------------------------------------- conversions
 
 
-def _layout(x: Any, order: Any) -> Any:
+def copy_needed(name: str, backend: str, why: str) -> ValueError:
+    """numpy's ``ValueError`` of ``copy=False`` where the result cannot share the
+    input's memory (``asarray``, ``array``): never a copy behind the caller's back."""
+    return ValueError(f"Unable to avoid copy while creating an array as requested: "
+                      f"do({name!r}) on backend {backend!r} with copy=False needs a copy "
+                      f"({why}); pass copy=None to copy only where needed")
+
+
+def _layout(x: Any, order: Any, copy: Any = None, name: str = "", backend: str = "") -> Any:
     """``x`` in the memory ``order`` asked for ('C' or 'F'; None, 'K' and 'A' keep it;
     any other is numpy's ValueError); a 0-d array stays 0-d and a 1-d one is C and F
-    at once."""
+    at once. With ``copy=False``, numpy's ValueError where the layout is a new array
+    (``name`` and ``backend`` name the call in it)."""
     if order not in ("C", "F", "c", "f"):
         if order is None or order in ("K", "A", "k", "a"):
             return x
@@ -469,7 +478,10 @@ def _layout(x: Any, order: Any) -> Any:
     ndim = len(tuple(do("shape", x)))
     if ndim == 0:
         return x
-    return do("asfortranarray" if order in "Ff" and ndim > 1 else "ascontiguousarray", x)
+    laid = do("asfortranarray" if order in "Ff" and ndim > 1 else "ascontiguousarray", x)
+    if copy is False and laid is not x:
+        raise copy_needed(name, backend, f"a layout in order {order!r}")
+    return laid
 
 
 def _as(a: Any, dtype: Any, backend: str, **where: Any) -> Any:
@@ -489,14 +501,8 @@ def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = No
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
-    out = _as(a, dtype, backend, device=device, copy=copy)
-    laid = _layout(out, order)
-    if copy is False and laid is not out:  # numpy's refusal: a new layout is a copy
-        raise ValueError("Unable to avoid copy while creating an array as requested: "
-                         f"do('asanyarray') on backend {backend!r} with copy=False needs a "
-                         f"copy (a layout in order {order!r}); pass copy=None to copy only "
-                         "where needed")
-    return laid
+    return _layout(_as(a, dtype, backend, device=device, copy=copy), order, copy,
+                   "asanyarray", backend)
 
 
 @composed("ascontiguousarray")

@@ -76,11 +76,8 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
     if order is not None and order not in ("K", "A"):
         # numpy's layout (paddle's tensors take strides), or its ValueError for an order
         # it does not know
-        inner = _asarray(a, dtype, device=device, copy=copy)
-        out = in_order(inner, order)
-        if copy is False and out is not inner:
-            raise copy_needed("asarray", "paddle", f"a layout in order {order!r}")
-        return out
+        return in_order(_asarray(a, dtype, device=device, copy=copy), order, copy, "asarray",
+                        "paddle")
     dtype = _dtype(dtype)
     place = _place(device)
     if isinstance(a, Tensor):

@@ -53,11 +53,8 @@ def _asarray(
     # arrays and lists of (non-scalar) tensors, all of which numpy.asarray takes, and
     # reads Python floats as float32; torch.as_tensor has no order (laid out after)
     if order is not None:
-        inner = _asarray(a, dtype, device=device, copy=copy)
-        out = in_order(inner, order)
-        if copy is False and out is not inner:
-            raise copy_needed("asarray", "torch", f"a layout in order {order!r}")
-        return out
+        return in_order(_asarray(a, dtype, device=device, copy=copy), order, copy, "asarray",
+                        "torch")
     if type(a) is np.ndarray and _is_compiling():
         # Dynamo cannot read ndarray.flags (nor the byte order): a trace converts with
         # torch.as_tensor, as the engine's from_numpy does there
