@@ -760,6 +760,12 @@ def qr_factors(args: tuple, kwargs: dict) -> bool:
     return mode in ("reduced", "complete")
 
 
+def native_byte_order(a: np.ndarray) -> np.ndarray:
+    """``a`` in the machine's byte order (numpy's values): torch, jax, mlx and paddle
+    read native byte order only."""
+    return a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
+
+
 # numpy's other spellings of its ufuncs (the array API's names and numpy 2's aliases),
 # each with the ufunc it names: a table that builds its ufuncs once maps these onto them
 UFUNC_SPELLINGS = {

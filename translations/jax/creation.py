@@ -10,6 +10,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._adapters import native_byte_order
 from dispatch.translations._composed.creation import (
     _window_length,
     immutable_require,
@@ -75,7 +76,7 @@ def _keeps_copy(name: str, fn: Callable, copy_at: int) -> Callable:
     def convert(*args: Any, **kwargs: Any) -> Any:
         copy = args[copy_at] if len(args) > copy_at else kwargs.get("copy")
         if copy is False:
-            a = args[0] if args else next(iter(kwargs.values()), None)
+            a = args[0] if args else kwargs.get("a", kwargs.get("object"))
             dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
             if not isinstance(a, jax.Array):
                 raise copy_needed(name, "jax", "jax copies host data into a buffer of its own")
@@ -85,9 +86,8 @@ def _keeps_copy(name: str, fn: Callable, copy_at: int) -> Callable:
             if device is not None and not isinstance(a, jax.core.Tracer) and (
                     a.devices() != {device}):
                 raise copy_needed(name, "jax", "a device change")
-        if args and type(args[0]) is np.ndarray and not args[0].dtype.isnative:
-            # jax takes native byte order only: numpy's values, in the native order
-            args = (args[0].astype(args[0].dtype.newbyteorder("=")), *args[1:])
+        if args and type(args[0]) is np.ndarray:
+            args = (native_byte_order(args[0]), *args[1:])
         return fn(*args, **kwargs)
 
     return convert

@@ -16,7 +16,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-from dispatch.translations._adapters import _Capsule
+from dispatch.translations._adapters import _Capsule, native_byte_order
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
@@ -78,9 +78,7 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         parts = [_asarray(e) for e in a]
         out = mx.stack(parts) if parts else mx.zeros((0,), dtype=mx.float64)
         return out if dt is None else out.astype(dt)
-    host = np.asarray(a)
-    if not host.dtype.isnative:  # mlx reads native byte order only: numpy's values
-        host = host.astype(host.dtype.newbyteorder("="))
+    host = native_byte_order(np.asarray(a))
     if dt is None:
         if host.dtype == np.complex128:
             raise TypeError(f"asarray: {NO_COMPLEX128}; pass dtype='complex64' to round")

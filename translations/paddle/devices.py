@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import paddle
+from dispatch.translations._adapters import native_byte_order
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed.devices import (
     ComputeDevice,
@@ -98,9 +99,7 @@ def _asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any
         return out if dtype is None else out.astype(dtype)
     if type(a).__module__.startswith("scipy.sparse"):
         a = a.toarray()
-    arr = np.asarray(a)
-    if not arr.dtype.isnative:  # paddle reads native byte order only: numpy's values
-        arr = arr.astype(arr.dtype.newbyteorder("="))
+    arr = native_byte_order(np.asarray(a))
     if arr.dtype.kind == "u" and arr.dtype.itemsize > 1:
         from dispatch.engine import UnsupportedError
 

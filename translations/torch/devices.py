@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from dispatch.translations._adapters import native_byte_order
 from dispatch.translations._composed._bound import backend_entries
 from dispatch.translations._composed._casts import saturate_cast, saturation_bounds, view
 from dispatch.translations._composed.devices import (
@@ -85,8 +86,7 @@ def _asarray(
             indices.to(device), values, coo.shape, check_invariants=True
         ).coalesce()
     if isinstance(a, np.ndarray):
-        if not a.dtype.isnative:  # torch holds native byte order only: numpy's values
-            a = a.astype(a.dtype.newbyteorder("="))
+        a = native_byte_order(a)
         if not a.flags.writeable or any(s < 0 for s in a.strides):
             return torch.tensor(np.array(a), dtype=dtype, device=device)
         out = torch.as_tensor(a, dtype=dtype, device=device)
@@ -134,14 +134,12 @@ def _shared(a: Any, dtype: Any, device: Any) -> Tensor:
         raise copy_needed("asarray", "torch", "a dtype change")
     if torch.device(device_ref(device) or "cpu").type != "cpu":
         raise copy_needed("asarray", "torch", "a numpy array lives in host memory")
+    if not a.flags.writeable:
+        raise copy_needed("asarray", "torch", "a read-only array is copied into a writable tensor")
     try:
-        return torch.from_numpy(a) if a.flags.writeable else _no_view(a)
+        return torch.from_numpy(a)
     except (TypeError, ValueError, RuntimeError) as err:  # strides or a dtype torch lacks
         raise copy_needed("asarray", "torch", f"torch cannot view it: {err}") from None
-
-
-def _no_view(a: np.ndarray) -> Tensor:
-    raise copy_needed("asarray", "torch", "a read-only array is copied into a writable tensor")
 
 
 def _holds_tensor(seq: Any) -> bool:
