@@ -53,7 +53,7 @@ def key_name(key: tuple) -> Any:
     if kind in ("C1", "C2"):
         return rest[0]
     k = rest[0]
-    if k and callable(k[0]):  # (by_elements, types...)
+    if k and not isinstance(k[0], str) and callable(k[0]):  # (by_elements, types...)
         return _closure_name(k[0])
     if k and not isinstance(k[0], str) and len(k) == 3:  # (_LIKE, name, backend)
         return k[1]
@@ -128,7 +128,9 @@ def check_entry(key: tuple) -> None:
         name, types = rest[0], (rest[1], rest[2])
     else:
         k = rest[0]
-        if callable(k[0]):  # per-element key of a sequence dispatcher
+        # a name is a str, possibly lazy mode's callable one (dispatch.lazy's _Op): the
+        # name test comes before the callable one
+        if not isinstance(k[0], str) and callable(k[0]):  # a sequence dispatcher's key
             name = _closure_name(k[0])
             types = tuple(k[1]) if isinstance(k[1], frozenset) else k[1:]
         elif not isinstance(k[0], str):  # like=

@@ -340,3 +340,19 @@ def test_type_cache_not_stale_after_a_registration_during_lookup(monkeypatch) ->
         with reg.lock:
             reg.USER_TYPES.pop(Late, None)
             reg.clear_caches()
+
+
+def test_cache_check_reads_a_lazy_op_name_as_a_name() -> None:
+    """Lazy mode calls ``do`` with its callable name (a str subclass); the cache then
+    holds that object as the key's name, and the cache check reads it as a name."""
+    from dispatch.lazy._array import _op
+
+    name = _op("sum")
+    assert callable(name)
+    assert name == "sum"
+    reg.clear_caches()
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(do(name, x, axis=0), x.sum(axis=0))
+    np.testing.assert_array_equal(do(name, x, axis=0), x.sum(axis=0))  # cached now
+    assert check_caches({"sum"}) == 2  # the resolution and the call, both read as sum
+    check_caches()
