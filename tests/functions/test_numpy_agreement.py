@@ -128,6 +128,64 @@ def test_where_mask_of_another_library(backend):
     assert_close(actual, np.sum(X, axis=1, where=MASK))
 
 
+# ---------------------------------------------------------------- numpy 2's mean= and correction=
+
+
+def _takes(name: str, keyword: str) -> bool:
+    fn = _numpy_function(name)
+    if fn is None or isinstance(fn, np.ufunc) or not callable(fn):
+        return False
+    try:
+        return keyword in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+# the moments, found in numpy's signatures (correction= is the array API's name of ddof),
+# not listed: var, std, nanvar, nanstd today
+MOMENT_NAMES = sorted(n for n in known_names() if _takes(n, "correction"))
+
+MOMENT_CASES = {
+    "mean": lambda x: {"axis": 1, "mean": _reference(np.nanmean, x, axis=1, keepdims=True)},
+    "mean_off_centre": lambda x: {"axis": 0, "keepdims": True,
+                                  "mean": _reference(np.nanmean, x, axis=0, keepdims=True) + 1},
+    "correction": lambda x: {"axis": 1, "correction": 1},
+    "correction_all_axes": lambda x: {"correction": 2},
+    "mean_correction": lambda x: {"axis": 1, "correction": 1,
+                                  "mean": _reference(np.nanmean, x, axis=1, keepdims=True)},
+    "mean_where": lambda x: {"axis": 1, "where": MASK,
+                             "mean": _reference(np.nanmean, x, axis=1, keepdims=True)},
+    "correction_where": lambda x: {"axis": 1, "where": MASK, "correction": 1},
+    "positional_ddof_correction_zero": lambda x: {"axis": 1, "ddof": 0, "correction": 1},
+}
+
+
+def test_moment_keyword_names_cover_numpy():
+    # the walks below are over numpy's own signatures: they cannot shrink unnoticed
+    assert {"var", "std", "nanvar", "nanstd"} <= set(MOMENT_NAMES)
+
+
+@pytest.mark.parametrize("case", list(MOMENT_CASES))
+@pytest.mark.parametrize("name", MOMENT_NAMES)
+def test_moment_keywords_match_numpy(backend, name, case):
+    x = X_NAN if name.startswith("nan") else X
+    kwargs = MOMENT_CASES[case](x)
+    if not all(_takes(name, k) for k in kwargs):
+        pytest.skip(f"numpy's {name} takes no {sorted(kwargs)}")
+    expected = _reference(_numpy_function(name), x, **kwargs)
+    actual = _backend_call(name, backend, x, **kwargs)
+    assert_close(actual, expected)
+
+
+@pytest.mark.parametrize("name", MOMENT_NAMES)
+def test_ddof_with_correction_is_refused(backend, name):
+    # numpy's ValueError: the two name one parameter
+    with pytest.raises(ValueError, match="ddof and correction"):
+        _reference(_numpy_function(name), X, ddof=1, correction=1)
+    with pytest.raises(ValueError, match="ddof and correction"):
+        _backend_call(name, backend, X, ddof=1, correction=1)
+
+
 # ---------------------------------------------------------------- float width of integers
 
 # docs/vocabulary.md: the width of a float made from integers is the library's default,

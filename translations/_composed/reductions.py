@@ -152,8 +152,13 @@ def masked(name: str, a: Any, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{name}(out=...) is not supported: the result is a new array")
     a = p.pop("a")
     axis, keepdims = p.pop("axis", None), bool(p.pop("keepdims", False))
+    if name in _MOMENTS and "correction" in p:
+        p["ddof"] = ddof_of(p.get("ddof", 0), p.pop("correction"))
     if where is True:
-        return do(name, a, axis=axis, keepdims=keepdims, **p)
+        if "mean" not in p:
+            return do(name, a, axis=axis, keepdims=keepdims, **p)
+        # numpy 2's mean= is read by the recipe below: a mask that keeps every element
+        where = do("ones_like", a, dtype="bool")
     lib = infer_backend(a)
     if not is_array(where) or infer_backend(where) != lib:
         where = do("asarray", np.asarray(do("to_numpy", where), dtype=bool), like=lib)
@@ -166,6 +171,53 @@ def masked(name: str, a: Any, *args: Any, **kwargs: Any) -> Any:
     if name in _MOMENTS:
         return _masked_moment(name, a, mask, axis, keepdims, p)
     raise TypeError(f"{name}() got an unexpected keyword argument 'where'")
+
+
+def ddof_of(ddof: Any, correction: Any) -> Any:
+    """The ``ddof`` of numpy 2's ``correction=`` (its array API name); numpy refuses both."""
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def mask_kw(where: Any, mean: Any) -> dict[str, Any]:
+    """The keywords of :func:`masked` for a moment: those given (None is not given)."""
+    kw = {} if where is None else {"where": where}
+    if mean is not None:
+        kw["mean"] = mean
+    return kw
+
+
+def numpy_moment(name: str, fn: Any) -> Any:
+    """``fn``, a library's ``name`` (``var``, ``std``, ``nanvar`` or ``nanstd``) taking
+    numpy's arguments up to ``where=`` by their names, with numpy 2's ``mean=`` (the
+    masked recipe reads it) and ``correction=`` (``ddof`` by its array API name).
+
+    ``where=`` is passed on only when given: ``fn`` reads it (or calls :func:`masked`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):  # no mean=
+    ...     return np.var(a, axis, dtype, out, ddof, keepdims)
+    >>> numpy_moment("var", var)(np.array([1.0, 3.0]), mean=0.0, correction=1)
+    np.float64(10.0)
+    """
+
+    def moment(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+               keepdims: bool = False, *, where: Any = None, mean: Any = None,
+               correction: Any = None) -> Any:
+        if correction is not None:
+            ddof = ddof_of(ddof, correction)
+        if mean is not None:
+            return masked(name, a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
+        kw = {} if where is None else {"where": where}
+        return fn(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, **kw)
+
+    moment.__name__ = moment.__qualname__ = name
+    moment.__doc__ = fn.__doc__
+    moment.__wrapped__ = fn  # type: ignore[attr-defined]
+    return moment
 
 
 def _masked_extreme(name: str, a: Any, mask: Any, axis: Any, keepdims: bool, initial: Any) -> Any:
@@ -217,7 +269,7 @@ def _masked_moment(name: str, a: Any, mask: Any, axis: Any, keepdims: bool, p: d
         d = do("where", ok, x - mu, do("zeros_like", x - mu))
         sq = do("real", d * do("conj", d)) if _dt(d).kind == "c" else d * d
         s = do("sum", sq, axis=axis, keepdims=keepdims)
-        ddof = p.get("correction", p.get("ddof", 0))
+        ddof = p.get("ddof", 0)
         n = do("astype", do("sum", ok, axis=axis, keepdims=keepdims), _dt(s).name)
         r = s / do("maximum", n - ddof, do("zeros_like", n))
         if name.endswith("std"):
@@ -523,19 +575,11 @@ def nanvar(
     >>> do("nanvar", np.array([[1.0, np.nan, 3.0], [2.0, 2.0, np.nan]]), axis=1)
     array([1., 0.])
     """
-    if where is not None or mean is not None:
-        # numpy 2's mean= is read by the masked recipe: a mask that keeps every element
-        kw = {"mean": mean} if mean is not None else {}
-        if correction is not None:
-            kw["correction"] = correction
-        if where is None:
-            where = do("ones_like", a, dtype="bool")
-        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, where=where, **kw)
-    _no_out(out)
     if correction is not None:
-        if ddof != 0:
-            raise ValueError("ddof and correction can't be provided simultaneously.")
-        ddof = correction
+        ddof = ddof_of(ddof, correction)
+    if where is not None or mean is not None:
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
+    _no_out(out)
     if not _inexact(a):
         return do("var", a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     ok = do("logical_not", do("isnan", a))
@@ -578,17 +622,12 @@ def nanstd(
     >>> do("nanstd", np.array([1.0, np.nan, 3.0]))
     np.float64(1.0)
     """
-    if where is not None:
-        kw = {"mean": mean} if mean is not None else {}
-        if correction is not None:
-            kw["correction"] = correction
-        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, where=where, **kw)
+    if correction is not None:
+        ddof = ddof_of(ddof, correction)
+    if where is not None or mean is not None:
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
     _no_out(out)
-    kw = {} if correction is None else {"correction": correction}
-    if mean is not None:
-        kw["mean"] = mean
-    var = do("nanvar", a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, **kw)
-    return do("sqrt", var)
+    return do("sqrt", do("nanvar", a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
 
 
 # ---------------------------------------------------------------- average

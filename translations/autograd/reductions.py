@@ -18,6 +18,7 @@ from autograd import numpy as anp
 from autograd.extend import defvjp, primitive
 from autograd.tracer import Box, getval
 from dispatch.translations._composed._covariance import corrcoef
+from dispatch.translations._composed.reductions import numpy_moment
 
 from dispatch.engine import do
 
@@ -148,6 +149,9 @@ def _cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: A
 
 
 TABLE = {
+    # autograd's var and std pass numpy 2's mean= on to numpy with a box in it
+    "var": numpy_moment("var", anp.var),
+    "std": numpy_moment("std", anp.std),
     "cumprod": _cumprod,
     "nansum": _nansum,
     "nanmean": _nanmean,

@@ -14,7 +14,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
-from dispatch.translations._composed.reductions import masked
+from dispatch.translations._composed.reductions import masked, numpy_moment
 from dispatch.translations.dask._common import written
 
 from dispatch.engine import NATIVE, merge_tables
@@ -153,10 +153,9 @@ TABLE = merge_tables(
         "nancumprod": _cumulative(da.nancumprod),
         "ptp": _ptp,
     },
-    # dask's own (lazy, beating the composed ones), with numpy's where=
-    {
-        n: _masking(n)
-        for n in "sum prod var std all any nansum nanprod nanmean nanvar nanstd".split()
-    },
-    names=("reductions", "masked reductions"),
+    # dask's own (lazy, beating the composed ones), with numpy's where= (and the
+    # moments with numpy 2's mean= and correction=, which dask's take neither of)
+    {n: _masking(n) for n in "sum prod all any nansum nanprod nanmean".split()},
+    {n: numpy_moment(n, _masking(n)) for n in ("var", "std", "nanvar", "nanstd")},
+    names=("reductions", "masked reductions", "masked moments"),
 )

@@ -12,6 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._composed.reductions import numpy_moment
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations._keywords import no_out
 
@@ -93,8 +94,9 @@ TABLE = merge_tables(
         "nanmax": NATIVE,
         "nanmin": NATIVE,
         "nanprod": NATIVE,
-        "nanvar": NATIVE,
-        "nanstd": NATIVE,
+        # with numpy 2's correction= (and mean=), which jax's nan* moments do not take
+        "nanvar": numpy_moment("nanvar", jnp.nanvar),
+        "nanstd": numpy_moment("nanstd", jnp.nanstd),
         "average": NATIVE,
         "trapezoid": _trapezoid,
     },

@@ -14,7 +14,7 @@ from typing import Any
 import mlx.core as mx
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed._covariance import corrcoef, cov
-from dispatch.translations._composed.reductions import masked
+from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _pair
@@ -135,13 +135,13 @@ def _spread(fn: Callable) -> Callable:
         # from a given mean) and correction= (the array API's ddof)
         _no_out(out)
         if correction is not None:
-            ddof = correction
-        if (mean is not None or int(ddof) != ddof) and not _masking(where):
-            # the masked moment reads mean= and a fractional ddof (mlx's takes ints)
+            ddof = ddof_of(ddof, correction)
+        if int(ddof) != ddof and not _masking(where):
+            # the masked moment reads a fractional ddof (mlx's takes ints)
             where = mx.ones(_arr(a).shape, mx.bool_)
-        if _masking(where):
-            more = {} if mean is None else {"mean": mean}
-            return masked(fn.__name__, a, axis, dtype, out, ddof, keepdims, where=where, **more)
+        if _masking(where) or mean is not None:
+            kw = mask_kw(where if _masking(where) else None, mean)
+            return masked(fn.__name__, a, axis, dtype, out, ddof, keepdims, **kw)
         a = _float_input(a, dtype)
         return fn(a, axis=axis_arg(axis), keepdims=keepdims, ddof=int(ddof))
 

@@ -103,7 +103,7 @@ def _count(a: Tensor, axis: Any) -> int:
 
 def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, correction: float | None = None, mean: Any = None) -> Tensor:
-    ddof = ddof if correction is None else correction
+    ddof = ddof if correction is None else _composed_reductions.ddof_of(ddof, correction)
     dt = _dtype(dtype) or _numpy_dtype("var", a.dtype)
     if dt is paddle.float16:  # paddle has no float16 mean: float32, rounded back
         return _var(a.astype("float32"), axis, None, None, ddof, keepdims, mean=mean).astype(dt)
@@ -388,7 +388,9 @@ def _masked_moment(fn: Any, a: Tensor, mask: Tensor, axis: Any, dtype: Any, *arg
         mean = _cast(promote(mean)[0], dt)
     if fn is _mean:
         return mean if keepdims else _drop(mean, axis, a.ndim)
-    ddof = given.get("ddof", 0) if given.get("correction") is None else given["correction"]
+    ddof = given.get("ddof", 0)
+    if given.get("correction") is not None:
+        ddof = _composed_reductions.ddof_of(ddof, given["correction"])
     d = paddle.where(mask, x - mean, zero)
     sq = paddle.real(d * paddle.conj(d)) if d.is_complex() else d * d
     var = paddle.sum(sq, axis=_axis(axis), keepdim=True) / (count - ddof)

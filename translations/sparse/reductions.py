@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import sparse
-from dispatch.translations._composed.reductions import masked
+from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._keywords import no_out
 from dispatch.translations.sparse._common import densified, sp
 
@@ -134,12 +134,10 @@ def _spread(name: str) -> Any:
     ) -> Any:
         no_out(name, "sparse", out)
         if correction is not None:  # the array API's name of numpy's ddof
-            ddof = correction
-        if mean is not None and where is True:
-            where = sparse.ones(sp(a).shape, dtype=bool)  # the masked moment reads mean=
-        if where is not True:  # pydata's reductions take no mask
-            kw = {} if mean is None else {"mean": mean}
-            return masked(name, a, axis, dtype, None, ddof, keepdims, where=where, **kw)
+            ddof = ddof_of(ddof, correction)
+        if where is not True or mean is not None:  # pydata's take no mask, nor mean=
+            kw = mask_kw(None if where is True else where, mean)
+            return masked(name, a, axis, dtype, None, ddof, keepdims, **kw)
         # numpy's ``ddof`` is the array API's ``correction``
         a = sp(a)
         if dtype is not None:

@@ -14,7 +14,7 @@ from typing import Any
 import tensorflow as tf
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed._covariance import corrcoef, cov
-from dispatch.translations._composed.reductions import masked
+from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._keywords import no_out
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
@@ -49,13 +49,12 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
 def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, where: Any = None, mean: Any = None,
          correction: float | None = None) -> Any:
+    if correction is not None:  # the array API's name of numpy's ddof
+        ddof = ddof_of(ddof, correction)
     if where is not None:
-        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where,
-                      **_moment_kw(mean, correction))
+        return masked("var", a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
     no_out("var", "tensorflow", out)
     x = _t(a)
-    if correction is not None:
-        ddof = correction
     out_dt = _dt(dtype) or _np_out("var", x.dtype)
     if x.dtype.is_complex:
         x = tf.cast(x, tf.complex64 if out_dt == tf.float32 else tf.complex128)
@@ -73,18 +72,12 @@ def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: fl
 def _std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
          keepdims: bool = False, *, where: Any = None, mean: Any = None,
          correction: float | None = None) -> Any:
-    if where is not None:
-        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where,
-                      **_moment_kw(mean, correction))
-    no_out("std", "tensorflow", out)
-    return tf.sqrt(_var(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction))
-
-
-def _moment_kw(mean: Any, correction: Any) -> dict:
-    kw = {} if mean is None else {"mean": mean}
     if correction is not None:
-        kw["correction"] = correction
-    return kw
+        ddof = ddof_of(ddof, correction)
+    if where is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
+    no_out("std", "tensorflow", out)
+    return tf.sqrt(_var(a, axis, dtype, None, ddof, keepdims, mean=mean))
 
 
 def _median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
@@ -109,18 +102,10 @@ def _median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = 
     return r
 
 
-def _with_mask(a: Any, kw: dict[str, Any]) -> dict[str, Any]:
-    """``kw`` with a mask: numpy's own, or one that keeps every element (the masked
-    recipe is the one that reads ``mean=`` and ``correction=``)."""
-    if kw.get("where") is None:
-        return {**kw, "where": tf.ones(tf.shape(_t(a)), tf.bool)}
-    return kw
-
-
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
-    if kw:  # where=, mean=, correction=: numpy's recipe over a mask (all true if none)
-        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **_with_mask(a, kw))
+    if kw:  # where=, mean=, correction=: numpy's recipe (masked reads each)
+        return masked("nanvar", a, axis, dtype, out, ddof, keepdims, **kw)
     no_out("nanvar", "tensorflow", out)
     x = _t(a)
     if not (x.dtype.is_floating or x.dtype.is_complex):
@@ -139,8 +124,8 @@ def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False, **kw: Any) -> Any:
-    if kw:  # where=, mean=, correction=: numpy's recipe over a mask (all true if none)
-        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **_with_mask(a, kw))
+    if kw:  # where=, mean=, correction=: numpy's recipe (masked reads each)
+        return masked("nanstd", a, axis, dtype, out, ddof, keepdims, **kw)
     no_out("nanstd", "tensorflow", out)
     return tf.sqrt(_nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims))
 

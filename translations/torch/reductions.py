@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 from dispatch.translations._adapters import empty_axes
-from dispatch.translations._composed.reductions import masked
+from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations._keywords import no_out
 from dispatch.translations.torch._common import (
@@ -85,9 +85,12 @@ def _mean(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
 
 
 def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-         keepdims: bool = False, *, where: Any = None) -> Tensor:
-    if where is not None:
-        return masked("var", a, axis, dtype, out, ddof, keepdims, where=where)
+         keepdims: bool = False, *, where: Any = None, mean: Any = None,
+         correction: Any = None) -> Tensor:
+    if correction is not None:  # numpy 2's (the array API's) name of ddof
+        ddof = ddof_of(ddof, correction)
+    if where is not None or mean is not None:
+        return masked("var", a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
     no_out("var", "torch", out)
     # torch divides by n - 1 unless told otherwise; numpy's ddof defaults to 0
     dtype = _dtype(dtype)
@@ -96,9 +99,12 @@ def _var(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof:
 
 
 def _std(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-         keepdims: bool = False, *, where: Any = None) -> Tensor:
-    if where is not None:
-        return masked("std", a, axis, dtype, out, ddof, keepdims, where=where)
+         keepdims: bool = False, *, where: Any = None, mean: Any = None,
+         correction: Any = None) -> Tensor:
+    if correction is not None:  # numpy 2's (the array API's) name of ddof
+        ddof = ddof_of(ddof, correction)
+    if where is not None or mean is not None:
+        return masked("std", a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
     no_out("std", "torch", out)
     if a.dtype is torch.float16:
         # torch.std works in float32 inside; numpy's is the root of its float16 var
