@@ -138,6 +138,76 @@ def host_device(name: str, backend: str, device: Any) -> None:
                          f"honoured; {backend} arrays live in host memory ('cpu') only")
 
 
+def takes_device(name: str, fn: Callable, place: Callable[[str, Any, Any], Any]) -> Callable:
+    """``fn``, a library's creation routine without numpy's ``device=``, taking it: the
+    result goes through ``place(name, result, device)`` (a move to the device, or the
+    check that it is the one device of a host library), never ignored.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> zeros = takes_device("zeros", lambda shape: np.zeros(shape), host_place("numpy"))
+    >>> zeros(2, device="cpu")
+    array([0., 0.])
+    >>> zeros(2, device="cuda")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: do('zeros') on backend 'numpy': device='cuda' cannot be honoured; ...
+    """
+
+    def create(*args: Any, device: Any = None, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        return out if device is None else place(name, out, device)
+
+    create.__name__ = create.__qualname__ = getattr(fn, "__name__", name)
+    create.__doc__ = fn.__doc__
+    create.__wrapped__ = fn  # type: ignore[attr-defined]
+    return create
+
+
+def host_place(backend: str) -> Callable[[str, Any, Any], Any]:
+    """The ``place`` of :func:`takes_device` for a library whose arrays live in host
+    memory only: :func:`host_device`'s check, the array as it is."""
+
+    def place(name: str, out: Any, device: Any) -> Any:
+        host_device(name, backend, device)
+        return out
+
+    return place
+
+
+def diff_ends(fn: Callable) -> Callable:
+    """``fn``, a library's ``diff(a, n, axis)``, with numpy's ``prepend=`` and
+    ``append=``: the values joined to ``a`` along ``axis`` first, a scalar as a slice of
+    ``a``'s shape, by numpy's promotion (``concatenate``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> diff_ends(lambda a, n, axis: np.diff(a, n, axis))(np.array([1, 3, 6]), prepend=0)
+    array([1, 2, 3])
+    """
+
+    def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
+        if prepend is None and append is None:
+            return fn(a, n, axis)
+        shape = list(do("shape", a))
+        if not shape:
+            raise ValueError("diff requires input that is at least one dimensional")
+        shape[axis] = 1  # an IndexError for an axis a has not, as numpy's AxisError
+        parts = []
+        for v in (prepend, a, append):
+            if v is a or v is None:
+                parts.append(v)
+                continue
+            v = do("asarray", v, like=a)
+            parts.append(do("broadcast_to", v, tuple(shape)) if do("ndim", v) == 0 else v)
+        return fn(do("concatenate", [p for p in parts if p is not None], axis=axis), n, axis)
+
+    diff.__name__ = diff.__qualname__ = "diff"
+    return diff
+
+
 def _dtypes(arrays: Sequence[Any]) -> list[np.dtype]:
     return [do("dtype_of", a) for a in arrays]
 

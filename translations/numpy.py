@@ -149,8 +149,9 @@ def _gradient(f, *varargs, **kwargs):
     return np.gradient(f, *varargs, **kwargs)
 
 
-def _astype(x, dtype, copy=True):
-    return np.asanyarray(x).astype(dtype, copy=copy)  # a subclass stays one, as in numpy
+def _astype(x, dtype, copy=True, *, device=None):
+    out = np.asanyarray(x).astype(dtype, copy=copy)  # a subclass stays one, as in numpy
+    return out if device is None else _to_device(out, device)
 
 
 def _to_device(x, device=None):

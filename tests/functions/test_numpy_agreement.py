@@ -186,6 +186,65 @@ def test_ddof_with_correction_is_refused(backend, name):
         _backend_call(name, backend, X, ddof=1, correction=1)
 
 
+# ------------------------------------------------------------ device='cpu' of creation routines
+
+# every name whose numpy signature takes device= (found, not listed), with its call:
+# (arguments, whether the first is the backend's array; else like=)
+DEVICE_NAMES = sorted(n for n in known_names() if _takes(n, "device"))
+DEVICE_CALLS = {
+    "arange": ((1, 7, 2), False), "asanyarray": (([1.0, 2.0],), False),
+    "asarray": (([1.0, 2.0],), False), "astype": ((X, "float32"), True),
+    "empty": (((2, 3),), False), "empty_like": ((X,), True), "eye": ((3,), False),
+    "fft.fftfreq": ((6, 0.5), False), "fft.rfftfreq": ((6, 0.5), False),
+    "full": (((2, 3), 1.5), False), "full_like": ((X, 2.5), True),
+    "linspace": ((0.0, 1.0, 5), False), "ones": (((2, 3),), False),
+    "ones_like": ((X,), True), "zeros": (((2, 3),), False), "zeros_like": ((X,), True),
+}
+
+
+def test_device_calls_cover_numpys_names():
+    # a name numpy gives device= later is called here too, or this fails
+    assert set(DEVICE_NAMES) <= set(DEVICE_CALLS), set(DEVICE_NAMES) - set(DEVICE_CALLS)
+
+
+@pytest.mark.parametrize("name", DEVICE_NAMES)
+def test_device_cpu_is_honoured(backend, name):
+    """numpy's ``device='cpu'``: every library here has a CPU, so the call is the one
+    without ``device=`` (the same values, the same dtype), never a refusal."""
+    args, array_first = DEVICE_CALLS[name]
+    if array_first:
+        plain = _backend_call(name, backend, *args)
+        placed = _backend_call(name, backend, *args, device="cpu")
+    else:
+        plain = to_np(do(name, *args, like=backend))
+        placed = to_np(do(name, *args, like=backend, device="cpu"))
+    if name.startswith("empty"):  # no values to compare
+        assert np.shape(placed) == np.shape(plain)
+        assert np.asarray(placed).dtype == np.asarray(plain).dtype
+    else:
+        assert_close(placed, plain)
+
+
+# ---------------------------------------------------------------- diff's prepend= and append=
+
+X_INT = np.array([[1, 4, 9, 16], [2, 3, 5, 7], [0, -1, 4, 4]])
+DIFF_CASES = {
+    "scalar_prepend": (X, {"prepend": 0.5}),
+    "array_append": (X, {"append": X[:, :2], "axis": -1}),
+    "both_axis0": (X, {"prepend": X[:1], "append": 2.0, "axis": 0}),
+    "n2_both": (X, {"n": 2, "prepend": -1.0, "append": 1.0}),
+    "int_with_float_end": (X_INT, {"prepend": 0.5}),
+    "int_ends": (X_INT, {"prepend": 0, "append": X_INT[:, -1:], "axis": 1}),
+}
+
+
+@pytest.mark.parametrize("case", list(DIFF_CASES))
+def test_diff_ends_match_numpy(backend, case):
+    x, kwargs = DIFF_CASES[case]
+    expected = np.diff(x, **kwargs)
+    assert_close(_backend_call("diff", backend, x, **kwargs), expected)
+
+
 # ---------------------------------------------------------------- float width of integers
 
 # docs/vocabulary.md: the width of a float made from integers is the library's default,

@@ -15,6 +15,7 @@ from dask.array import Array
 from dispatch.translations._adapters import linspace_dtype
 from dispatch.translations._composed._bound import fill_entries
 from dispatch.translations._composed.creation import one_layout_asfortranarray
+from dispatch.translations._keywords import host_place, takes_device
 
 from dispatch.engine import merge_tables
 
@@ -67,11 +68,14 @@ TABLE = merge_tables(
         "zeros": da.zeros,
         "ones": da.ones,
         "empty": da.empty,
-        "eye": _eye,
         "identity": _identity,
-        "linspace": _linspace,
         "diagflat": _diagflat,
     },
+    # dask's take no device=: its arrays are host arrays, device='cpu' is theirs
+    {n: takes_device(n, f, host_place("dask")) for n, f in (
+        ("arange", da.arange), ("eye", _eye), ("linspace", _linspace),
+        ("empty_like", da.empty_like), ("full_like", da.full_like),
+        ("ones_like", da.ones_like), ("zeros_like", da.zeros_like))},
     # dask.array has none of these: composed of its lazy arange and arithmetic
     fill_entries("dask", "geomspace", "logspace"),
     # numpy's index routines
@@ -79,5 +83,5 @@ TABLE = merge_tables(
                  "mask_indices"),
     # numpy's window functions
     fill_entries("dask", "hamming", "hanning", "blackman", "bartlett", "kaiser"),
-    names=("creation", "fill entries", "index fills", "windows"),
+    names=("creation", "host devices", "fill entries", "index fills", "windows"),
 )

@@ -18,7 +18,12 @@ from dask.array import Array
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
 from dispatch.translations._composed.devices import device_ref
-from dispatch.translations._keywords import array_shape, check_order, copy_needed, host_device
+from dispatch.translations._keywords import (
+    array_shape,
+    check_order,
+    copy_needed,
+    host_device,
+)
 
 from dispatch.engine import merge_tables, tree_flatten, tree_unflatten, unsupported
 
@@ -70,8 +75,9 @@ def _from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> Array:
     return da.from_array(host_from_dlpack(x, device, copy))
 
 
-def _astype(x: Array, dtype: Any, copy: bool = True) -> Array:
-    return da.asarray(x).astype(np.dtype(dtype))
+def _astype(x: Array, dtype: Any, copy: bool = True, *, device: Any = None) -> Array:
+    out = da.asarray(x).astype(np.dtype(dtype))
+    return out if device is None else _to_device(out, device)
 
 
 def _to_device(x: Array, device: Any = None) -> Array:

@@ -10,6 +10,7 @@ from typing import Any
 
 import dask.array as da
 from dask.array import Array
+from dispatch.translations._keywords import host_place, takes_device
 from dispatch.translations.dask._common import one_chunk
 
 from dispatch.engine import merge_tables
@@ -52,5 +53,8 @@ TABLE = merge_tables(
     {f"fft.{n}": _fft_nd(n) for n in ("fftn", "ifftn", "rfftn", "irfftn")},
     {f"fft.{n}": _fft_nd(n, (-2, -1)) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
     {"fft.fftshift": _fftshift},
-    names=("1-d transforms", "n-d transforms", "2-d transforms", "fft"),
+    # dask's frequencies take no device=: host arrays, device='cpu' is theirs
+    {f"fft.{n}": takes_device(f"fft.{n}", getattr(da.fft, n), host_place("dask"))
+     for n in ("fftfreq", "rfftfreq")},
+    names=("1-d transforms", "n-d transforms", "2-d transforms", "fft", "frequencies"),
 )

@@ -15,6 +15,7 @@ import mlx.core as mx
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
+from dispatch.translations._keywords import diff_ends
 from dispatch.translations.mlx._common import axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _pair
@@ -270,6 +271,7 @@ TABLE = {
     "nanmean": _nanmean,
     "sum": _accumulating(mx.sum),
     "prod": _accumulating(mx.prod),
+    "diff": diff_ends(mx.diff),  # mlx's takes no prepend= or append=
     "cumsum": _cumulative(mx.cumsum),
     "cumprod": _cumulative(mx.cumprod),
     "max": _extreme(mx.max),

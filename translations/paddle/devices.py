@@ -126,7 +126,9 @@ def _to_numpy(x: Any) -> np.ndarray:
     return x.detach().cpu().numpy()
 
 
-def _astype(x: Tensor, dtype: Any, copy: bool = True) -> Tensor:
+def _astype(x: Tensor, dtype: Any, copy: bool = True, *, device: Any = None) -> Tensor:
+    if device is not None:  # numpy 2's device=: the cast, then the move
+        return _to_device(_astype(x, dtype, copy), device)
     dt = _dtype(dtype)
     if x.dtype == dt:
         return x.clone() if copy else x

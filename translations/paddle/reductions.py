@@ -17,7 +17,7 @@ import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
-from dispatch.translations._keywords import no_out
+from dispatch.translations._keywords import diff_ends, no_out
 from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype, truth
 from paddle import Tensor
 
@@ -455,6 +455,7 @@ _CUM = {"cumsum": _cumulative("cumsum", paddle.cumsum),
         "cumprod": _cumulative("cumprod", lambda a, axis: paddle.cumprod(a, dim=axis))}
 
 _TABLE = {
+    "diff": diff_ends(paddle.diff),  # paddle's takes tensors only as its ends
     "sum": _sum_first,
     "prod": _masked(_prod, 1.0),
     "mean": _masked(_mean, None),

@@ -15,7 +15,12 @@ import numpy as np
 from dispatch.translations._adapters import host_from_dlpack
 from dispatch.translations._composed._bound import host_entries
 from dispatch.translations._composed.devices import device_ref
-from dispatch.translations._keywords import array_shape, check_order, copy_needed, host_device
+from dispatch.translations._keywords import (
+    array_shape,
+    check_order,
+    copy_needed,
+    host_device,
+)
 from dispatch.translations.sparse._common import sp
 from sparse import COO, SparseArray
 
@@ -66,8 +71,9 @@ def _from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> SparseAr
     return COO.from_numpy(host_from_dlpack(x, device, copy))
 
 
-def _astype(x: Any, dtype: Any, copy: bool = True) -> SparseArray:
-    return sp(x).astype(np.dtype(dtype), copy=copy)
+def _astype(x: Any, dtype: Any, copy: bool = True, *, device: Any = None) -> SparseArray:
+    out = sp(x).astype(np.dtype(dtype), copy=copy)
+    return out if device is None else _to_device(out, device)
 
 
 def _to_device(x: SparseArray, device: Any = None) -> SparseArray:

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.special as sc
 import sparse
 from dispatch.translations._adapters import UFUNC_SPELLINGS
-from dispatch.translations._keywords import no_out, refused_value, ufunc_call
+from dispatch.translations._keywords import diff_ends, no_out, refused_value, ufunc_call
 from dispatch.translations.sparse._common import sp, ufunc_entry
 from sparse import SparseArray
 
@@ -153,7 +153,7 @@ TABLE = merge_tables(
         "array_equal": _array_equal,
         "clip": _clip,
         "complex": _complex,
-        "diff": _diff,
+        "diff": diff_ends(_diff),  # pydata's takes sparse arrays only as its ends
         "interp": NATIVE,  # pydata's own (numpy's, over the stored values and the fill value)
     },
     # numpy's ufuncs, which sparse implements (__array_ufunc__), and the array API's

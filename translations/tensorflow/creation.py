@@ -21,7 +21,7 @@ from dispatch.translations._composed.creation import (
     immutable_require,
     one_layout_asfortranarray,
 )
-from dispatch.translations._keywords import array_shape, check_order, copy_needed
+from dispatch.translations._keywords import array_shape, check_order, copy_needed, takes_device
 from dispatch.translations.tensorflow._common import (
     _dt,
     _result_dtype,
@@ -200,7 +200,7 @@ TABLE = merge_tables(
         "array": _array,
         "copy": _copy_leaf,
         "arange": _arange,
-        "linspace": _linspace,
+        "linspace": takes_device("linspace", _linspace, placed),
         "meshgrid": _meshgrid,
         "indices": _indices,
         "full": _full,
@@ -208,6 +208,9 @@ TABLE = merge_tables(
         "tril": _tril,
         "triu": _triu,
     },
+    # tnp's creation routines take no device=: the result placed on it
+    {n: takes_device(n, getattr(tnp, n), placed)
+     for n in ("empty", "empty_like", "eye", "ones", "ones_like", "zeros", "zeros_like")},
     # tnp's logspace ignores dtype and takes no array base; its geomspace fails on complex
     fill_entries("tensorflow", "geomspace", "logspace"),
     # numpy's index routines
@@ -215,5 +218,5 @@ TABLE = merge_tables(
                  "mask_indices"),
     # numpy's window functions
     fill_entries("tensorflow", "hamming", "hanning", "blackman", "bartlett", "kaiser"),
-    names=("creation", "composed fills", "index fills", "windows"),
+    names=("creation", "placed", "composed fills", "index fills", "windows"),
 )

@@ -16,7 +16,7 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import numpy_container, pad_index
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._keywords import cast_all, no_out, pad_keywords, reshape_order
+from dispatch.translations._keywords import cast_all, diff_ends, no_out, pad_keywords, reshape_order
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _axes,
@@ -285,6 +285,7 @@ def _swapaxes(a: Any, axis1: int, axis2: int) -> Any:
 
 
 TABLE = {
+    "diff": diff_ends(tnp.diff),  # tnp's takes no prepend= or append=
     # tnp returns a list; numpy 2 a tuple
     "broadcast_arrays": numpy_container(tnp.broadcast_arrays, tuple),
     "reshape": _reshape,

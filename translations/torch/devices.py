@@ -176,9 +176,10 @@ def _to_device(x: Tensor, device: Any = None) -> Tensor:
     return x if device is None else x.to(device_ref(device))
 
 
-def _astype(x: Tensor, dtype: Any, copy: bool = True) -> Tensor:
+def _astype(x: Tensor, dtype: Any, copy: bool = True, *, device: Any = None) -> Tensor:
     # Tensor.to takes only torch dtypes, and returns ``x`` itself unless told to copy
-    return x.to(_dtype(dtype), copy=copy)
+    out = x.to(_dtype(dtype), copy=copy)
+    return out if device is None else _to_device(out, device)
 
 
 def _is_available(x: Any) -> bool:

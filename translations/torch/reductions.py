@@ -17,7 +17,7 @@ import torch
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
-from dispatch.translations._keywords import no_out
+from dispatch.translations._keywords import diff_ends, no_out
 from dispatch.translations.torch._common import (
     _UNSIGNED_WIDE,
     _axes,
@@ -260,5 +260,5 @@ TABLE = {
     "ptp": empty_axes(_ptp),
     "nansum": empty_axes(_nansum),
     "nanmean": empty_axes(_nanmean),
-    "diff": "diff",
+    "diff": diff_ends(torch.diff),  # torch's takes tensors only as its ends
 }
