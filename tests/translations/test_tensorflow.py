@@ -256,3 +256,54 @@ def test_negative_zero_keeps_its_sign_after_a_positive_zero(dtype):
     assert np.signbit(z.imag)
     x = tf.constant([1.0, 2.0], tf.float64 if dtype is None else dtype)
     np.testing.assert_array_equal(np.signbit(do("multiply", x, -0.0).numpy()), [True, True])
+
+
+# ---------------------------------------------------------------- unsigned integers
+
+def _numpy_ufuncs() -> list[str]:
+    from dispatch._resolve import known_names
+
+    return sorted(n for n in known_names() if isinstance(getattr(np, n, None), np.ufunc))
+
+
+# tensorflow refuses these with its own error (a typed error, never a wrong answer)
+UNSIGNED_REFUSED = {
+    ("rint", "uint8"): "numpy's result is float16, and tf has no float16 rint kernel",
+    ("spacing", "uint8"): "numpy's result is float16, and tf's nextafter has no float16",
+    ("gcd", "uint64"): "computed in int64, a value above 2**63 would come out wrong",
+    ("lcm", "uint64"): "computed in int64, a value above 2**63 would come out wrong",
+}
+
+
+@pytest.mark.parametrize("dt", ["uint8", "uint16", "uint32", "uint64"])
+@pytest.mark.parametrize("name", _numpy_ufuncs())
+def test_every_ufunc_of_unsigned_integers_is_numpys(name, dt):
+    """tensorflow's kernels lack most unsigned dtypes: every ufunc numpy computes on
+    them gives numpy's values and dtype (negative, power and matmul wrap as numpy's)."""
+    ufunc = getattr(np, name)
+    a = np.array([0, 1, 2, 7, 200], dt)
+    b = np.array([3, 1, 2, 2, 5], dt)
+    args = (a,) if ufunc.nin == 1 else (a, b)
+    if name in ("matmul", "vecdot", "matvec", "vecmat"):  # the core dimensions
+        m = np.outer(a, b) % 11
+        args = {"matmul": (m, m.astype(dt)), "vecdot": (a, b),
+                "matvec": (m, b), "vecmat": (a, m)}[name]
+        args = tuple(x.astype(dt) for x in args)
+    with np.errstate(all="ignore"):
+        try:
+            expected = ufunc(*args)
+        except TypeError:
+            pytest.skip(f"numpy has no {name} loop for {dt}")
+    tensors = [tf.constant(x) for x in args]
+    if (name, dt) in UNSIGNED_REFUSED:
+        with pytest.raises(Exception, match=r"(?i)uint64|float16|half") as err:
+            do(name, *tensors)
+        assert not isinstance(err.value, AssertionError)
+        return
+    got = do(name, *tensors)
+    for e, g in zip(expected if isinstance(expected, tuple) else (expected,),
+                    got if isinstance(got, tuple) else (got,), strict=True):
+        g = g.numpy()
+        assert g.dtype == e.dtype, (name, dt, g.dtype, e.dtype)
+        rtol = {2: 2e-3, 4: 2e-6}.get(e.dtype.itemsize, 1e-12) if e.dtype.kind == "f" else 0
+        np.testing.assert_allclose(g, e, rtol=rtol, equal_nan=True)

@@ -168,7 +168,10 @@ def _log_base(base: float) -> Callable:
 
 def _spacing(x: Any) -> Any:
     inf = tf.where(_signbit(x), tf.constant(-math.inf, x.dtype), tf.constant(math.inf, x.dtype))
-    return tf.math.nextafter(x, inf) - x
+    # the step from a zero (either sign, as numpy's) is the smallest subnormal, which
+    # tf's arithmetic flushes to 0
+    tiny = tf.constant(np.finfo(x.dtype.as_numpy_dtype).smallest_subnormal, x.dtype)
+    return tf.where(tf.equal(x, 0), tiny, tf.math.nextafter(x, inf) - x)
 
 
 def _real(x: Any) -> Any:
@@ -266,6 +269,8 @@ def _floor_divide(x1: Any, x2: Any) -> Any:
 
 
 def _power(x1: Any, x2: Any) -> Any:
+    if x1.dtype in _UNSIGNED:  # never a negative exponent; tf's pow has no unsigned kernel
+        return _unsigned_pow(x1, x2)
     # tf's integer pow refuses a negative exponent with an InvalidArgumentError; numpy's
     # error is a ValueError (read eagerly; traced, tf's own error stays)
     if (
@@ -355,6 +360,31 @@ def _heaviside(x1: Any, x2: Any) -> Any:
     return tf.where(tf.math.is_nan(x1), x1 * one, r) if _is_float(x1) else r
 
 
+_UNSIGNED = frozenset({tf.uint8, tf.uint16, tf.uint32, tf.uint64})
+
+
+def _unsigned(fn: Callable, *, uint64: bool = True) -> Callable:
+    """``fn`` (a kernel on tensors of one dtype) for the unsigned integers, which
+    tensorflow's kernels lack: computed in int64 and wrapped back to the dtype, numpy's
+    modular result (uint64 by bitcast: a sum's or a product's low 64 bits are the same
+    signed or not). ``uint64=False``: a kernel whose result depends on the value's sign
+    (gcd), for which uint64 stays tensorflow's error rather than a wrong answer."""
+
+    def kernel(*xs: Any) -> Any:
+        dt = xs[0].dtype
+        if dt not in _UNSIGNED or (dt == tf.uint64 and not uint64):
+            return fn(*xs)
+        if dt == tf.uint64:
+            return tf.bitcast(fn(*(tf.bitcast(x, tf.int64) for x in xs)), tf.uint64)
+        return tf.cast(fn(*(tf.cast(x, tf.int64) for x in xs)), dt)
+
+    kernel.__name__ = kernel.__qualname__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+_unsigned_pow = _unsigned(tf.pow)
+
+
 def _gcd_ints(x1: Any, x2: Any) -> Any:
     a, b = tf.abs(x1), tf.abs(x2)
     a, b = a + tf.zeros_like(b), b + tf.zeros_like(a)
@@ -424,9 +454,9 @@ def _exp2(x: Any) -> Any:
 
 _UNARY = {
     "absolute": _abs,
-    "negative": tf.negative,
+    "negative": _unsigned(tf.negative),
     "positive": tf.identity,
-    "sign": tf.sign,
+    "sign": _unsigned(tf.sign),
     "sqrt": tf.sqrt,
     "cbrt": _cbrt,
     "square": _bool_keep(tf.square),
@@ -458,7 +488,7 @@ _UNARY = {
     "isfinite": _isfinite,
     "signbit": _signbit,
     "conjugate": _conj,
-    "reciprocal": _reciprocal,
+    "reciprocal": _unsigned(_reciprocal),
     "logical_not": lambda x: tf.logical_not(_truth(x)),
     "invert": _invert,
     "deg2rad": _angle_conv(_PI / 180),
@@ -503,8 +533,8 @@ _BINARY = {
     "bitwise_xor": _bool_or(tf.bitwise.bitwise_xor, tf.math.logical_xor),
     "left_shift": tf.bitwise.left_shift,
     "right_shift": tf.bitwise.right_shift,
-    "gcd": _gcd_ints,
-    "lcm": _lcm_ints,
+    "gcd": _unsigned(_gcd_ints, uint64=False),
+    "lcm": _unsigned(_lcm_ints, uint64=False),
     "ldexp": _ldexp,
 }
 

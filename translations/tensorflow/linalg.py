@@ -34,19 +34,26 @@ from dispatch.translations.tensorflow.shape import _common
 from dispatch.engine import unsupported
 
 _NO_MATMUL = frozenset({tf.bool, tf.int8, tf.int16, tf.uint8, tf.uint16})
+_WIDE_MATMUL = frozenset({tf.uint32, tf.uint64})  # computed in int64, wrapped back
+_NOT_TF_MATMUL = _NO_MATMUL | _WIDE_MATMUL
 
 
 def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
     if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
         return ufunc_call("matmul", "tensorflow", _matmul, (x1, x2), out, ufunc_keywords)
     if (isinstance(x1, _TENSOR) and isinstance(x2, _TENSOR) and x1.dtype == x2.dtype
-            and x1.shape.rank >= 2 and x2.shape.rank >= 2 and x1.dtype not in _NO_MATMUL):
+            and x1.shape.rank >= 2 and x2.shape.rank >= 2 and x1.dtype not in _NOT_TF_MATMUL):
         return tf.matmul(x1, x2)
     dt = _result_dtype(x1, x2)
     if dt in _NO_MATMUL:
         # tf's MatMul has no kernel for these; int32 wraps around identically
         r = tnp.matmul(_to(x1, tf.int32), _to(x2, tf.int32))
         return tf.not_equal(r, 0) if dt == tf.bool else tf.cast(r, dt)
+    if dt in _WIDE_MATMUL:  # a product's low bits are the same signed or not
+        wide = [tf.bitcast(_to(x, dt), tf.int64) if dt == tf.uint64 else _to(x, tf.int64)
+                for x in (x1, x2)]
+        r = tnp.matmul(*wide)
+        return tf.bitcast(r, tf.uint64) if dt == tf.uint64 else tf.cast(r, dt)
     return tnp.matmul(_to(x1, dt), _to(x2, dt))
 
 
