@@ -198,6 +198,7 @@ DEVICE_CALLS = {
     "fft.fftfreq": ((6, 0.5), False), "fft.rfftfreq": ((6, 0.5), False),
     "full": (((2, 3), 1.5), False), "full_like": ((X, 2.5), True),
     "linspace": ((0.0, 1.0, 5), False), "ones": (((2, 3),), False),
+    "from_dlpack": ((X,), False),  # a numpy array into the library
     "ones_like": ((X,), True), "zeros": (((2, 3),), False), "zeros_like": ((X,), True),
 }
 
