@@ -195,14 +195,17 @@ def diff_ends(fn: Callable) -> Callable:
         if not shape:
             raise ValueError("diff requires input that is at least one dimensional")
         shape[axis] = 1  # an IndexError for an axis a has not, as numpy's AxisError
-        parts = []
-        for v in (prepend, a, append):
-            if v is a or v is None:
-                parts.append(v)
-                continue
+
+        def end(v: Any) -> Any:  # a scalar becomes a slice of a's shape
             v = do("asarray", v, like=a)
-            parts.append(do("broadcast_to", v, tuple(shape)) if do("ndim", v) == 0 else v)
-        return fn(do("concatenate", [p for p in parts if p is not None], axis=axis), n, axis)
+            return do("broadcast_to", v, tuple(shape)) if do("ndim", v) == 0 else v
+
+        parts = [a]
+        if prepend is not None:
+            parts.insert(0, end(prepend))
+        if append is not None:
+            parts.append(end(append))
+        return fn(do("concatenate", parts, axis=axis), n, axis)
 
     diff.__name__ = diff.__qualname__ = "diff"
     return diff

@@ -211,8 +211,8 @@ def numpy_moment(name: str, fn: Any) -> Any:
             ddof = ddof_of(ddof, correction)
         if mean is not None:
             return masked(name, a, axis, dtype, out, ddof, keepdims, **mask_kw(where, mean))
-        kw = {} if where is None else {"where": where}
-        return fn(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, **kw)
+        return fn(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                  **mask_kw(where, None))
 
     moment.__name__ = moment.__qualname__ = name
     moment.__doc__ = fn.__doc__

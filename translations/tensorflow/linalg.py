@@ -28,7 +28,7 @@ from dispatch.translations.tensorflow._common import (
     _t,
     _to,
 )
-from dispatch.translations.tensorflow.elementwise import _conj
+from dispatch.translations.tensorflow.elementwise import _conj, _unsigned
 from dispatch.translations.tensorflow.shape import _common
 
 from dispatch.engine import unsupported
@@ -36,6 +36,7 @@ from dispatch.engine import unsupported
 _NO_MATMUL = frozenset({tf.bool, tf.int8, tf.int16, tf.uint8, tf.uint16})
 _WIDE_MATMUL = frozenset({tf.uint32, tf.uint64})  # computed in int64, wrapped back
 _NOT_TF_MATMUL = _NO_MATMUL | _WIDE_MATMUL
+_wide_matmul = _unsigned(tnp.matmul)
 
 
 def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
@@ -49,11 +50,8 @@ def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
         # tf's MatMul has no kernel for these; int32 wraps around identically
         r = tnp.matmul(_to(x1, tf.int32), _to(x2, tf.int32))
         return tf.not_equal(r, 0) if dt == tf.bool else tf.cast(r, dt)
-    if dt in _WIDE_MATMUL:  # a product's low bits are the same signed or not
-        wide = [tf.bitcast(_to(x, dt), tf.int64) if dt == tf.uint64 else _to(x, tf.int64)
-                for x in (x1, x2)]
-        r = tnp.matmul(*wide)
-        return tf.bitcast(r, tf.uint64) if dt == tf.uint64 else tf.cast(r, dt)
+    if dt in _WIDE_MATMUL:
+        return _wide_matmul(_to(x1, dt), _to(x2, dt))
     return tnp.matmul(_to(x1, dt), _to(x2, dt))
 
 
