@@ -25,6 +25,12 @@ from typing import Any
 import dispatch.translations as translations
 import numpy as np
 import pytest
+from crash_rerun import (  # noqa: F401 (hooks, found here by their names)
+    pytest_handlecrashitem,
+    pytest_report_teststatus,
+    pytest_runtest_logstart,
+    rerun_lines,
+)
 
 from dispatch import clear_caches, do
 from dispatch._errors import UnsupportedError
@@ -842,6 +848,11 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
     # pyproject's -rfE lists failures only: skips are summed here by reason, so that a
     # missing library (the usual reason) reads as one line; -rs lists every skip
+    crashes = rerun_lines(terminalreporter.stats)
+    if crashes:
+        terminalreporter.section("worker crashes (each test ran again on a fresh worker)")
+        for line in crashes:
+            terminalreporter.write_line(line)
     reasons = skip_reasons(terminalreporter.stats)
     xfailed = len(terminalreporter.stats.get("xfailed", []))
     if reasons or xfailed:
