@@ -277,15 +277,6 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
         "key is the same 0",
     ),
     (
-        "dispatch._do._elements_entry",
-        "not lone and any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))",
-        "not lone or any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))",
-        "the extra wrapper (convert=False) only turns a numpy array passed directly in a "
-        "parameter position into a Python value: there is none when the call holds no numpy "
-        "array or the name has no such parameter, nor in a lone call (its one argument is the "
-        "sequence)",
-    ),
-    (
         "dispatch._infer._find",
         "if isinstance(prefix, str) and _match(module, prefix) and len(prefix) > len(best):",
         "if isinstance(prefix, str) and _match(module, prefix) and len(prefix) >= len(best):",
