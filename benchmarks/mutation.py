@@ -225,6 +225,22 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
      _FIRST),
     ("dispatch._infer.foreign", 'root = module.split(".", 1)[0]', 'root = module.split(".", )[0]',
      _FIRST),
+    ("dispatch._infer._table_owner", 'root = module.split(".", 1)[0]',
+     'root = module.split(".", )[0]', _FIRST),
+    (
+        "dispatch._do.do",
+        "fn = _miss(name, tuple(map(type, args)), False)",
+        "fn = _miss(name, tuple(map(type, args)), None)",
+        "_miss reads kwargs only for its truth, and so do _entry and reg.store_call, which "
+        "it passes it to: None is False there",
+    ),
+    (
+        "dispatch._do._annotate",
+        'if getattr(err, "_dispatch_noted", False) or not hasattr(err, "add_note"):',
+        'if getattr(err, "_dispatch_noted", None) or not hasattr(err, "add_note"):',
+        "the attribute is only ever set to True (by _annotate): the default of a missing one "
+        "is read for its truth alone, and None is falsy as False is",
+    ),
     (
         "dispatch._resolve._walk",
         "f\"{path.rsplit('.', 1)[-1]!r}, and dispatch walks only through modules\"",
@@ -259,36 +275,6 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
         '{"module": name, "PRIORITY": 0, "convert": False, "resolver": None, "implicit": True},',
         "the one reader (_backend.from_registration) takes info.get('priority', 0): a missing "
         "key is the same 0",
-    ),
-    (
-        "dispatch._infer.check_backend_name",
-        "f\"{where or 'backend'}: a backend name is a string such as 'numpy', got \" / "
-        "f\"{type(name).__name__}\"",
-        "None",
-        "its one caller (_do._like_miss) passes a str (like= a str, str() of a str subclass, "
-        "or like_backend's answer): the TypeError is unreachable",
-    ),
-    (
-        "dispatch._do._converting_any",
-        'impl: Callable, backend: str, deep: bool, name: str = "", convert: bool = True',
-        'impl: Callable, backend: str, deep: bool, name: str = "XXXX", convert: bool = True',
-        "every caller passes name=, so the default is never used",
-    ),
-    (
-        "dispatch._do._elements_entry",
-        "not lone and any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))",
-        "not lone or any(map(_is_numpy_array, types)) and any(_non_array_parameters(name))",
-        "the extra wrapper (convert=False) only turns a numpy array passed directly in a "
-        "parameter position into a Python value: there is none when the call holds no numpy "
-        "array or the name has no such parameter, nor in a lone call (its one argument is the "
-        "sequence)",
-    ),
-    (
-        "dispatch._infer.check_backend_name",
-        'f"{type(name).__name__}"',
-        'f"{type(None).__name__}"',
-        "its one caller (_do._like_miss) passes a str (like= a str, str() of a str subclass, "
-        "or like_backend's answer): the TypeError is unreachable",
     ),
     (
         "dispatch._infer._find",

@@ -299,7 +299,7 @@ def _converting_positions(impl: Callable, convs: tuple) -> Callable:
 
 
 def _converting_any(
-    impl: Callable, backend: str, deep: bool, name: str = "", convert: bool = True
+    impl: Callable, backend: str, deep: bool, name: str, convert: bool = True
 ) -> Callable:
     """Convert every constant argument (and, with ``deep``, sequence element).
 
@@ -320,7 +320,7 @@ def _converting_any(
         return _python_value(a) if _is_numpy_array(type(a)) else c(a)
 
     prio = reg.priority(backend)
-    positions, keywords = _non_array_parameters(name) if name else ((), ())
+    positions, keywords = _non_array_parameters(name)
 
     if not convert:
         pos = tuple(sorted(positions))
@@ -358,9 +358,10 @@ def _converting_any(
 def _sequence_entry(name: str) -> Callable:
     """Dispatch on the element types of list and tuple arguments, per call.
 
-    The key is the frozenset of all types (a sequence argument counts by its
-    elements), so that the cache stays bounded whatever the lengths of the
-    sequences. Calls whose only argument is the sequence take
+    The key is the frozenset of the sequences' element types, so that the cache
+    stays bounded whatever their lengths. The other arguments' types are not in
+    it: they are in the key of the call that found this dispatcher, the same for
+    every call that reaches it. Calls whose only argument is the sequence take
     :func:`_lone_sequence_entry`.
     """
 
@@ -370,8 +371,6 @@ def _sequence_entry(name: str) -> Callable:
         for a in (*args, *kwargs.values()):
             if isinstance(a, SEQUENCES):
                 ts.update(map(type, a))
-            else:
-                ts.add(type(a))
         key = (by_elements, frozenset(ts))
         fn = _CALLS.get(key)
         if fn is None:

@@ -408,26 +408,20 @@ def _sequences(values: tuple, types: set | None = None) -> Iterator[Any]:
         level = below
 
 
-def check_backend_name(name: str, fn: str | None = None, where: str = "") -> str:
-    """``name`` if it is a shipped or registered backend.
+def check_backend_name(name: str, fn: str) -> str:
+    """``name`` if it is a shipped or registered backend, or an implicit one.
 
-    ``fn`` (the function of a ``do`` call) or ``where`` (the call) go into the
-    error message.
+    ``name`` is the backend of a ``do(fn, ..., like=...)`` call, always a str (the
+    name given, or the one an example array names); ``fn`` goes into the error
+    message.
     """
-    if fn is not None:
-        where = f"do({fn!r}, like={short(name)})"
-    if not isinstance(name, str):
-        raise TypeError(
-            f"{where or 'backend'}: a backend name is a string such as 'numpy', got "
-            f"{type(name).__name__}"
-        )
     if name in reg.USER_BACKENDS or reg.has_table(name) or name == reg.VALUES:
         return name
     if reg.is_implicit(name) and (reg.has_registrations(name) or reg.module_findable(name)):
         # autoray's module rule: any installed module is a backend by its name
         implicit_backend(name)
         return name
-    raise reg.unknown_backend(name, where)
+    raise reg.unknown_backend(name, f"do({fn!r}, like={short(name)})")
 
 
 _SCALARS = (int, float, complex)

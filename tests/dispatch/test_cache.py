@@ -259,3 +259,91 @@ def test_a_new_composed_name_keeps_the_caches_a_resolved_one_clears_them():
     finally:
         reg.COMPOSED.pop(name, None)
         reg.clear_caches()
+
+
+# ---------------------------------------------------------------- sequence calls
+
+
+def _closure(fn, name):
+    """The value of the variable ``name`` that the function ``fn`` closes over."""
+    return fn.__closure__[fn.__code__.co_freevars.index(name)].cell_contents
+
+
+def _lone_dispatcher(name):
+    """The per-call dispatcher cached for ``do(name, seq)``, the sequence alone."""
+    dispatcher = reg.cached_call(name, list)
+    assert dispatcher is not None, "the lone sequence call was not cached"
+    return dispatcher
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("name", ["stack", "concatenate", "vstack"])
+def test_lone_sequence_of_two_is_memoized_by_its_element_types(name, backend):
+    """A performance memo, checked by inspection: a lone two-element sequence call
+    (``do("stack", [a, b])``) finds its callable in nested dicts by the two element
+    types, without building a key (``pairs`` in the closure of
+    ``_lone_sequence_entry``'s dispatcher). After a call, that memo holds the
+    callable the cache holds, under the first element's type, then the second's; a
+    pair of other types adds its own entry."""
+    a = X if backend == "numpy" else pytest.importorskip("torch").arange(4.0)
+    for _ in range(2):
+        do(name, [a, a])
+        do(name, [X, a])
+    by_elements = _lone_dispatcher(name)
+    pairs = _closure(by_elements, "pairs")
+    t = type(a)
+    assert set(pairs) == {t, np.ndarray}
+    assert pairs[t] == {t: reg.CALLS[by_elements, t, t]}
+    assert pairs[np.ndarray][t] is reg.CALLS[by_elements, np.ndarray, t]
+    # the memo serves the next calls: the same result as the first
+    np.testing.assert_array_equal(np.asarray(do(name, [X, X])), getattr(np, name)([X, X]))
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+@pytest.mark.parametrize("name", ["stack", "concatenate", "vstack", "column_stack"])
+def test_lone_sequence_needing_no_conversion_caches_the_implementation_itself(name, n):
+    """``do(name, seq)`` whose arrays are all of the deciding library caches the
+    library's function itself, with no wrapper to pay per call: a lone call has no
+    parameter beside the sequence, so there is no numpy array in an axis or a shape
+    to turn into a Python value (with a parameter beside the sequence, a numpy array
+    given there still becomes one)."""
+    for _ in range(2):
+        do(name, [X] * n)
+    by_elements = _lone_dispatcher(name)
+    key = (by_elements, *[np.ndarray] * n) if n <= 3 else (by_elements, frozenset({np.ndarray}))
+    assert reg.CALLS[key] is resolve("numpy", name)
+    if name in ("stack", "concatenate"):
+        for _ in range(2):
+            out = do(name, [X] * n, axis=np.array(0))
+        np.testing.assert_array_equal(out, getattr(np, name)([X] * n, axis=0))
+
+
+def test_lone_sequence_of_another_library_caches_its_implementation_itself():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(4.0)
+    for _ in range(2):
+        do("stack", [t, t])
+        do("stack", [t, t, t])
+    by_elements = _lone_dispatcher("stack")
+    impl = resolve("torch", "stack")
+    assert reg.CALLS[by_elements, torch.Tensor, torch.Tensor] is impl
+    assert reg.CALLS[by_elements, torch.Tensor, torch.Tensor, torch.Tensor] is impl
+
+
+# ---------------------------------------------------------------- like=
+
+
+@pytest.mark.parametrize("name", ["ones", "zeros", "eye", "arange"])
+def test_like_builtins_shares_numpys_cache_entry(name):
+    """``like='builtins'`` (autoray's backend of Python values) is numpy for a name
+    with no function registered for Python values: the alias is applied before the
+    key is built, so the call is cached once, under numpy, whichever spelling came
+    first."""
+    from dispatch._do import _LIKE
+
+    reg.clear_caches()
+    for like in ("builtins", "numpy", "builtins"):
+        out = do(name, 3, like=like)
+        np.testing.assert_array_equal(out, getattr(np, name)(3))
+    keys = [k for k in reg.CALLS if k[:2] == (_LIKE, name)]
+    assert keys == [(_LIKE, name, "numpy")]

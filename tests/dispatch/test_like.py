@@ -187,3 +187,24 @@ def test_a_failure_under_like_an_example_names_the_examples_backend(torch):
     with pytest.raises(RuntimeError, match="invalid for input of size 6") as info:
         do("reshape", torch.ones(6), (4,), like=torch.ones(1))
     assert info.value.__notes__ == ["(raised inside dispatch.do('reshape') on backend 'torch')"]
+
+
+# ---------------------------------------------------------------- keywords converted
+
+
+@pytest.mark.parametrize("twice", [1, 2], ids=["cold", "warm"])
+@pytest.mark.parametrize("like", ["name", "example"])
+def test_numpy_arrays_given_by_keyword_are_converted_by_their_role(torch, like, twice):
+    """``like=`` a library that converts constants: a numpy array passed by keyword to
+    an array operand (``a=``, ``a_min=``) becomes the library's array, and one passed
+    to a parameter that is not an array operand (``axis=``) becomes a Python value, as
+    positionally."""
+    like_ = "torch" if like == "name" else torch.ones(1, dtype=torch.float64)
+    x = np.arange(6.0).reshape(2, 3)
+    for _ in range(twice):
+        total = do("sum", a=x, axis=np.array(1), like=like_)
+        clipped = do("clip", x, a_min=np.full(3, 1.0), a_max=np.full(3, 4.0), like=like_)
+    assert isinstance(total, torch.Tensor)
+    np.testing.assert_array_equal(total.numpy(), x.sum(axis=1))
+    assert isinstance(clipped, torch.Tensor)
+    np.testing.assert_array_equal(clipped.numpy(), np.clip(x, 1.0, 4.0))

@@ -295,3 +295,24 @@ def test_like_routines_take_a_numpy_shape(name, backend):
     assert np.shape(to_np(got)) == (2, 5)
     if name != "empty_like":
         np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+@pytest.mark.parametrize("keyword", [False, True], ids=["positional", "keyword"])
+@pytest.mark.parametrize("name", ["stack", "concatenate"])
+def test_numpy_array_as_parameter_of_a_nested_sequence_call(name, keyword):
+    """A sequence holding a sequence (``[d, [[5, 6], [7, 8]]]``) dispatches per call on
+    the types one level down; there too a numpy array given as ``axis`` becomes a
+    Python value. dask, which takes numpy constants as they are, refuses a numpy array
+    as ``stack``'s axis."""
+    if not _usable("dask"):
+        pytest.skip("dask is not installed")
+    import dask.array as da
+
+    d = da.from_array(X2[:2, :2])
+    seq = [d, [[5.0, 6.0], [7.0, 8.0]]]
+    axis = np.array(1)
+    expected = getattr(np, name)([X2[:2, :2], np.array(seq[1])], axis=1)
+    for _ in range(2):
+        out = do(name, seq, axis=axis) if keyword else do(name, seq, axis)
+    assert isinstance(out, da.Array)
+    np.testing.assert_array_equal(out.compute(), expected)
