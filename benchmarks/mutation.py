@@ -202,6 +202,10 @@ _STRICT = "kw holds (name, type) pairs: its two slices always have the same leng
 _FIRST = "split's first part is the same whether it splits once or at every dot"
 _LAST = "rsplit's last part is the same whether it splits once or at every dot"
 _USER_WARNING = "warnings.warn's category None (or left out) is UserWarning"
+_HAS_NAME = (
+    "obj is a builtin_function_or_method (tested first; the type cannot be subclassed), "
+    "which always has __name__"
+)
 EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
     (
         "dispatch._errors.suggest",
@@ -295,8 +299,30 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
         "dispatch._resolve._library_builtin",
         'and getattr(builtins, getattr(obj, "__name__", ""), None) is not obj',
         'and getattr(builtins, getattr(obj, "__name__", None), None) is not obj',
-        "obj is a builtin_function_or_method (tested first; the type cannot be subclassed), "
-        "which always has __name__",
+        _HAS_NAME,
+    ),
+    (
+        "dispatch._resolve._library_builtin",
+        'and getattr(builtins, getattr(obj, "__name__", ""), None) is not obj',
+        'and getattr(builtins, getattr(obj, "__name__", "XXXX"), None) is not obj',
+        _HAS_NAME,
+    ),
+    ("dispatch._resolve._unknown", 'head = name.split(".", 1)[0]',
+     'head = name.split(".", 2)[0]', _FIRST),
+    (
+        "dispatch._resolve._walk",
+        'owner = getattr(type(obj), "__module__", None)',
+        'owner = getattr(type(obj), "__module__", )',
+        "every type has __module__ (a class statement and type() set it, a C type's is "
+        "'builtins' at least, and it cannot be deleted): the default is never used",
+    ),
+    (
+        "dispatch._resolve._in_place_hint",
+        "reason = None if attr is _MISSING else pol.object_reason(attr)",
+        "reason = None if (attr is _MISSING) and False else pol.object_reason(attr)",
+        "object_reason of the sentinel is None too: no table entry is the sentinel, it wraps "
+        "nothing, and it is an instance of no refused class (only refusing object itself "
+        "would catch it; checked: the REFUSED entries of every installed table)",
     ),
 )
 

@@ -216,7 +216,7 @@ def register_translation(
     array([2., 2.])
     >>> unregister_function("numpy", "total")
     """
-    from dispatch._resolve import _from_alias
+    from dispatch._resolve import _from_alias, register_hint
     from dispatch.spec import alias
 
     where = f"register_translation({short(backend)}, {short(name)}, {short(target)})"
@@ -238,7 +238,9 @@ def register_translation(
         # resolved under the target's name, so that suggestions are about the target
         fn = _from_alias(backend, target, alias(target, module=module, **renames))
     except UnknownFunctionError as err:
-        detail = str(err).split(" Add one with", 1)[0]  # registering the target is no fix
+        # registering the target is no fix; the rest (the target's name, what was wrong)
+        # stays whole, whatever text the target holds
+        detail = str(err).removesuffix(register_hint(backend, target))
         raise UnknownFunctionError(f"{where}: the target is not usable: {detail}") from None
     except (BackendNotInstalledError, UnknownBackendError) as err:
         raise type(err)(f"{where}: {err}") from err

@@ -44,7 +44,7 @@ def resolve(backend: str, name: str) -> Callable:
     """The implementation of ``name`` on ``backend`` (cached)."""
     try:
         return reg.RESOLVED[backend, name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable name, which _resolve names
         return _resolve_miss(backend, name)
 
 
@@ -513,7 +513,7 @@ def _unknown(backend: str, name: str, detail: str) -> UnknownFunctionError:
     ):
         fix = f" ({head!r} is a Python standard library module, not part of {backend!r}.)"
     elif reg.is_public_name(name):
-        fix = f" Add one with dispatch.register_function({backend!r}, {name!r}, fn)."
+        fix = register_hint(backend, name)
     else:
         fix = ""
     return UnknownFunctionError(
@@ -521,3 +521,8 @@ def _unknown(backend: str, name: str, detail: str) -> UnknownFunctionError:
         f"fallback or public library function of that name ({detail}).{suggest(name, pool)}"
         f"{fix}"
     )
+
+
+def register_hint(backend: str, name: str) -> str:
+    """The sentence that closes the error of an unknown public ``name``: how to add it."""
+    return f" Add one with dispatch.register_function({backend!r}, {name!r}, fn)."

@@ -119,6 +119,14 @@ FILES = {
         def later():
             return "later"
         """,
+    "vault.py": """
+        import sys
+
+        sys.modules["walklib"].vault_ran = True
+
+        def open_door():
+            return "open"
+        """,
     "outside/__init__.py": """
         PLAIN = 1
         """,
@@ -318,6 +326,46 @@ def test_a_module_remap_into_a_capability_module_is_refused(walklib, monkeypatch
     _refused("files.read", "it lies in 'walklib.io' (reads files)")
 
 
+def test_a_capability_module_a_table_names_is_refused_before_it_is_imported(
+    walklib, monkeypatch
+):
+    """However a table names a capability module (an ``alias(module=...)`` entry or a
+    ``MODULES`` remap), the refusal comes before the import: importing runs its code."""
+    table = reg._TABLES[B]
+    _set_facts(
+        monkeypatch,
+        TABLE={**table.TABLE, "door": alias("open_door", module="walklib.vault")},
+        MODULES={**table.MODULES, "vault": "walklib.vault"},
+        CAPABILITY_MODULES={**table.CAPABILITY_MODULES, "walklib.vault": "opens the vault"},
+    )
+    for name in ("door", "vault.open_door"):
+        _refused(name, "it lies in 'walklib.vault' (opens the vault)")
+        assert "walklib.vault" not in sys.modules, name
+        assert not hasattr(walklib, "vault_ran"), name
+
+
+def test_a_table_path_that_fails_is_reported_under_its_canonical_name(walklib, monkeypatch):
+    """A ``TABLE`` string entry whose path is missing, private or refused: the error is
+    about the name called (the entry's key), and says what its path met."""
+    table = reg._TABLES[B]
+    _set_facts(
+        monkeypatch,
+        TABLE={
+            **table.TABLE,
+            "broken": "nothere",
+            "broken_deep": "linalg.nothere",
+            "hidden_path": "_hidden.secret",
+            "reads": "io.read",
+            "object_path": "helper.run",
+        },
+    )
+    _unknown("broken", "(walklib has no attribute 'nothere')")
+    _unknown("broken_deep", "(walklib.linalg has no attribute 'nothere')")
+    _unknown("hidden_path", "('_hidden' is a private or empty name component)")
+    _refused("reads", "it lies in 'walklib.io' (reads files)")
+    _refused("object_path", "it reaches the attribute 'run' of the Helper object 'helper'")
+
+
 def test_a_module_outside_submodules_is_refused(walklib):
     _refused("extra.other.elsewhere", "'walklib.extra.other' is not one of the array modules")
     # a module on the way to a listed one lends none of its own names
@@ -441,6 +489,22 @@ def test_the_package_a_module_remap_points_into_belongs_to_the_library(walkaux, 
     assert _resolve.resolve(B, "borrowed") is walkaux.helper
     # the remap lends its package, not every package
     _unknown("maths.sqrt", "('math' is outside the library)")
+
+
+def test_a_whole_package_listed_as_a_capability_module_is_refused(walkaux, monkeypatch):
+    """A ``CAPABILITY_MODULES`` prefix of one part (a whole top-level package) covers
+    that package and all below it, as a longer prefix covers its modules: whether a
+    name walks into it through a remap or reaches one of its functions elsewhere."""
+    _set_facts(
+        monkeypatch,
+        MODULES={"aux": "walkaux"},
+        CAPABILITY_MODULES={"walklib.io": "reads files", "walkaux": "a package that runs code"},
+    )
+    for name in ("aux.helper", "borrowed"):
+        _refused(name, "it lies in 'walkaux' (a package that runs code)")
+    assert _resolve._policy(B).module_reason("walkaux") == (
+        "it lies in 'walkaux' (a package that runs code)"
+    )
 
 
 def _fresh_builtin(name: str = "bisect_left") -> types.BuiltinFunctionType:
