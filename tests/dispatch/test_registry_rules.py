@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 import pkgutil
 
+import dispatch.translations as translations
 import numpy as np
 import pytest
 
-import dispatch.translations as translations
 from dispatch import (
     UnknownBackendError,
     UnknownFunctionError,
