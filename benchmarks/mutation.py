@@ -265,6 +265,18 @@ EQUIVALENT: tuple[tuple[str, str, str, str], ...] = (
         "the generation is only compared for equality: counting down gives new values too",
     ),
     (
+        "dispatch._registry.clear_caches",
+        "generation += 1",
+        "generation += 2",
+        "the generation is only compared for equality: counting by two gives new values too",
+    ),
+    (
+        "dispatch._infer.like_backend",
+        'root = (getattr(t, "__module__", None) or "").split(".", 1)[0]',
+        'root = (getattr(t, "__module__", None) or "").split(".", )[0]',
+        _FIRST,
+    ),
+    (
         "dispatch._registry.missing_module",
         'missing = (getattr(err, "name", None) or "").split(".")[0] or "?"',
         'missing = (getattr(err, "name", ) or "").split(".")[0] or "?"',
