@@ -202,6 +202,25 @@ def test_result_type_and_can_cast(xp):
     assert not xp.can_cast(xp.bool, xp.int8)
 
 
+@pytest.mark.parametrize("library", ["numpy", "torch"])
+def test_a_dtype_beyond_the_standards_gets_the_librarys_own_answers(library):
+    """float16 (and numpy's longdouble) are not the standard's, but the libraries have
+    them and code passes them: the namespace answers as the library does, as
+    array-api-compat does (scipy's bracket and signal tests found every such call
+    refused with "not one of the array API's dtypes")."""
+    lib = pytest.importorskip(library)
+    xp = dispatch.array_namespace(library)
+    half = xp.asarray([1.0, 2.0], dtype=lib.float16)  # the namespace has no float16
+    assert xp.result_type(half, 2.0) == half.dtype
+    assert xp.result_type(half, xp.float32) == xp.float32  # the library's promotion
+    assert xp.sum(half).dtype == half.dtype  # a float keeps its dtype in a sum
+    assert xp.finfo(half).bits == 16
+    if library == "numpy":
+        wide = np.ones(2, dtype=np.longdouble)
+        assert xp.result_type(wide, np.ones(2)) == np.longdouble
+        assert xp.sum(wide).dtype == np.longdouble
+
+
 # -- adapters over numpy's semantics ------------------------------------------------
 
 RNG = np.random.default_rng(7)

@@ -108,21 +108,24 @@ _BITS = {
     "float32": 32, "float64": 64, "complex64": 64, "complex128": 128,
 }  # fmt: skip
 _WIDE = frozenset({"int64", "uint64", "float64", "complex128"})
-_KIND = {n: ("b" if n == "bool" else n[0] if n[0] in "iuc" else "f") for n in _BITS}
+# dtypes a library has beyond the standard's: known by kind only (a sum keeps them, a
+# float test holds), promoted by the library's own rule, as array-api-compat leaves them
+_BEYOND = ("float16", "bfloat16", "float96", "float128", "complex192", "complex256")
+_KIND = {n: ("b" if n == "bool" else n[0] if n[0] in "iuc" else "f") for n in (*_BITS, *_BEYOND)}
 
 
 def dtype_name(dtype: Any) -> str:
     """``'float32'`` for ``numpy.float32``, ``np.dtype('float32')``,
     ``torch.float32`` or ``tf.float32``."""
     name = getattr(dtype, "name", None)
-    if isinstance(name, str) and name in _BITS:
+    if isinstance(name, str) and name in _KIND:
         return name  # numpy dtype, tensorflow DType
     if isinstance(dtype, type):  # numpy's scalar types (jax.numpy.float32)
         import numpy as np
 
         return np.dtype(dtype).name
     name = str(dtype).rpartition(".")[2]  # torch.float32
-    if name in _BITS:
+    if name in _KIND:
         return name
     raise TypeError(f"{dtype!r} is not one of the array API's dtypes")
 
@@ -132,6 +135,8 @@ def promote(a: str, b: str) -> str:
     (a signed and an unsigned 64-bit integer, integers with floats, bool with numbers)."""
     if a == b:
         return a
+    if a not in _BITS or b not in _BITS:
+        raise TypeError(f"the array API has no promotion rule for {a} with {b}")
     ka, kb = _KIND[a], _KIND[b]
     if "b" in (ka, kb):
         raise TypeError(f"the array API does not promote {a} with {b}")

@@ -306,6 +306,19 @@ def _splitter(fn: Any) -> Any:
 
 # keras's slices (docs/vocabulary.md, "ML ops"): torch's basic indexing where the starts
 # are ints and the block fits, clone() before a write; the composed ones otherwise
+def _broadcast_arrays(*args: Any) -> tuple:
+    try:
+        return torch.broadcast_tensors(*args)
+    except RuntimeError as err:
+        try:  # shapes that do not broadcast: numpy's ValueError, which code catches
+            torch.broadcast_shapes(*(a.shape for a in args))
+        except RuntimeError:
+            raise ValueError(
+                f"shape mismatch: objects cannot be broadcast to a single shape ({err})"
+            ) from None
+        raise
+
+
 def _slice(inputs: Any, start_indices: Any, shape: Any) -> Any:
     if isinstance(inputs, Tensor) and (at := basic_block(inputs.shape, start_indices,
                                                           shape)) is not None:
@@ -378,7 +391,7 @@ TABLE = {
     "roll": _roll,
     "pad": _pad,
     "broadcast_to": alias("broadcast_to", shape="size"),
-    "broadcast_arrays": "broadcast_tensors",
+    "broadcast_arrays": _broadcast_arrays,
     "hsplit": _splitter(torch.hsplit),
     "vsplit": _splitter(torch.vsplit),
     # (not dsplit: torch's raises RuntimeError where numpy's raises ValueError, the
