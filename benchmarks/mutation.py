@@ -168,7 +168,6 @@ MEMOS = (
     "dispatch._registry._TABLES",
     "dispatch._resolve._POLICIES",
     "dispatch._do._NON_ARRAY",
-    "dispatch._do._FIRST",
     "dispatch._infer._OWNER",
 )
 

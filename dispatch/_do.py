@@ -139,13 +139,6 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     """
     _check_name(name)
     _non_array_parameters(name)  # may load numpy's table: before the generation is read
-    # keywords only, numpy's first parameter among them: built as if it came first
-    first = _first_parameter(name) if kwargs and key and type(key[0]) is str else None
-    if first is not None and first in key[::2]:
-        i = key.index(first)
-        built = (key[i + 1], *key[:i], *key[i + 2 :])
-    else:
-        first, built = None, key
     gen = reg.generation
     types = tuple(t for t in key if type(t) is not str) if kwargs else key
     backend = decide(types, name) or decide_owner(types)
@@ -156,48 +149,9 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
         _refuse_foreign(name, types)
         entry = _default_entry(name)
     else:
-        entry = _entry(name, backend, built, kwargs)
-    if first is not None:
-        entry = _first_by_position(entry, first)
+        entry = _entry(name, backend, key, kwargs)
     reg.store_call(name, key, kwargs, entry, gen)
     return entry
-
-
-_FIRST: dict[str, str | None] = {}
-
-
-def _first_parameter(name: str) -> str | None:
-    """The name of the first parameter of ``name``'s reference (numpy's), where numpy
-    lets it be given by keyword (``stack(arrays=...)``, ``sum(a=...)``), else None.
-    ``do`` has numpy's semantics wherever numpy has the name, its keywords included."""
-    try:
-        return _FIRST[name]
-    except KeyError:
-        pass
-    try:
-        # uncached, as for _non_array_parameters: no cache entry left behind
-        params = list(inspect.signature(_resolve_uncached("numpy", name)).parameters.values())
-    except Exception:  # no reference, or one without a signature (ufuncs): nothing to do
-        return None  # not cached: unknown names must not grow memory
-    first = params[0].name if params and params[0].kind is params[0].POSITIONAL_OR_KEYWORD else None
-    _FIRST[name] = first
-    return first
-
-
-def _first_by_position(entry: Callable, first: str) -> Callable:
-    """``entry`` for calls whose arguments are all keywords, numpy's first one among them.
-
-    Every table takes numpy's arguments in numpy's order, but names the first one
-    its library's way (torch's ``stack(tensors)``, ``linalg.inv(A)``, a fallback's
-    positional-only ``x``): that one is passed by position. Only such calls pay for
-    it; positional calls have keys of their own.
-    """
-
-    def by_position(**kwargs: Any) -> Any:
-        return entry(kwargs.pop(first), **kwargs)
-
-    by_position.__wrapped__ = entry  # type: ignore[attr-defined]
-    return by_position
 
 
 def _check_name(name: Any) -> None:

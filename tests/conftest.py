@@ -378,23 +378,22 @@ def assert_default_float_width(actual: Any, backend: str) -> None:
 # ``converted``: every array moved to the backend; ``mixed``: the first array moved,
 # the others left as numpy constants (the multi-argument rule converts them);
 # ``keywords``: the trailing arguments that numpy's signature lets be keywords
-# passed by keyword; ``mixed_keywords``: both; ``all_keywords``: every argument by
-# keyword, the first too, where numpy's signature lets it (``stack(arrays=[a, b])``,
-# ``sum(a=x, axis=0)``). A cache entry built for one form must serve the others.
-CALL_FORMS = ("converted", "mixed", "keywords", "mixed_keywords", "all_keywords")
+# passed by keyword; ``mixed_keywords``: both. A cache entry built for one form
+# must serve the others.
+CALL_FORMS = ("converted", "mixed", "keywords", "mixed_keywords")
 
 
-def _keyword_names(name: str, nargs: int, first: int = 1) -> list[str] | None:
+def _keyword_names(name: str, nargs: int) -> list[str] | None:
     """numpy's (scipy's) parameter names of the trailing positional arguments of a
     call with ``nargs`` positional arguments that may be passed by keyword (the
-    longest such suffix from argument ``first`` on), or None if there is none."""
+    longest such suffix after the first argument), or None if there is none."""
     try:
         sig = inspect.signature(reference_function(name))
     except (AttributeError, ValueError, TypeError, ImportError):
         return None  # no numpy function of that name, or no signature to read
     params = list(sig.parameters.values())
     names: list[str] = []
-    for i in range(nargs - 1, first - 1, -1):
+    for i in range(nargs - 1, 0, -1):
         if i >= len(params) or params[i].kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD:
             break
         names.insert(0, params[i].name)
@@ -439,10 +438,6 @@ def call_forms(
                 b_args, b_kwargs = forms[base]
                 moved = dict(zip(names, b_args[k:], strict=True))
                 forms[form] = (b_args[:k], {**moved, **b_kwargs})
-    every = _keyword_names(name, len(args), first=0)
-    if every and len(every) == len(args) and not set(every) & set(kwargs):
-        b_args, b_kwargs = forms["converted"]
-        forms["all_keywords"] = ((), {**dict(zip(every, b_args, strict=True)), **b_kwargs})
     return forms
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import dispatch
 from dispatch import _registry as reg
-from dispatch._do import _first_parameter
 from dispatch._infer import _find, decide, decide_owner
 from dispatch._resolve import _resolve
 
@@ -199,13 +198,10 @@ def check_call(name: str, args: tuple, kwargs: dict) -> Any:
             fresh = None
         else:
             impl = _resolve(backend, name)
-            f_args = [_fresh(a, backend) for a in args]
-            f_kwargs = {k: _fresh(v, backend) for k, v in kwargs.items()}
-            first = _first_parameter(name)
-            if not args and first in f_kwargs:
-                # the engine's rule: numpy's first parameter by keyword goes by position
-                f_args = [f_kwargs.pop(first)]
-            fresh = impl(*f_args, **f_kwargs)
+            fresh = impl(
+                *[_fresh(a, backend) for a in args],
+                **{k: _fresh(v, backend) for k, v in kwargs.items()},
+            )
     except Exception as err:
         fresh, fresh_err = None, err
     if backend is None:
