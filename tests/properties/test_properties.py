@@ -89,6 +89,9 @@ def census_of(args: tuple, kwargs: dict) -> tuple[bool, set[int], int]:
     return bool(nontrivial), widths, max((a.ndim for a in leaves), default=0)
 
 
+# one (name, backend) pair takes seconds; a hang (mlx's trace, twice deep into a full
+# run) ends in 4 minutes, not pytest-timeout's 10, and runs again on a fresh worker
+@pytest.mark.timeout(240)
 @pytest.mark.parametrize(("name", "key"), _params())
 def test_property(name: str, key: str, backend: str, record_property) -> None:
     prop = PROPS[key]
