@@ -256,7 +256,6 @@ FACTORIES["isdtype"] = lambda space: space.fn("isdtype")
 @_member("result_type")
 def _result_type(space: Space) -> Callable:
     name_of = space.name_of
-    library_result_type = space.fn("result_type")
 
     def result_type(*arrays_and_dtypes: Any) -> Any:
         """The standard's result dtype of arrays, dtypes and Python scalars (scalars
@@ -264,12 +263,7 @@ def _result_type(space: Space) -> Callable:
         answer (mixed kinds, or a dtype it does not have, such as float16), the
         library's own. The library's dtype object (``np.dtype('float64')`` on numpy)."""
         given = [a.item() if space.foreign_scalar(a) else a for a in arrays_and_dtypes]
-        try:
-            names = [name_of(a) for a in given if not _python_kind(a)]
-        except TypeError:
-            # a dtype beyond the standard's (float16, longdouble): the standard has no
-            # rule for it, so the library's own answer, as array-api-compat gives
-            return library_result_type(*arrays_and_dtypes)
+        names = [name_of(a) for a in given if not _python_kind(a)]
         scalars = [a for a in given if _python_kind(a)]
         if not names:
             if not scalars:
