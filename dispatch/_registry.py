@@ -50,7 +50,10 @@ CALLS1: dict[str, dict[type, Callable]] = {}
 CALLS2: dict[str, dict[type, dict[type, Callable]]] = {}
 CALLS: dict[tuple, Callable] = {}
 # the same for the faces that depart from do's conventions (dispatch.autoray): the
-# face's final callables, keyed by the face's own key; cleared with the others
+# face's final callables, keyed as do's are (nested for one or two arguments without
+# keywords, so that the face's hot path costs what do's does); cleared with the others
+FACE_CALLS1: dict[str, dict[type, Callable]] = {}
+FACE_CALLS2: dict[str, dict[type, dict[type, Callable]]] = {}
 FACE_CALLS: dict[tuple, Callable] = {}
 # (backend, fn_name) -> resolved implementation
 RESOLVED: dict[tuple[str, str], Callable] = {}
@@ -86,6 +89,8 @@ def clear_caches() -> None:
         CALLS1.clear()
         CALLS2.clear()
         CALLS.clear()
+        FACE_CALLS1.clear()
+        FACE_CALLS2.clear()
         FACE_CALLS.clear()
         RESOLVED.clear()
         RESOLVED_NAMES.clear()
@@ -105,6 +110,22 @@ def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
             cache[key] = value
             if cache is RESOLVED:
                 RESOLVED_NAMES.add(key[1])
+
+
+def store_face(key: tuple, kwargs: bool, value: Callable, seen_generation: int) -> None:
+    """Cache a face's final callable under ``key`` (the name, then the argument types,
+    as do's keys): nested like ``store_call`` for one or two arguments without keywords."""
+    if tracing():
+        return
+    with lock:
+        if generation != seen_generation:
+            return
+        if not kwargs and len(key) == 2:
+            FACE_CALLS1.setdefault(key[0], {})[key[1]] = value
+        elif not kwargs and len(key) == 3:
+            FACE_CALLS2.setdefault(key[0], {}).setdefault(key[1], {})[key[2]] = value
+        else:
+            FACE_CALLS[key] = value
 
 
 def store_call(

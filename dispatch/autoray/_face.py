@@ -1,11 +1,13 @@
-"""The autoray face's ``do``: its own one-dict-hit hot path over the engine's entries.
+"""The autoray face's ``do``: its own hot path over the engine's entries.
 
-The key is dispatch's (the name, the positional argument types, then each
-keyword's name and value type); the value is the engine's final callable for
-that key with the face's departures (:mod:`dispatch.autoray._departures`)
-applied. A miss asks the engine for its entry (its inference, resolution,
-constant conversion and caches) and wraps it; the face keeps no inference or
-resolution of its own. The cache is ``_registry.FACE_CALLS``, emptied by the
+The keys are dispatch's (the name, the positional argument types, then each
+keyword's name and value type), looked up as ``do`` looks up its own (nested
+dicts for one or two arguments without keywords). The value is the engine's
+final callable for that key with the face's departures
+(:mod:`dispatch.autoray._departures`) applied. A miss asks the engine for its
+entry (its inference, resolution, constant conversion and caches) and wraps it;
+the face keeps no inference or resolution of its own. The caches are
+``_registry.FACE_CALLS1``, ``FACE_CALLS2`` and ``FACE_CALLS``, emptied by the
 engine's one ``clear_caches()``, so a registration reaches both faces at once.
 ``dispatch.do`` never looks at any of this.
 """
@@ -34,6 +36,8 @@ from dispatch.autoray import _departures as dep
 from dispatch.translations._vocabulary import CREATION, SEQUENCE_ARGS
 
 _FACE = reg.FACE_CALLS
+_F1 = reg.FACE_CALLS1
+_F2 = reg.FACE_CALLS2
 _ENGINE_NAMES = {v: k for k, v in dep.BACKEND_NAMES.items()}
 
 
@@ -57,19 +61,20 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     """
     if like is None:
         if not kwargs:
-            # the key of the common calls without building it from an iterator
+            # do's own lookups: nested dicts for one or two arguments, no key built
             n = len(args)
-            key: tuple[Any, ...]
-            if n == 1:
-                key = (name, type(args[0]))
-            elif n == 2:
-                key = (name, type(args[0]), type(args[1]))
-            else:
-                key = (name, *map(type, args))
             try:
-                fn = _FACE[key]
+                if n == 1:
+                    fn = _F1[name][type(args[0])]
+                elif n == 2:
+                    fn = _F2[name][type(args[0])][type(args[1])]
+                elif n == 3:
+                    fn = _FACE[name, type(args[0]), type(args[1]), type(args[2])]
+                else:
+                    key = (name, *map(type, args))
+                    fn = _FACE[key]
             except (KeyError, TypeError):
-                fn = _miss(name, key, False, args)
+                fn = _miss(name, (name, *map(type, args)), False, args)
             return fn(*args)
         key = (name, *map(type, args))
         for k, v in kwargs.items():
@@ -138,7 +143,7 @@ def _miss(name: str, key: tuple, kwargs: bool, args: tuple) -> Callable:
     gen = reg.generation
     if name in dep.FUNCTIONS:
         fn = dep.FUNCTIONS[name]
-        reg.store(_FACE, key, fn, gen)
+        reg.store_face(key, kwargs, fn, gen)
         return fn
     types = tuple(t for t in key[1:] if type(t) is not str) if kwargs else key[1:]
     npos = len(args)
@@ -165,7 +170,7 @@ def _miss(name: str, key: tuple, kwargs: bool, args: tuple) -> Callable:
             entry = engine._miss(name, key[1:], kwargs)
         names = key[npos + 1 :: 2] if kwargs else ()
         entry = _adapt(name, entry, backend, names)
-    reg.store(_FACE, key, entry, gen)
+    reg.store_face(key, kwargs, entry, gen)
     return entry
 
 

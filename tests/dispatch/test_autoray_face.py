@@ -258,9 +258,16 @@ def test_registrations_reach_the_face_and_clear_its_cache():
 def test_clear_caches_empties_the_faces_cache():
     from dispatch import _registry as reg
 
-    ar.do("sum", np.ones(2))
-    assert reg.FACE_CALLS
+    ar.do("sum", np.ones(2))  # one argument, two, three, and with a keyword
+    ar.do("add", np.ones(2), np.ones(2))
+    ar.do("where", np.ones(2) > 0, np.ones(2), np.ones(2))
+    ar.do("sum", np.ones(2), axis=0)
+    assert reg.FACE_CALLS1["sum"]
+    assert reg.FACE_CALLS2["add"]
+    assert [k[0] for k in reg.FACE_CALLS].count("where") == 1
     dispatch.clear_caches()
+    assert not reg.FACE_CALLS1
+    assert not reg.FACE_CALLS2
     assert not reg.FACE_CALLS
 
 
