@@ -89,12 +89,12 @@ def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
 
 
 def _where(condition: Any, *xy: Any) -> Any:
+    if len(xy) == 2:
+        return where(condition, *xy)
     # numpy's where(condition) alone is nonzero(condition): indices, no derivative
     if not xy:
         return np.nonzero(getval(condition))
-    if len(xy) != 2:
-        raise ValueError("either both or neither of x and y should be given")
-    return where(condition, *xy)
+    raise ValueError("either both or neither of x and y should be given")
 
 
 def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
