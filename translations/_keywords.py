@@ -326,3 +326,59 @@ def pad_keywords(backend: str, mode: Any, keywords: dict[str, Any]) -> dict[str,
         raise refused("pad", backend, "reflect_type", "'odd' is not supported (the "
                       "extension mirrored about the edge value); 'even' is")
     return keywords
+
+
+class _NoValue:
+    """The default of a parameter that numpy tells apart from ``None`` (clip's bounds)."""
+
+    def __repr__(self) -> str:
+        return "<no value>"
+
+
+NO_VALUE: Any = _NoValue()
+
+
+def clip_bounds(a_min: Any, a_max: Any, min: Any, max: Any) -> tuple[Any, Any]:
+    """numpy 2's reading of ``clip``'s bounds, for the tables' ``clip``: ``(lo, hi)``,
+    ``None`` for no bound.
+
+    ``a_min`` and ``a_max`` go together (one without the other is numpy's TypeError,
+    where ``clip(x, 0.5)`` would otherwise clip from below alone); without them
+    ``min=``/``max=`` give the bounds, and with them ``min=``/``max=`` are refused.
+
+    >>> clip_bounds(NO_VALUE, NO_VALUE, 0.0, NO_VALUE)
+    (0.0, None)
+    >>> clip_bounds(0.5, NO_VALUE, NO_VALUE, NO_VALUE)
+    Traceback (most recent call last):
+    TypeError: clip() missing 1 required positional argument: 'a_max'
+    """
+    if a_min is NO_VALUE and a_max is NO_VALUE:
+        return (None if min is NO_VALUE else min), (None if max is NO_VALUE else max)
+    if a_min is NO_VALUE or a_max is NO_VALUE:
+        missing = "a_min" if a_min is NO_VALUE else "a_max"
+        raise TypeError(f"clip() missing 1 required positional argument: {missing!r}")
+    if min is not NO_VALUE or max is not NO_VALUE:
+        raise ValueError("clip: min= and max= may not be passed when a_min and a_max are "
+                         "given (numpy 2 refuses both spellings at once)")
+    return a_min, a_max
+
+
+def reshape_shape(shape: Any, newshape: Any) -> Any:
+    """``reshape``'s shape, given as ``shape`` or by numpy's older name ``newshape``.
+
+    Neither is numpy's TypeError (never a reshape to nothing); both is refused.
+
+    >>> reshape_shape(NO_VALUE, (2, 3))
+    (2, 3)
+    >>> reshape_shape(NO_VALUE, NO_VALUE)
+    Traceback (most recent call last):
+    TypeError: reshape() missing 1 required positional argument: 'shape'
+    """
+    if shape is NO_VALUE:
+        if newshape is NO_VALUE:
+            raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+        return newshape
+    if newshape is not NO_VALUE:
+        raise TypeError("reshape: shape= and newshape= (numpy's older name) are one parameter: "
+                        "pass shape only")
+    return shape

@@ -54,8 +54,8 @@ from dispatch.translations._composed.devices import (
 from dispatch.translations._composed.elementwise import _ufunc_float
 from dispatch.translations._composed.reductions import masked
 from dispatch.translations._composed.special import hurwitz_edges, riemann_zeta
+from dispatch.translations._keywords import NO_VALUE, check_sort, reshape_shape
 from dispatch.translations._keywords import check_finite as _check_finite
-from dispatch.translations._keywords import check_sort
 
 from dispatch.engine import NATIVE, alias, merge_tables, unsupported
 
@@ -257,13 +257,10 @@ def _argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     return cupy.argsort(a, axis)
 
 
-def _reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None,
+def _reshape(a: Any, shape: Any = NO_VALUE, order: str = "C", *, newshape: Any = NO_VALUE,
              copy: bool | None = None) -> Any:
     # numpy 2's shape= and copy= (cupy's reshape takes newshape positionally)
-    if shape is None:
-        if newshape is None:
-            raise TypeError("reshape() missing required argument 'shape' (pos 2)")
-        shape = newshape
+    shape = reshape_shape(shape, newshape)
     a = cupy.asarray(a)
     r = cupy.reshape(a.copy(order="K") if copy else a, shape, order)
     if copy is False and r.size and not cupy.may_share_memory(r, a):

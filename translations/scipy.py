@@ -29,11 +29,13 @@ import scipy.sparse.linalg as ssl
 import scipy.special as sc
 from dispatch.translations import _safety, _superlu
 from dispatch.translations._keywords import (
+    NO_VALUE,
     array_shape,
     check_finite,
     check_order,
     host_device,
     no_out,
+    reshape_shape,
 )
 
 from dispatch.engine import merge_tables, unsupported
@@ -228,10 +230,9 @@ def _transpose(a: Any, axes: Any = None) -> Any:
     return a.transpose()
 
 
-def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+def _reshape(a: Any, /, shape: Any = NO_VALUE, order: str = "C", *, newshape: Any = NO_VALUE,
              copy: bool | None = None) -> Any:
-    if shape is None:  # numpy's deprecated spelling
-        shape = newshape
+    shape = reshape_shape(shape, newshape)
     check_order(order)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     if len(shape) == 1 and not isinstance(a, ss.sparray):

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from autograd import numpy as anp
 from autograd.tracer import getval
+from dispatch.translations._keywords import NO_VALUE, reshape_shape
 
 from dispatch.engine import merge_tables
 
@@ -159,12 +160,14 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
 _SPLITS = {name: _pieces(positional(getattr(anp, name), "ary", "indices_or_sections"))
            for name in ("split", "array_split", "hsplit", "vsplit", "dsplit")}
 
-def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+def _reshape(a: Any, /, shape: Any = NO_VALUE, order: str = "C", *, newshape: Any = NO_VALUE,
              copy: bool | None = None) -> Any:
     """numpy's ``reshape`` of a box: numpy checks the order and ``copy=False`` on its
     value (autograd's reshape takes neither keyword), autograd records the reshape (a
     box is never written, so a copy is the same value)."""
-    shape = newshape if shape is None else shape
+    if order == "C" and copy is None and newshape is NO_VALUE is not shape:
+        return anp.reshape(a, shape)  # the common call: no keyword for autograd to pass on
+    shape = reshape_shape(shape, newshape)
     if copy is False or order not in ("C", "F", "A"):
         np.reshape(getval(a), shape, order=order, copy=False if copy is False else None)
     return anp.reshape(a, shape, order=order)

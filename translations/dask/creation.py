@@ -8,6 +8,8 @@ its lazy ``arange`` and arithmetic (``fill_entries``).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import dask.array as da
@@ -53,6 +55,14 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     return (points, out[1]) if retstep else points
 
 
+def _shaped(fn: Callable) -> Callable:
+    @functools.wraps(fn)
+    def creation(shape: Any, *args: Any, **kwargs: Any) -> Array:
+        return fn(shape, *args, **kwargs)
+
+    return creation
+
+
 def _diagflat(v: Any, k: int = 0) -> Array:
     return da.diag(da.ravel(v), k)
 
@@ -64,10 +74,11 @@ TABLE = merge_tables(
         # answer, an equal array)
         "asfortranarray": one_layout_asfortranarray("dask"),
         "copy": _copy,
-        # zeros/ones/empty are functools wrappers in dask.array: given directly
-        "zeros": da.zeros,
-        "ones": da.ones,
-        "empty": da.empty,
+        # zeros/ones/empty are functools wrappers in dask.array, with no shape
+        # parameter of their own: a missing shape is numpy's TypeError here
+        "zeros": _shaped(da.zeros),
+        "ones": _shaped(da.ones),
+        "empty": _shaped(da.empty),
         "identity": _identity,
         "diagflat": _diagflat,
     },

@@ -14,7 +14,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
-from dispatch.translations._keywords import refused_value
+from dispatch.translations._keywords import NO_VALUE, clip_bounds, refused_value
 
 from dispatch.engine import NATIVE
 
@@ -42,9 +42,10 @@ def _power(x1: Any, x2: Any, /) -> Array:
     return da.power(x1, x2)
 
 
-def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
+def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, *, min: Any = NO_VALUE,
+          max: Any = NO_VALUE) -> Any:
     # dask's clip takes only the array API's min/max, not numpy's a_min/a_max keywords
-    return da.clip(a, a_min if min is None else min, a_max if max is None else max)
+    return da.clip(a, *clip_bounds(a_min, a_max, min, max))
 
 
 def _array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import frexp_from_bits, real_float_entries
+from dispatch.translations._keywords import NO_VALUE, clip_bounds
 
 from dispatch.engine import merge_tables
 
@@ -136,9 +137,10 @@ def _floor_divide(x1: Any, x2: Any, /) -> Any:
     return r
 
 
-def _clip(a: Any, a_min: Any = None, a_max: Any = None, *, min: Any = None, max: Any = None):
+def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, *, min: Any = NO_VALUE,
+          max: Any = NO_VALUE) -> Any:
     # jax accepts only the array API's min/max, not numpy's a_min/a_max keywords
-    return jnp.clip(a, a_min if min is None else min, a_max if max is None else max)
+    return jnp.clip(a, *clip_bounds(a_min, a_max, min, max))
 
 
 def _glu(x: Any, axis: int = -1) -> Any:

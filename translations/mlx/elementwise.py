@@ -14,7 +14,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
-from dispatch.translations._keywords import no_out
+from dispatch.translations._keywords import NO_VALUE, clip_bounds, no_out
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx._common import host_dtype, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
@@ -162,13 +162,12 @@ def _power(x1: Any, x2: Any) -> Any:
     return mx.power(x1, x2)
 
 
-def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *,
-          min: Any = None, max: Any = None) -> Any:
+def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, out: Any = None, *,
+          min: Any = NO_VALUE, max: Any = NO_VALUE) -> Any:
     # numpy 2's signature (min=/max= keywords, neither bound a copy), which mx.clip lacks
     if out is not None:
         raise TypeError("clip: out= is not supported on mlx: its arrays are immutable")
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+    lo, hi = clip_bounds(a_min, a_max, min, max)
     res = _arr(a)
     if lo is not None:
         res = mx.maximum(*_pair(res, lo))

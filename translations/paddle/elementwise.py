@@ -20,7 +20,14 @@ from typing import Any
 import numpy as np
 import paddle
 from dispatch.translations._adapters import UFUNC_SPELLINGS
-from dispatch.translations._keywords import check_order, no_out, refused_value, ufunc_call
+from dispatch.translations._keywords import (
+    NO_VALUE,
+    check_order,
+    clip_bounds,
+    no_out,
+    refused_value,
+    ufunc_call,
+)
 from dispatch.translations.paddle._common import (
     _DTYPES,
     NP_NAMES,
@@ -448,11 +455,10 @@ def _angle(z: Tensor, deg: bool = False) -> Tensor:
     return out * (180.0 / math.pi) if deg else out
 
 
-def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, out: Any = None, *,
-          min: Any = None, max: Any = None) -> Tensor:
+def _clip(a: Tensor, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, out: Any = None, *,
+          min: Any = NO_VALUE, max: Any = NO_VALUE) -> Tensor:
     no_out("clip", "paddle", out)
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+    lo, hi = clip_bounds(a_min, a_max, min, max)
     out_ = a
     if lo is not None:
         out_ = _UFUNCS["maximum"](out_, lo)

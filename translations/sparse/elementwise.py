@@ -15,7 +15,14 @@ import numpy as np
 import scipy.special as sc
 import sparse
 from dispatch.translations._adapters import UFUNC_SPELLINGS
-from dispatch.translations._keywords import diff_ends, no_out, refused_value, ufunc_call
+from dispatch.translations._keywords import (
+    NO_VALUE,
+    clip_bounds,
+    diff_ends,
+    no_out,
+    refused_value,
+    ufunc_call,
+)
 from dispatch.translations.sparse._common import sp, ufunc_entry
 from sparse import SparseArray
 
@@ -120,11 +127,10 @@ def _complex(real: Any, imag: Any) -> SparseArray:
     return sp(real) + 1j * sp(imag)
 
 
-def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *, min: Any = None,
-          max: Any = None, **ufunc_keywords: Any) -> SparseArray:
+def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, out: Any = None, *,
+          min: Any = NO_VALUE, max: Any = NO_VALUE, **ufunc_keywords: Any) -> SparseArray:
     # numpy 2's signature: min=/max= spell the bounds too, and a ufunc's keywords
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+    lo, hi = clip_bounds(a_min, a_max, min, max)
     if out is not None or ufunc_keywords:
         return ufunc_call("clip", "sparse", lambda x: _clip(x, lo, hi), (a,), out,
                           ufunc_keywords)

@@ -14,18 +14,24 @@ from typing import Any
 import numpy as np
 import sparse
 from dispatch.translations._adapters import split_slices
-from dispatch.translations._keywords import cast_all, no_out, pad_keywords, reshape_order
+from dispatch.translations._keywords import (
+    NO_VALUE,
+    cast_all,
+    no_out,
+    pad_keywords,
+    reshape_order,
+    reshape_shape,
+)
 from dispatch.translations.sparse._common import dense, owned, sp, zero_fill
 from sparse import COO, SparseArray
 
 from dispatch.engine import NATIVE, alias
 
 
-def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+def _reshape(a: Any, /, shape: Any = NO_VALUE, order: str = "C", *, newshape: Any = NO_VALUE,
              copy: bool | None = None) -> SparseArray:
     a = sp(a)
-    if shape is None:  # numpy's deprecated spelling
-        shape = newshape
+    shape = reshape_shape(shape, newshape)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     # numpy's checks, as of a C-ordered array (coordinates and values have no layout);
     # Fortran order is C order on the reversed axes

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import real_float_entries
-from dispatch.translations._keywords import no_out, ufunc_call
+from dispatch.translations._keywords import NO_VALUE, clip_bounds, no_out, ufunc_call
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -552,10 +552,10 @@ for _name, _same in {
     _ELEMENTWISE[_name] = _ELEMENTWISE[_same]
 
 
-def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: None = None, **kw: Any) -> Any:
+def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, out: None = None, *,
+          min: Any = NO_VALUE, max: Any = NO_VALUE, **kw: Any) -> Any:
     # numpy 2 also spells the bounds min= and max=
-    a_min = kw.pop("min", a_min)
-    a_max = kw.pop("max", a_max)
+    a_min, a_max = clip_bounds(a_min, a_max, min, max)
     if out is not None or kw:  # clip is a ufunc in numpy: its keywords, honoured or refused
         return ufunc_call("clip", "tensorflow", lambda x: _clip(x, a_min, a_max), (a,), out, kw)
     r = _t(a)

@@ -16,7 +16,15 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import numpy_container, pad_index
 from dispatch.translations._adapters import ravel_order as _ravel_order
-from dispatch.translations._keywords import cast_all, diff_ends, no_out, pad_keywords, reshape_order
+from dispatch.translations._keywords import (
+    NO_VALUE,
+    cast_all,
+    diff_ends,
+    no_out,
+    pad_keywords,
+    reshape_order,
+    reshape_shape,
+)
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _axes,
@@ -28,9 +36,9 @@ from dispatch.translations.tensorflow._common import (
 )
 
 
-def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None,
+def _reshape(a: Any, /, shape: Any = NO_VALUE, order: str = "C", *, newshape: Any = NO_VALUE,
              copy: bool | None = None) -> Any:
-    shape = newshape if shape is None else shape
+    shape = reshape_shape(shape, newshape)
     x = _t(a)
     shape = _shape_arg(shape)
     # tensors are immutable: copy=True cannot be told from a view; copy=False is

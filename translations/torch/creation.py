@@ -237,15 +237,22 @@ def _asfortranarray(a: Any, dtype: Any = None) -> Tensor:
 
 def _window(kernel: Any) -> Any:
     # torch's window kernels, symmetric (periodic=False) as numpy's; no points below 1
-    def window(M: Any, *beta: Any, device: Any = None) -> Tensor:
+    def window(M: Any, *, device: Any = None) -> Tensor:
         n = _window_length(M)
         if n < 1:
             return torch.ones(0, device=device)
-        return kernel(n, periodic=False, device=device) if not beta else \
-            kernel(n, periodic=False, beta=float(beta[0]), device=device)
+        return kernel(n, periodic=False, device=device)
 
     window.__name__ = window.__qualname__ = kernel.__name__
     return window
+
+
+def _kaiser(M: Any, beta: Any, *, device: Any = None) -> Tensor:
+    # numpy's beta is required (torch's kaiser_window defaults it to 12)
+    n = _window_length(M)
+    if n < 1:
+        return torch.ones(0, device=device)
+    return torch.kaiser_window(n, periodic=False, beta=float(beta), device=device)
 
 TABLE = merge_tables(
     {
@@ -283,7 +290,7 @@ TABLE = merge_tables(
         "hanning": _window(torch.hann_window),
         "blackman": _window(torch.blackman_window),
         "bartlett": _window(torch.bartlett_window),
-        "kaiser": _window(torch.kaiser_window),
+        "kaiser": _kaiser,
     },
     names=("creation", "fills", "index fills", "windows"),
 )

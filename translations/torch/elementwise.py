@@ -23,7 +23,7 @@ from dispatch.translations._adapters import real_float_entries
 from dispatch.translations._composed.elementwise import glu as _composed_glu
 from dispatch.translations._composed.elementwise import hard_shrink as _composed_hard_shrink
 from dispatch.translations._composed.elementwise import soft_shrink as _composed_soft_shrink
-from dispatch.translations._keywords import refused_value, ufunc_call
+from dispatch.translations._keywords import NO_VALUE, clip_bounds, refused_value, ufunc_call
 from dispatch.translations.torch._common import _inexact, _promote, _tensor
 from torch import Tensor
 
@@ -213,11 +213,10 @@ def _ldexp(x1: Any, x2: Any) -> Tensor:
     return torch.ldexp(_inexact(x1), x2.to(x1.device))
 
 
-def _clip(a: Tensor, a_min: Any = None, a_max: Any = None, *, min: Any = None,
-          max: Any = None) -> Tensor:
+def _clip(a: Tensor, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, *, min: Any = NO_VALUE,
+          max: Any = NO_VALUE) -> Tensor:
     # torch.clip takes two numbers or two tensors, not one of each
-    lo = a_min if min is None else min
-    hi = a_max if max is None else max
+    lo, hi = clip_bounds(a_min, a_max, min, max)
     if lo is None and hi is None:  # numpy 2 clips by nothing, torch.clip refuses it
         return torch.clone(torch.as_tensor(a))
     if isinstance(lo, Tensor) != isinstance(hi, Tensor) and lo is not None and hi is not None:
