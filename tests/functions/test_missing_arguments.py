@@ -96,3 +96,31 @@ def test_a_missing_argument_is_a_type_error(name: str, backend: str) -> None:
             raise
     pytest.fail(f"do({name!r}) on {backend} without its last positional argument returned "
                 f"a {type(out).__name__}; numpy raises TypeError")
+
+
+# clip's bounds have two spellings in numpy 2 (a_min/a_max, min=/max=): every way of
+# giving them, numpy's answer or numpy's error type
+CLIP_FORMS = [
+    ((1.0,), {}), ((), {"a_min": 1.0}), ((), {"a_max": 3.0}), ((None, None), {}), ((), {}),
+    ((), {"min": 1.0}), ((), {"max": 3.0}), ((1.0, None), {}), ((1.0, 3.0), {}),
+    ((1.0, 3.0), {"min": 1.0}), ((), {"a_min": 1.0, "a_max": 3.0}),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_clip_reads_its_bounds_as_numpy_does(backend: str) -> None:
+    x = np.arange(5.0)
+    for args, kwargs in CLIP_FORMS:
+        try:
+            expected: Any = np.clip(x, *args, **kwargs)
+        except (TypeError, ValueError) as err:
+            expected = type(err)
+        try:
+            got: Any = do("clip", to_backend(x, backend), *args, **kwargs)
+        except (TypeError, ValueError) as err:
+            got = type(err)
+        form = f"clip(x, *{args}, **{kwargs}) on {backend}"
+        if isinstance(expected, type):
+            assert got is expected, form
+        else:
+            np.testing.assert_array_equal(np.asarray(do("to_numpy", got)), expected, err_msg=form)
