@@ -56,6 +56,32 @@ BOXED_BACKENDS = [b for b in BACKENDS if b == "autograd"]
 VOCABULARY_BACKENDS = ARRAY_BACKENDS + BOXED_BACKENDS
 
 
+# the engine's user state that a test may change: registered types and backends,
+# registrations, composed fallbacks and redirected roots
+_USER_STATE = ("USER_TYPES", "USER_BACKENDS", "OVERRIDES", "COMPOSED", "ROOTS")
+
+
+@contextlib.contextmanager
+def restored_registry():
+    """Run the block, then put the engine's user state back as it was before it (the
+    shipped composed fallbacks are loaded first, so that they are part of the
+    snapshot) and clear every cache. For tests that register types, backends or
+    functions, or that meet a library the module rule records."""
+    from dispatch import _registry as reg
+
+    reg.composed()
+    saved = {name: dict(getattr(reg, name)) for name in _USER_STATE}
+    try:
+        yield
+    finally:
+        with reg.lock:
+            for name, state in saved.items():
+                live = getattr(reg, name)
+                live.clear()
+                live.update(state)
+            reg.clear_caches()
+
+
 def _usable(backend: str) -> bool:
     try:
         importlib.import_module(LIBRARY.get(backend, backend))

@@ -9,6 +9,7 @@ import types
 
 import numpy as np
 import pytest
+from conftest import restored_registry
 
 import dispatch
 from dispatch import _registry as reg
@@ -69,16 +70,10 @@ def test_a_nameless_callable_needs_a_name():
     nameless = functools.partial(lambda x, k: x * k, k=2)
     with pytest.raises(ValueError, match=r"compose\(\.\.\., name=''\).*not a valid function name"):
         compose(nameless)
-    composed = dict(reg.COMPOSED)
-    try:
+    with restored_registry():  # the walks over every composed name must not meet this one
         named = compose(nameless, name="double_probe")
         assert named.name == "double_probe"
         np.testing.assert_array_equal(named(np.arange(3)), [0, 2, 4])
-    finally:  # the walks over every composed name must not meet this one
-        with reg.lock:
-            reg.COMPOSED.clear()
-            reg.COMPOSED.update(composed)
-            reg.clear_caches()
 
 
 def test_a_composed_fallback_wins_over_an_untabled_librarys_function_unless_marked(monkeypatch):
@@ -96,15 +91,9 @@ def test_a_composed_fallback_wins_over_an_untabled_librarys_function_unless_mark
     relu.__module__ = to_backend_dtype.__module__ = "firstlib_fake"
     mod.relu, mod.to_backend_dtype = relu, to_backend_dtype
     monkeypatch.setitem(sys.modules, "firstlib_fake", mod)
-    before = dict(reg.USER_BACKENDS)
-    try:
+    with restored_registry():
         assert dispatch.get_lib_fn("firstlib_fake", "relu") is reg.composed()["relu"]
         assert dispatch.get_lib_fn("firstlib_fake", "to_backend_dtype") is to_backend_dtype
-    finally:
-        with reg.lock:
-            reg.USER_BACKENDS.clear()
-            reg.USER_BACKENDS.update(before)
-            reg.clear_caches()
 
 
 def test_the_composed_decorator_registers_marks_and_returns_the_function(forget, monkeypatch):
@@ -142,13 +131,7 @@ def test_the_composed_decorator_registers_marks_and_returns_the_function(forget,
         own.__module__ = "firstlib_probe_c"
         setattr(mod, fname, own)
     monkeypatch.setitem(sys.modules, "firstlib_probe_c", mod)
-    before = dict(reg.USER_BACKENDS)
-    try:
+    with restored_registry():
         assert do("plain_probe_c", 1, like="firstlib_probe_c") == "plain fallback"
         assert do("first_probe_c", 1, like="firstlib_probe_c") == "the library's first_probe_c"
         assert do("needs_probe_c", np.ones(2)) == ("needs fallback", "numpy")
-    finally:
-        with reg.lock:
-            reg.USER_BACKENDS.clear()
-            reg.USER_BACKENDS.update(before)
-            reg.clear_caches()

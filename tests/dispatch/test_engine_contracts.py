@@ -25,6 +25,7 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import restored_registry
 
 import dispatch
 from dispatch import (
@@ -54,22 +55,9 @@ def torch():
 @pytest.fixture
 def restore():
     """Put the registries back as they were: registrations, backends, composed names."""
-    user_types = dict(reg.USER_TYPES)
-    user_backends = dict(reg.USER_BACKENDS)
-    overrides = dict(reg.OVERRIDES)
-    composed = dict(reg.composed())
-    reg.clear_caches()
-    yield
-    with reg.lock:
-        reg.USER_TYPES.clear()
-        reg.USER_TYPES.update(user_types)
-        reg.USER_BACKENDS.clear()
-        reg.USER_BACKENDS.update(user_backends)
-        reg.OVERRIDES.clear()
-        reg.OVERRIDES.update(overrides)
-        reg.COMPOSED.clear()
-        reg.COMPOSED.update(composed)
+    with restored_registry():
         reg.clear_caches()
+        yield
 
 
 def _twice(calls):

@@ -15,6 +15,7 @@ import types
 
 import numpy as np
 import pytest
+from conftest import restored_registry
 
 import dispatch
 from dispatch import _registry as reg
@@ -48,15 +49,9 @@ def implib(monkeypatch):
         obj.__module__ = ROOT
     mod.Array, mod.Grid, mod.total = Array, Grid, total
     monkeypatch.setitem(sys.modules, ROOT, mod)
-    backends, overrides = dict(reg.USER_BACKENDS), dict(reg.OVERRIDES)
-    reg.clear_caches()
-    yield mod
-    with reg.lock:
-        reg.USER_BACKENDS.clear()
-        reg.USER_BACKENDS.update(backends)
-        reg.OVERRIDES.clear()
-        reg.OVERRIDES.update(overrides)
+    with restored_registry():
         reg.clear_caches()
+        yield mod
 
 
 MEETINGS = {

@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 import pytest
-from conftest import ARRAY_BACKENDS, _usable, to_backend, to_np
+from conftest import ARRAY_BACKENDS, _usable, restored_registry, to_backend, to_np
 
 import dispatch
 from dispatch import (
@@ -554,12 +554,8 @@ def _fake_library(monkeypatch, root: str) -> types.ModuleType:
 @pytest.fixture
 def forget_implicit():
     """Drop the implicit backends a test's objects created."""
-    before = dict(reg.USER_BACKENDS)
-    yield
-    with reg.lock:
-        reg.USER_BACKENDS.clear()
-        reg.USER_BACKENDS.update(before)
-        reg.clear_caches()
+    with restored_registry():
+        yield
 
 
 def test_a_callable_array_is_an_array_not_a_function(monkeypatch, forget_implicit):

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import _usable, to_backend, to_np
+from conftest import _usable, restored_registry, to_backend, to_np
 
 import dispatch
 from dispatch import _registry as reg
@@ -34,20 +34,10 @@ X = np.arange(4.0)
 def cleanup():
     """Unregister whatever a test registered, and restore the type registry."""
     registered: list[tuple[str, str]] = []
-    user_types = dict(reg.USER_TYPES)
-    user_backends = dict(reg.USER_BACKENDS)
-    composed = dict(reg.composed())  # load the shipped fallbacks before the snapshot
-    yield registered
-    for backend, name in registered:
-        unregister_function(backend, name)
-    with reg.lock:
-        reg.USER_TYPES.clear()
-        reg.USER_TYPES.update(user_types)
-        reg.USER_BACKENDS.clear()
-        reg.USER_BACKENDS.update(user_backends)
-        reg.COMPOSED.clear()
-        reg.COMPOSED.update(composed)
-        reg.clear_caches()
+    with restored_registry():
+        yield registered
+        for backend, name in registered:
+            unregister_function(backend, name)
 
 
 def test_register_function_takes_effect_at_once(cleanup):

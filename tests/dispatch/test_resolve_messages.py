@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import _usable
+from conftest import _usable, restored_registry
 
 from dispatch import UnknownFunctionError, do, get_lib_fn, register_backend
-from dispatch import _registry as reg
 from dispatch._errors import short
 
 _BACKENDS = [b for b in ("numpy", "torch", "dask") if _usable({"dask": "dask.array"}.get(b, b))]
@@ -49,22 +48,15 @@ _BACKEND = "resolver_message_probe"
 @pytest.fixture
 def generic():
     """``_BACKEND``: a resolver that knows ``sin`` alone; the registries restored after."""
-    user_types = dict(reg.USER_TYPES)
-    user_backends = dict(reg.USER_BACKENDS)
 
     def resolver(name):
         if name != "sin":
             raise AttributeError(f"the graph has no operation {name!r}")
         return lambda x: "sin of a node"
 
-    register_backend(_Node, _BACKEND, resolver=resolver)
-    yield
-    with reg.lock:
-        reg.USER_TYPES.clear()
-        reg.USER_TYPES.update(user_types)
-        reg.USER_BACKENDS.clear()
-        reg.USER_BACKENDS.update(user_backends)
-        reg.clear_caches()
+    with restored_registry():
+        register_backend(_Node, _BACKEND, resolver=resolver)
+        yield
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import _usable, to_backend, to_np
+from conftest import _usable, restored_registry, to_backend, to_np
 
 import dispatch
 from dispatch import UnknownFunctionError, do
@@ -245,19 +245,10 @@ def bad_caller(st: Stress, seed: int) -> None:
 @pytest.fixture
 def stress_names():
     """The composed names of the test, and a clean registry afterwards."""
-    composed = dict(reg.composed())
-    user_types = dict(reg.USER_TYPES)
-    dispatch.compose(h5_scale, name="h5_scale")
-    dispatch.compose(h5_cube, name="h5_cube")
-    yield
-    with reg.lock:
-        for key in [k for k in reg.OVERRIDES if k[1] in ("sum", "h5_scale", "h5_total")]:
-            del reg.OVERRIDES[key]
-        reg.COMPOSED.clear()
-        reg.COMPOSED.update(composed)
-        reg.USER_TYPES.clear()
-        reg.USER_TYPES.update(user_types)
-        reg.clear_caches()
+    with restored_registry():
+        dispatch.compose(h5_scale, name="h5_scale")
+        dispatch.compose(h5_cube, name="h5_cube")
+        yield
 
 
 def test_threads_call_while_registry_changes(stress_names, record_property) -> None:
