@@ -139,7 +139,7 @@ def missing_dtype(backend: str, err: BaseException) -> str | None:
 
 
 @contextlib.contextmanager
-def _missing_dtype_skips(backend: str):
+def missing_dtype_skips(backend: str):
     """Skip a case whose data has a dtype the backend's library lacks: its table refused
     it with the reason of a ``MISSING_DTYPES`` entry (paddle has no uint16)."""
     try:
@@ -632,13 +632,13 @@ class Case:
             except AssertionError as err:
                 raise AssertionError(f"[call form: {form}] {err}") from None
 
-        with _missing_dtype_skips(backend):
+        with missing_dtype_skips(backend):
             run_forms(self.name, self.args, self.kwargs, backend, compare, like=self.like)
 
     def run_not_mutated(self, backend: str) -> None:
         """Check that the call leaves every array argument unchanged, and that
         no result aliases an argument where numpy's reference returns a copy."""
-        with _missing_dtype_skips(backend):
+        with missing_dtype_skips(backend):
             args = to_backend(self.args, backend)
             kwargs = to_backend(self.kwargs, backend)
         inputs = [x for x in array_leaves_backend(args) + array_leaves_backend(kwargs)]
@@ -798,7 +798,7 @@ def pytest_runtest_call(item):
         # any test on one backend: data of a dtype its library lacks is that library's
         # documented limit (its table refused the call with the MISSING_DTYPES reason),
         # as Case.run treats it; every other error still fails
-        with _missing_dtype_skips(backend):
+        with missing_dtype_skips(backend):
             return (yield)
     finally:
         _CURRENT_ITEM[0] = None

@@ -24,7 +24,7 @@ from conftest import (
     array_leaves,
     boxed,
     known_gap,
-    missing_dtype,
+    missing_dtype_skips,
     reference_function,
     to_backend,
 )
@@ -77,12 +77,8 @@ def test_a_missing_argument_is_a_type_error(name: str, backend: str) -> None:
     if known_gap(backend, name) is not None:
         pytest.skip(f"{name} is unsupported on {backend}")
     if not s.like:
-        try:
+        with missing_dtype_skips(backend):
             args, kwargs = to_backend(args, backend), to_backend(kwargs, backend)
-        except TypeError as err:
-            if reason := missing_dtype(backend, err):
-                pytest.skip(f"{name} on {backend}: {reason}")
-            raise
     call: dict[str, Any] = {"like": backend} if s.like else {}
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")

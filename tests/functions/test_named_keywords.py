@@ -33,6 +33,7 @@ from conftest import (
     boxed,
     known_gap,
     missing_dtype,
+    missing_dtype_skips,
     reference_function,
     to_backend,
     to_np,
@@ -128,12 +129,8 @@ def _backend_args(name: str, s: Smoke, backend: str) -> tuple[tuple, dict]:
         return _copy(s.args), _copy(s.kwargs)
     if backend in BOXED_BACKENDS and leaves and not any(boxed(a, backend) for a in leaves):
         pytest.skip(f"{name} on {backend}: no float or complex argument to box")
-    try:
+    with missing_dtype_skips(backend):
         return to_backend(_copy(s.args), backend), to_backend(_copy(s.kwargs), backend)
-    except TypeError as err:
-        if reason := missing_dtype(backend, err):
-            pytest.skip(f"{name} on {backend}: {reason}")
-        raise
 
 
 def _call(name: str, s: Smoke, args: tuple, kwargs: dict, backend: str, extra: dict) -> Any:
