@@ -12,7 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from dispatch.translations._adapters import frexp_from_bits, real_float_entries
+from dispatch.translations._adapters import UFUNC_SPELLINGS, frexp_from_bits, real_float_entries
 from dispatch.translations._keywords import NO_VALUE, clip_bounds
 
 from dispatch.engine import merge_tables
@@ -211,6 +211,30 @@ def _sign(x: Any) -> Any:
     return out
 
 
+def _on_cut(fn: Any, odd: bool) -> Any:
+    """jax's ``fn`` with numpy's value on its branch cut: XLA reads a zero on the cut as +0
+    whatever its sign, so ``sqrt(-2-0j)`` came out as ``+1.41j`` (numpy: ``-1.41j``).
+    A cut along the real axis is mirrored by conjugation, ``f(z) = conj(f(conj(z)))``; a
+    cut along the imaginary axis (``arcsinh``, ``arctan``, odd functions) by negation,
+    ``f(z) = -f(-z)``. The mirrored side is taken where the zero's sign says so."""
+
+    def on_cut(x: Any, /) -> Any:
+        dtype = getattr(x, "dtype", None)
+        if not (isinstance(x, complex) or (dtype is not None and dtype.kind == "c")):
+            return fn(x)
+        z = jnp.asarray(x)
+        if odd:
+            return jnp.where(jnp.signbit(z.real), -fn(-z), fn(z))
+        return jnp.where(jnp.signbit(z.imag), jnp.conj(fn(jnp.conj(z))), fn(z))
+
+    on_cut.__name__ = on_cut.__qualname__ = fn.__name__
+    return on_cut
+
+
+_CUTS = {"sqrt": False, "arcsin": False, "arccos": False, "arccosh": False, "arctanh": False,
+         "arcsinh": True, "arctan": True}
+
+
 def _spacing(x: Any) -> Any:
     # numpy's spacing of a zero is the smallest positive number, -0.0's too (jax's
     # keeps the zero's sign)
@@ -238,10 +262,13 @@ TABLE = merge_tables(
     },
     # numpy's promotion of integer with float arrays
     {name: _promoting(getattr(jnp, name)) for name in _BINARY},
+    # numpy's values on the branch cuts of complex arguments, by both spellings
+    {name: _on_cut(getattr(jnp, name), odd) for name, odd in _CUTS.items()},
+    {n: _on_cut(getattr(jnp, f), _CUTS[f]) for n, f in UFUNC_SPELLINGS.items() if f in _CUTS},
     _ML_OPS,
     _MORE_ML_OPS,
     # keras's names of two activations: the same entries (docs/vocabulary.md)
     {"swish": _ML_OPS["silu"], "hard_swish": _ML_OPS["hard_silu"]},
-    names=("elementwise", "promoting binary functions", "ML ops", "more ML ops",
-           "keras aliases"),
+    names=("elementwise", "promoting binary functions", "branch cuts", "their spellings",
+           "ML ops", "more ML ops", "keras aliases"),
 )

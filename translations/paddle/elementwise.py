@@ -343,6 +343,15 @@ def _signbit(x: Tensor) -> Tensor:
     return paddle.signbit(x)
 
 
+def _log1p(x: Tensor) -> Tensor:
+    # paddle's complex log1p adds 1 first, which turns the imaginary -0.0 of a point on
+    # the cut (x < -1) into +0.0: numpy's side of the cut by conjugation, as for jax
+    if not x.is_complex():
+        return paddle.log1p(x)
+    mirrored = paddle.conj(paddle.log1p(paddle.conj(x)))
+    return paddle.where(paddle.signbit(paddle.imag(x)), mirrored, paddle.log1p(x))
+
+
 def _shift(fn: Callable) -> Callable:
     def shift(x1: Tensor, x2: Tensor) -> Tensor:
         return fn(x1, x2)
@@ -355,7 +364,7 @@ _KERNELS: dict[str, Callable] = {
     "absolute": _abs, "fabs": paddle.abs, "negative": _negative, "positive": _positive,
     "sign": _sign, "sqrt": paddle.sqrt, "square": paddle.square, "cbrt": _cbrt,
     "exp": _exp, "exp2": _exp2, "expm1": paddle.expm1, "log": paddle.log,
-    "log2": paddle.log2, "log10": paddle.log10, "log1p": paddle.log1p, "sin": paddle.sin,
+    "log2": paddle.log2, "log10": paddle.log10, "log1p": _log1p, "sin": paddle.sin,
     "cos": paddle.cos, "tan": paddle.tan, "arcsin": paddle.asin, "arccos": paddle.acos,
     "arctan": paddle.atan, "sinh": paddle.sinh, "cosh": paddle.cosh, "tanh": paddle.tanh,
     "arcsinh": paddle.asinh, "arccosh": paddle.acosh, "arctanh": paddle.atanh,
