@@ -62,6 +62,15 @@ _UNSIGNED_WIDE: dict[torch.dtype, torch.dtype] = {
 }
 
 
+_UNSIGNED = frozenset((torch.uint8, *_UNSIGNED_WIDE))
+
+
+def _accumulator(a: Any, dtype: Any) -> Any:
+    """numpy's dtype of a sum or product of ``a`` when none is given: uint64 for the
+    unsigned dtypes (torch's integer accumulators are int64, of another kind)."""
+    return torch.uint64 if dtype is None and getattr(a, "dtype", None) in _UNSIGNED else dtype
+
+
 def _signed(a: Tensor) -> Tensor:
     """``a`` itself, or, for torch's scarcely supported unsigned dtypes, a view of its
     bits as the signed dtype of the same width (for functions that only move

@@ -19,7 +19,9 @@ from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations._keywords import diff_ends, no_out
 from dispatch.translations.torch._common import (
+    _UNSIGNED,
     _UNSIGNED_WIDE,
+    _accumulator,
     _axes,
     _dtype,
     _inexact,
@@ -35,13 +37,14 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
          keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
     # torch.sum rejects keepdims without an axis and dtype names given as strings
     if axis is None and dtype is None and not keepdims and out is None and where is None \
-            and initial is None:
+            and initial is None and a.dtype not in _UNSIGNED:
         return _torch_sum(a)
     if where is not None:  # torch reductions take no mask
         return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     if initial is not None:
         return _sum(a, axis, dtype, out, keepdims) + initial
     no_out("sum", "torch", out)
+    dtype = _accumulator(a, dtype)
     if dtype is not None:
         dtype = _dtype(dtype)
         if dtype in _UNSIGNED_WIDE:  # torch has no uint16/32/64 sum: int64, cast back
@@ -60,7 +63,7 @@ def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None,
     if initial is not None:
         return _prod(a, axis, dtype, out, keepdims) * initial
     # torch.prod reduces one axis at a time
-    dtype = _dtype(dtype)
+    dtype = _dtype(_accumulator(a, dtype))
     if dtype in _UNSIGNED_WIDE:  # torch has no uint16/32/64 product: int64, cast back
         return _prod(_int64_bits(a), axis, torch.int64, None, keepdims).to(dtype)
     if axis is None:
@@ -155,6 +158,8 @@ def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     if where is not None:
         return masked("nansum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     no_out("nansum", "torch", out)
+    if _accumulator(a, dtype) is not dtype or _dtype(dtype) in _UNSIGNED_WIDE:
+        return _sum(a, axis, dtype, None, keepdims, initial)  # integers: no nan to skip
     r = torch.nansum(a, () if axis is None else axis, keepdims, dtype=_dtype(dtype))
     return r if initial is None else r + initial
 
@@ -164,7 +169,7 @@ def _cumulative(fn: Callable) -> Callable:
         # torch needs an axis; numpy flattens when there is none
         if axis is None:
             a, axis = a.reshape(-1), 0
-        dtype = _dtype(dtype)
+        dtype = _dtype(_accumulator(a, dtype))
         if dtype in _UNSIGNED_WIDE:  # no uint16/32/64 kernel: int64, cast back
             return fn(_int64_bits(a), axis, dtype=torch.int64).to(dtype)
         return fn(a, axis, dtype=dtype)

@@ -1,0 +1,50 @@
+"""Sums and products of booleans and integers accumulate in numpy's dtype on every
+backend: int64 for signed integers and booleans, uint64 for unsigned ones, or the
+library's own width of the same kind. A library that cannot hold numpy's dtype refuses
+the call naming it (paddle stores no uint64); it never answers in another kind.
+
+torch's integer reductions accumulate in int64 whatever the input: ``sum``, ``prod``,
+``cumsum``, ``cumprod``, ``nansum``, ``nanprod`` and ``trace`` of a uint8, uint16, uint32 or
+uint64 tensor were int64 where numpy's are uint64 (the values agree while they fit).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import missing_dtype_skips, to_backend, to_np, usable_backends
+
+from dispatch import UnsupportedError, do
+
+NAMES = ("sum", "prod", "cumsum", "cumprod", "nansum", "nanprod", "trace", "cumulative_sum",
+         "cumulative_prod")
+KWARGS = {"cumulative_sum": {"axis": 0}, "cumulative_prod": {"axis": 0}}  # 2-d: required
+DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+@pytest.mark.parametrize("backend", usable_backends(vocabulary=True))
+@pytest.mark.parametrize("name", NAMES)
+def test_integer_reductions_accumulate_in_numpys_kind(name: str, backend: str) -> None:
+    for dtype in DTYPES:
+        a = np.array([[1, 2], [3, 1]], dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = np.asarray(do(name, a, **KWARGS.get(name, {})))
+        try:
+            with missing_dtype_skips(backend):
+                x = to_backend(a, backend)
+        except pytest.skip.Exception:
+            continue  # the library stores no such dtype (paddle: uint16 and wider)
+        try:
+            got = np.asarray(to_np(do(name, x, **KWARGS.get(name, {}))))
+        except (TypeError, UnsupportedError) as err:
+            refusal = str(err)
+            got = None
+        if got is None:  # refused: it must name the dtype numpy's result has
+            assert expected.dtype.name in refusal, f"{name} of {dtype} on {backend}: {refusal}"
+            continue
+        where = f"{name} of {dtype} on {backend}: {got.dtype}, numpy {expected.dtype}"
+        assert got.dtype.kind == expected.dtype.kind, where
+        np.testing.assert_array_equal(got, expected, err_msg=where)
