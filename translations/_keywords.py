@@ -382,3 +382,35 @@ def reshape_shape(shape: Any, newshape: Any) -> Any:
         raise TypeError("reshape: shape= and newshape= (numpy's older name) are one parameter: "
                         "pass shape only")
     return shape
+
+
+def bool_reduction(name: str, a: Any, axis: Any = None, keepdims: bool = False,
+                   initial: Any = None) -> Any:
+    """numpy's ``sum``, ``nansum``, ``prod``, ``nanprod``, ``cumsum`` or ``cumprod`` of ``a``
+    with ``dtype=bool``, for tables whose library adds booleans as integers (a count
+    where numpy answers True) or has no boolean kernel.
+
+    numpy adds booleans with OR and multiplies them with AND: the sum is ``any`` of the
+    non-zero entries, the product ``all``, and the running forms accumulate the same
+    way. ``nansum`` reads a nan as 0 and ``nanprod`` as 1, as for any dtype.
+
+    >>> bool_reduction("sum", np.array([0, 2, 0]))
+    np.True_
+    >>> bool_reduction("cumprod", np.array([1, 2, 0, 3]))
+    array([ True,  True, False, False])
+    """
+    truth = do("not_equal", a, 0)
+    if name in ("nansum", "nanprod") and do("dtype_of", a).kind in "fc":
+        nan = do("isnan", a)
+        truth = (do("logical_and", truth, do("logical_not", nan)) if name == "nansum"
+                 else do("logical_or", truth, nan))
+    op = name.removeprefix("nan")
+    if op in ("cumsum", "cumprod"):
+        # a running OR (AND): the count of true (false) entries so far is not zero (zero)
+        counted = truth if op == "cumsum" else do("logical_not", truth)
+        running = do("cumsum", do("astype", counted, "int64"), axis=axis)
+        return do("not_equal" if op == "cumsum" else "equal", running, 0)
+    out = do("any" if op == "sum" else "all", truth, axis=axis, keepdims=keepdims)
+    if initial is not None:
+        out = do("logical_or" if op == "sum" else "logical_and", out, do("not_equal", initial, 0))
+    return out

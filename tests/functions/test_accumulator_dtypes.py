@@ -48,3 +48,30 @@ def test_integer_reductions_accumulate_in_numpys_kind(name: str, backend: str) -
         where = f"{name} of {dtype} on {backend}: {got.dtype}, numpy {expected.dtype}"
         assert got.dtype.kind == expected.dtype.kind, where
         np.testing.assert_array_equal(got, expected, err_msg=where)
+
+
+BOOL_NAMES = ("sum", "prod", "cumsum", "cumprod", "nansum", "nanprod", "trace")
+
+
+@pytest.mark.parametrize("backend", usable_backends(vocabulary=True))
+@pytest.mark.parametrize("name", BOOL_NAMES)
+def test_a_boolean_accumulator_is_or_and_and(name: str, backend: str) -> None:
+    """``dtype=bool``: numpy adds booleans with OR and multiplies them with AND, so
+    ``sum(x, dtype=bool)`` is True where a count would be 3 (mlx and tensorflow
+    counted; torch, tensorflow and paddle refused some of them)."""
+    for a in (np.array([[1.0, 0.0], [np.nan, 2.0]]), np.array([[3, 0], [0, 0]]),
+              np.array([[True, False], [True, True]])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = np.asarray(do(name, a, dtype=bool))
+            try:
+                got = np.asarray(to_np(do(name, to_backend(a, backend), dtype=bool)))
+            except (TypeError, UnsupportedError) as err:
+                refusal = str(err)
+                got = None
+        if got is None:  # refused: it must say that the dtype is the reason
+            assert "bool" in refusal, f"{name} of {a.dtype} on {backend}: {refusal}"
+            continue
+        where = f"{name}({a.tolist()}, dtype=bool) on {backend}: {got}, numpy {expected}"
+        assert got.dtype == np.bool_, where
+        np.testing.assert_array_equal(got, expected, err_msg=where)

@@ -129,6 +129,8 @@ def _cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any
     # autograd's cumsum takes no dtype: cast first (recorded), then sum
     if out is not None:
         raise TypeError("cumsum(out=...) writes into an array: autograd records pure functions")
+    if dtype is not None and np.dtype(dtype) == np.bool_:  # no derivative: numpy's own
+        return np.cumsum(getval(a), axis, dtype=np.bool_)
     if dtype is not None:
         a = a.astype(np.dtype(dtype))
     return anp.cumsum(a, axis)

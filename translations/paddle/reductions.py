@@ -17,7 +17,7 @@ import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
-from dispatch.translations._keywords import diff_ends, no_out
+from dispatch.translations._keywords import bool_reduction, diff_ends, no_out
 from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype, truth
 from paddle import Tensor
 
@@ -73,6 +73,8 @@ def _sum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
 def _prod(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
           keepdims: bool = False, *, initial: Any = None) -> Tensor:
     dt = _dtype(dtype) or _numpy_dtype("prod", a.dtype)
+    if dt == paddle.bool:  # paddle multiplies no booleans
+        return bool_reduction("prod", a, axis, keepdims, initial)
     a = _cast(a, dt)
     if isinstance(axis, (tuple, list)):
         for ax in sorted((x % max(a.ndim, 1) for x in axis), reverse=True):
@@ -185,6 +187,8 @@ def _cumulative(name: str, fn: Any) -> Any:
                    out: Any = None) -> Tensor:
         no_out(name, "paddle", out)
         dt = _dtype(dtype) or _numpy_dtype(name, a.dtype)
+        if dt == paddle.bool:  # paddle accumulates no booleans
+            return bool_reduction(name, a, axis)
         a = _cast(a, dt)
         if axis is None:
             a, axis = a.flatten(), 0

@@ -14,7 +14,7 @@ from typing import Any
 
 import tensorflow as tf
 from dispatch.translations._composed.reductions import masked
-from dispatch.translations._keywords import no_out
+from dispatch.translations._keywords import bool_reduction, no_out
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _acc,
@@ -34,8 +34,8 @@ def _sum(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdims
         return masked("sum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     no_out("sum", "tensorflow", out)
     x = _acc("sum", a if isinstance(a, _TENSOR) else _t(a), dtype)
-    if x.dtype == tf.bool:
-        x = tf.cast(x, tf.int64)
+    if x.dtype == tf.bool:  # dtype=bool (booleans alone accumulate in int64)
+        return bool_reduction("sum", a, axis, keepdims, initial)
     r = tf.reduce_sum(x, axis=axis, keepdims=keepdims)
     return r if initial is None else r + initial
 
@@ -46,6 +46,8 @@ def _prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None, keepdim
         return masked("prod", a, axis, dtype, out, keepdims, initial=initial, where=where)
     no_out("prod", "tensorflow", out)
     x = _acc("prod", _t(a), dtype)
+    if x.dtype == tf.bool:  # dtype=bool: tf multiplies no booleans
+        return bool_reduction("prod", a, axis, keepdims, initial)
     r = tf.reduce_prod(x, axis=axis, keepdims=keepdims)
     return r if initial is None else r * initial
 
@@ -139,8 +141,8 @@ def _cumulative(tf_fn: Callable, name: str) -> Callable:
     def cum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
         no_out(name, "tensorflow", out)
         x = _acc(name, _t(a), dtype)
-        if x.dtype == tf.bool:
-            x = tf.cast(x, tf.int64)
+        if x.dtype == tf.bool:  # dtype=bool (booleans alone accumulate in int64)
+            return bool_reduction(name, a, axis)
         if axis is None:
             x, axis = tf.reshape(x, [-1]), 0
         return tf_fn(x, axis=axis)

@@ -17,7 +17,7 @@ import torch
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
-from dispatch.translations._keywords import diff_ends, no_out
+from dispatch.translations._keywords import bool_reduction, diff_ends, no_out
 from dispatch.translations.torch._common import (
     _UNSIGNED,
     _UNSIGNED_WIDE,
@@ -170,6 +170,8 @@ def _cumulative(fn: Callable) -> Callable:
         if axis is None:
             a, axis = a.reshape(-1), 0
         dtype = _dtype(_accumulator(a, dtype))
+        if dtype is torch.bool:  # torch has no boolean cumsum or cumprod
+            return bool_reduction(fn.__name__, a, axis)
         if dtype in _UNSIGNED_WIDE:  # no uint16/32/64 kernel: int64, cast back
             return fn(_int64_bits(a), axis, dtype=torch.int64).to(dtype)
         return fn(a, axis, dtype=dtype)
