@@ -75,3 +75,37 @@ def test_a_boolean_accumulator_is_or_and_and(name: str, backend: str) -> None:
         where = f"{name}({a.tolist()}, dtype=bool) on {backend}: {got}, numpy {expected}"
         assert got.dtype == np.bool_, where
         np.testing.assert_array_equal(got, expected, err_msg=where)
+
+
+PRODUCTS = {
+    "dot": lambda x: (x, x), "matmul": lambda x: (x, x), "vdot": lambda x: (x, x),
+    "inner": lambda x: (x, x), "outer": lambda x: (x, x), "tensordot": lambda x: (x, x),
+    "kron": lambda x: (x, x), "einsum": lambda x: ("ij,jk->ik", x, x),
+    "vecdot": lambda x: (x, x), "linalg.vecdot": lambda x: (x, x),
+    "matvec": lambda x: (x, x[0]), "vecmat": lambda x: (x[0], x),
+    "linalg.matrix_power": lambda x: (x, 2), "linalg.multi_dot": lambda x: ([x, x, x],),
+}
+
+
+@pytest.mark.parametrize("backend", usable_backends(vocabulary=True))
+@pytest.mark.parametrize("name", sorted(PRODUCTS))
+def test_boolean_and_integer_products_are_numpys_or_refused(name: str, backend: str) -> None:
+    """Products of booleans are booleans (numpy adds them with OR) and products of
+    integers keep numpy's integer dtype; a library without the kernel may refuse, but
+    never answers in another kind (dask counted boolean dot, einsum, vdot, inner and
+    tensordot in int64, sparse's vdot in int8, mlx's vdot in int32)."""
+    for dtype in DTYPES:
+        a = np.array([[1, 0], [1, 1]], dtype)
+        expected = np.asarray(do(name, *PRODUCTS[name](a)))
+        try:
+            with missing_dtype_skips(backend):
+                x = to_backend(a, backend)
+        except pytest.skip.Exception:
+            continue
+        try:
+            got = np.asarray(to_np(do(name, *PRODUCTS[name](x))))
+        except Exception:  # the library's refusal (torch has no boolean matmul kernel)
+            continue
+        where = f"{name} of {dtype} on {backend}: {got.dtype}, numpy {expected.dtype}"
+        assert got.dtype.kind == expected.dtype.kind, where
+        np.testing.assert_array_equal(got, expected, err_msg=where)

@@ -43,11 +43,12 @@ def _inner(a: Any, b: Any) -> Array:
 def _same_int(fn: Any) -> Any:
     @functools.wraps(fn)
     def same_int(*args: Any, **kwargs: Any) -> Array:
-        # dask sums integer products in int64; numpy keeps the operands' integer dtype
+        # dask sums integer and boolean products in int64; numpy keeps the operands'
+        # integer dtype, and adds boolean products with OR (a count cast to bool)
         out = fn(*args, **kwargs)
         ops = [a for a in args if hasattr(a, "dtype")]
         dtype = np.result_type(*(a.dtype for a in ops)) if ops else out.dtype
-        return out.astype(dtype) if dtype.kind in "iu" and out.dtype != dtype else out
+        return out.astype(dtype) if dtype.kind in "iub" and out.dtype != dtype else out
 
     return same_int
 
@@ -542,7 +543,7 @@ _NO_EXPM = "dask has no matrix exponential (scaling and squaring picks its steps
 
 TABLE = {
     # products
-    "dot": _dot,
+    "dot": _same_int(_dot),
     "tensordot": _tensordot,
     "einsum": _einsum,
     "vdot": _same_int(da.vdot),

@@ -351,7 +351,9 @@ def _dot(a: Any, b: Any, out: Any = None) -> Any:
 def _vdot(a: Any, b: Any) -> Any:
     a = a if isinstance(a, mx.array) else _asarray(a)
     b = b if isinstance(b, mx.array) else _asarray(b)
-    return mx.sum(mx.conjugate(a.reshape(-1)) * b.reshape(-1))
+    products = mx.conjugate(a.reshape(-1)) * b.reshape(-1)
+    # numpy adds boolean products with OR; mlx's sum counts them
+    return mx.any(products) if products.dtype == mx.bool_ else mx.sum(products)
 
 
 def _solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,

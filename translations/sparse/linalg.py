@@ -53,7 +53,10 @@ def _mul_matrix_batched_vector(A: Any, b: Any) -> SparseArray:
 
 
 def _vdot(a: Any, b: Any) -> Any:
-    return sparse.dot(np.conjugate(zero_fill(a)).reshape((-1,)), zero_fill(b).reshape((-1,)))
+    a, b = zero_fill(a), zero_fill(b)
+    out = sparse.dot(np.conjugate(a).reshape((-1,)), b.reshape((-1,)))
+    # numpy adds boolean products with OR; sparse counts them (int8)
+    return out.astype(bool) if a.dtype == b.dtype == np.bool_ else out
 
 
 def _inner(a: Any, b: Any) -> Any:
