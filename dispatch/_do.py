@@ -26,8 +26,8 @@ from dispatch._infer import (
     foreign,
     like_backend,
 )
+from dispatch._resolve import _native, resolve
 from dispatch._resolve import _resolve as _resolve_uncached
-from dispatch._resolve import resolve
 from dispatch._trace import outside_traces
 from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
@@ -139,6 +139,10 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
     """
     _check_name(name)
     _non_array_parameters(name)  # may load numpy's table: before the generation is read
+    if kwargs and key and type(key[0]) is str:  # keywords alone
+        first = _first_parameter(name)
+        if first is not None and first in key[::2]:
+            return _first_by_keyword(name, key, first)
     gen = reg.generation
     types = tuple(t for t in key if type(t) is not str) if kwargs else key
     backend = decide(types, name) or decide_owner(types)
@@ -152,6 +156,26 @@ def _miss(name: str, key: tuple, kwargs: bool) -> Callable:
         entry = _entry(name, backend, key, kwargs)
     reg.store_call(name, key, kwargs, entry, gen)
     return entry
+
+
+def _first_by_keyword(name: str, key: tuple, first: str) -> Callable:
+    """The entry of ``do(name, a=x, **rest)``, numpy's first parameter ``a`` given by
+    keyword: ``x`` is passed by position to the entry of ``do(name, x, **rest)``,
+    whatever the library (or a fallback) calls that parameter (torch's
+    ``stack(tensors)``, ``linalg.inv(A)``, a positional-only ``x``). Only such calls
+    pay for it: their keys are their own.
+    """
+    gen = reg.generation
+    i = key.index(first)
+    rest = key[:i] + key[i + 2 :]
+    entry = _miss(name, (key[i + 1], *rest), bool(rest))
+
+    def by_position(**kwargs: Any) -> Any:
+        return entry(kwargs.pop(first), **kwargs)
+
+    by_position.__wrapped__ = entry  # type: ignore[attr-defined]
+    reg.store_call(name, key, True, by_position, gen)
+    return by_position
 
 
 def _check_name(name: Any) -> None:
@@ -243,6 +267,31 @@ def _tuples(v: list) -> tuple:
 
 _NON_ARRAY: dict[str, tuple[frozenset[int], frozenset[str]]] = {}
 _NO_PARAMETERS: tuple[frozenset[int], frozenset[str]] = (frozenset(), frozenset())
+
+
+_FIRST: dict[str, str | None] = {}
+
+
+def _first_parameter(name: str) -> str | None:
+    """The name of numpy's first parameter of ``name``, where numpy lets it be given by
+    keyword (``stack(arrays=...)``, ``sum(a=...)``); None otherwise. Read from numpy's
+    (scipy's) own function, not the table's."""
+    try:
+        return _FIRST[name]
+    except KeyError:
+        pass
+    try:
+        ref = _native("numpy", name)
+    except Exception:  # not numpy's: not remembered, so unknown names cost no memory
+        return None
+    try:
+        params = list(inspect.signature(ref).parameters.values())
+    except (TypeError, ValueError):  # no signature (ufuncs take arrays by position)
+        params = []
+    p = params[0] if params else None
+    first = p.name if p is not None and p.kind is p.POSITIONAL_OR_KEYWORD else None
+    _FIRST[name] = first
+    return first
 
 
 def _non_array_parameters(name: str) -> tuple[frozenset[int], frozenset[str]]:

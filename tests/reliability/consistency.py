@@ -7,6 +7,7 @@ from typing import Any
 
 import dispatch
 from dispatch import _registry as reg
+from dispatch._do import _first_parameter
 from dispatch._infer import _find, decide, decide_owner
 from dispatch._resolve import _resolve
 
@@ -74,6 +75,7 @@ def _unwrap(fn: Any) -> Any:
         "converting",
         "keys",
         "params",
+        "by_position",
     ):
         fn = fn.__wrapped__
     return fn
@@ -120,7 +122,7 @@ def check_entry(key: tuple) -> None:
         backend, name = rest
         assert same_impl(fn, _resolve(backend, name)), key
         return
-    if is_dispatcher(fn):
+    if is_dispatcher(_unwrap(fn)):
         return
     if kind == "C1":
         name, types = rest[0], (rest[1],)
@@ -198,6 +200,10 @@ def check_call(name: str, args: tuple, kwargs: dict) -> Any:
             fresh = None
         else:
             impl = _resolve(backend, name)
+            first = _first_parameter(name)
+            if not args and first in kwargs:  # numpy's first parameter goes by position
+                kwargs = dict(kwargs)
+                args = (kwargs.pop(first),)
             fresh = impl(
                 *[_fresh(a, backend) for a in args],
                 **{k: _fresh(v, backend) for k, v in kwargs.items()},
