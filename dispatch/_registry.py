@@ -112,20 +112,29 @@ def store(cache: dict, key: Any, value: Any, seen_generation: int) -> None:
                 RESOLVED_NAMES.add(key[1])
 
 
+def _put(caches: tuple[dict, dict, dict], name: str, types: tuple, kwargs: bool,
+         value: Callable) -> None:
+    """``value`` under ``name`` and ``types`` in do's layout: nested dicts (name -> type
+    -> [type ->] callable) for one or two arguments without keywords, else a flat
+    tuple key. Under the lock."""
+    one, two, flat = caches
+    if not kwargs and len(types) == 1:
+        one.setdefault(name, {})[types[0]] = value
+    elif not kwargs and len(types) == 2:
+        two.setdefault(name, {}).setdefault(types[0], {})[types[1]] = value
+    else:
+        key = (name, *types)
+        flat[key] = value
+
+
 def store_face(key: tuple, kwargs: bool, value: Callable, seen_generation: int) -> None:
     """Cache a face's final callable under ``key`` (the name, then the argument types,
-    as do's keys): nested like ``store_call`` for one or two arguments without keywords."""
+    as do's keys), in do's layout."""
     if tracing():
         return
     with lock:
-        if generation != seen_generation:
-            return
-        if not kwargs and len(key) == 2:
-            FACE_CALLS1.setdefault(key[0], {})[key[1]] = value
-        elif not kwargs and len(key) == 3:
-            FACE_CALLS2.setdefault(key[0], {}).setdefault(key[1], {})[key[2]] = value
-        else:
-            FACE_CALLS[key] = value
+        if generation == seen_generation:
+            _put((FACE_CALLS1, FACE_CALLS2, FACE_CALLS), key[0], key[1:], kwargs, value)
 
 
 def store_call(
@@ -147,13 +156,7 @@ def store_call(
             with contextlib.suppress(TypeError):  # values that take no weak reference
                 _DECLINED.add(value)
             return
-        if not kwargs and len(types) == 1:
-            CALLS1.setdefault(name, {})[types[0]] = value
-        elif not kwargs and len(types) == 2:
-            CALLS2.setdefault(name, {}).setdefault(types[0], {})[types[1]] = value
-        else:
-            key = (name, *types)
-            CALLS[key] = value
+        _put((CALLS1, CALLS2, CALLS), name, types, kwargs, value)
 
 
 def cached_call(name: str, *types: type, kwargs: bool = False) -> Callable | None:

@@ -231,8 +231,9 @@ def _on_cut(fn: Any, odd: bool) -> Any:
     return on_cut
 
 
-_CUTS = {"sqrt": False, "arcsin": False, "arccos": False, "arccosh": False, "arctanh": False,
-         "arcsinh": True, "arctan": True}
+_CUTS = {name: _on_cut(getattr(jnp, name), odd) for name, odd in (
+    ("sqrt", False), ("arcsin", False), ("arccos", False), ("arccosh", False),
+    ("arctanh", False), ("arcsinh", True), ("arctan", True))}
 
 
 def _spacing(x: Any) -> Any:
@@ -263,8 +264,8 @@ TABLE = merge_tables(
     # numpy's promotion of integer with float arrays
     {name: _promoting(getattr(jnp, name)) for name in _BINARY},
     # numpy's values on the branch cuts of complex arguments, by both spellings
-    {name: _on_cut(getattr(jnp, name), odd) for name, odd in _CUTS.items()},
-    {n: _on_cut(getattr(jnp, f), _CUTS[f]) for n, f in UFUNC_SPELLINGS.items() if f in _CUTS},
+    _CUTS,
+    {n: _CUTS[f] for n, f in UFUNC_SPELLINGS.items() if f in _CUTS},
     _ML_OPS,
     _MORE_ML_OPS,
     # keras's names of two activations: the same entries (docs/vocabulary.md)

@@ -52,6 +52,12 @@ def mx_dtype(dtype: Any) -> Any:
         raise TypeError(f"mlx has no dtype {name}") from None
 
 
+def asks_bool(dtype: Any) -> bool:
+    """Whether ``dtype=`` asks for booleans: numpy then adds with OR and multiplies with
+    AND, where mlx's sums and products of booleans count."""
+    return dtype is not None and mx_dtype(dtype) == mx.bool_
+
+
 def shape_tuple(shape: Any) -> tuple[int, ...]:
     """numpy's shape argument (an int or a sequence) as a tuple of ints."""
     if isinstance(shape, (int, np.integer)):

@@ -16,7 +16,7 @@ import mlx.core as mx
 import numpy as np
 from dispatch.translations._adapters import take_mode
 from dispatch.translations._keywords import bool_reduction, check_order, check_sort, no_out
-from dispatch.translations.mlx._common import mx_dtype
+from dispatch.translations.mlx._common import asks_bool
 from dispatch.translations.mlx.devices import _asarray
 
 _ARRAY = mx.array
@@ -168,7 +168,7 @@ def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any =
 
     no_out("trace", "mlx", out)
     d = mx.diagonal(_arr(a), int(offset), int(axis1), int(axis2))
-    if dtype is not None and mx_dtype(dtype) == mx.bool_:  # mlx counts booleans
+    if asks_bool(dtype):  # mlx counts booleans
         return bool_reduction("sum", d, -1)
     return mx.sum(_accumulator(d, dtype), axis=-1)
 

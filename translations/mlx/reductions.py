@@ -16,7 +16,7 @@ from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed._covariance import corrcoef, cov
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._keywords import bool_reduction, diff_ends
-from dispatch.translations.mlx._common import axis_arg, mx_dtype
+from dispatch.translations.mlx._common import asks_bool, axis_arg, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _pair
 
@@ -67,7 +67,7 @@ def _accumulating(fn: Callable) -> Callable:
         if _masking(where):
             return masked(fn.__name__, a, axis, dtype, out, keepdims, initial=initial,
                           where=where)
-        if dtype is not None and mx_dtype(dtype) == mx.bool_:  # mlx counts booleans
+        if asks_bool(dtype):  # mlx counts booleans
             return bool_reduction(fn.__name__, a, axis, keepdims, initial)
         a = _accumulator(_arr(a), dtype)
         if a.size == 0:
@@ -86,7 +86,7 @@ def _accumulating(fn: Callable) -> Callable:
 def _cumulative(fn: Callable) -> Callable:
     def cumulate(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
         _no_out(out)
-        if dtype is not None and mx_dtype(dtype) == mx.bool_:  # mlx counts booleans
+        if asks_bool(dtype):  # mlx counts booleans
             return bool_reduction(fn.__name__, a, axis)
         a = _accumulator(_arr(a), dtype)
         return fn(a.reshape(-1) if axis is None else a, axis=0 if axis is None else int(axis))

@@ -158,8 +158,8 @@ def _nansum(a: Tensor, axis: Any = None, dtype: Any = None, out: None = None,
     if where is not None:
         return masked("nansum", a, axis, dtype, out, keepdims, initial=initial, where=where)
     no_out("nansum", "torch", out)
-    if _accumulator(a, dtype) is not dtype or _dtype(dtype) in _UNSIGNED_WIDE:
-        return _sum(a, axis, dtype, None, keepdims, initial)  # integers: no nan to skip
+    if _dtype(_accumulator(a, dtype)) in _UNSIGNED_WIDE:  # no unsigned kernel; no nan
+        return _sum(a, axis, dtype, None, keepdims, initial)
     r = torch.nansum(a, () if axis is None else axis, keepdims, dtype=_dtype(dtype))
     return r if initial is None else r + initial
 
