@@ -29,6 +29,7 @@ from dispatch._infer import (
 from dispatch._resolve import _native, resolve
 from dispatch._resolve import _resolve as _resolve_uncached
 from dispatch._trace import outside_traces
+from dispatch.spec import _kernel_for
 from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
     CONVERSIONS,
@@ -227,7 +228,8 @@ def _entry(name: str, backend: str, key: tuple, kwargs: bool) -> Callable:
         (k, c) for k, t in zip(kw[::2], kw[1::2], strict=True) if (c := conv(t, k in keywords))
     )
     if not pconvs and not kconvs:
-        return impl
+        # the library's own function, where the adapter names one for these exact types
+        return impl if kwargs else _kernel_for(impl, key)
     if not kwargs:  # positional-only call: the constants' positions are known
         return _converting_positions(impl, pconvs)
     return _converting_keys(impl, pconvs, kconvs)

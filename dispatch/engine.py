@@ -10,7 +10,8 @@ module imports a table.
 What is here:
 
 * the entry markers of :mod:`dispatch.spec`: :data:`NATIVE`, :func:`alias`,
-  :func:`unsupported`;
+  :func:`unsupported`, and :func:`kernels` (an adapter's own-library function for
+  exact argument types);
 * :func:`merge_tables`: a package's table, assembled from its topic modules,
   refusing a name defined twice;
 * the calls a composed fallback is written with: :func:`do`, :func:`composed`
@@ -47,7 +48,7 @@ from dispatch._helpers import convert, get_lib_fn, get_precision, infer_backend,
 from dispatch._infer import backend_of_type, infer_backend_multi, scalar_backend
 from dispatch._registry import root_module
 from dispatch._tree import tree_flatten, tree_iter, tree_map, tree_unflatten
-from dispatch.spec import NATIVE, Alias, Unsupported, alias, unsupported
+from dispatch.spec import NATIVE, Alias, Unsupported, alias, kernels, unsupported
 
 __all__ = [
     "NATIVE",
@@ -69,6 +70,7 @@ __all__ = [
     "infer_backend",
     "infer_backend_multi",
     "is_array",
+    "kernels",
     "merge_tables",
     "root_module",
     "scalar_backend",

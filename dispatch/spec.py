@@ -10,13 +10,20 @@ A ``TABLE`` in ``translations/<lib>/`` maps a canonical (numpy) name to one of:
   fallback exists;
 * :func:`unsupported`: a known gap, with the reason shown to users and used as a
   strict xfail by the tests.
+
+An adapter may also name, with :func:`kernels`, the library's own function it
+reduces to for some exact argument types: ``do`` then caches that function for
+those types, one Python frame less per call.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-__all__ = ["NATIVE", "Alias", "Unsupported", "alias", "unsupported"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+__all__ = ["NATIVE", "Alias", "Unsupported", "alias", "kernels", "unsupported"]
 
 
 class _Native:
@@ -87,3 +94,48 @@ def unsupported(reason: str) -> Unsupported:
     unsupported('torch has no Schur decomposition')
     """
     return Unsupported(reason)
+
+
+_KERNELS_ATTRIBUTE = "_dispatch_kernels"
+
+
+def kernels(adapter: _F, by_types: Mapping[tuple[type, ...], Callable[..., Any]]) -> _F:
+    """Name the library function that ``adapter`` reduces to for exact argument types.
+
+    ``by_types`` maps a tuple of positional argument types (exact types, as ``do``'s
+    cache keys them) to a callable that gives the same result as ``adapter`` for
+    *every* call made of arguments of those types and no keyword. ``do`` caches
+    that callable for those types instead of the adapter, which saves the
+    adapter's frame and checks (60-280 ns on a small array). Only claims that
+    hold whatever the values are may be written: a kernel whose result depends
+    on a dtype the adapter corrects does not belong here. A wrapper of
+    ``adapter`` (``functools.wraps`` copies its attributes) does not inherit the
+    kernels: they belong to ``adapter`` itself.
+
+    Returns ``adapter``, marked.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def transpose(a, axes=None):
+    ...     return np.transpose(a, axes)
+    >>> transpose = kernels(transpose, {(np.ndarray,): np.transpose})
+    >>> transpose._dispatch_kernels[1][(np.ndarray,)] is np.transpose
+    True
+    """
+    for types, fn in by_types.items():
+        if not (isinstance(types, tuple) and all(isinstance(t, type) for t in types)):
+            raise TypeError(f"kernels: a key must be a tuple of types, got {types!r}")
+        if not callable(fn):
+            raise TypeError(f"kernels: the kernel for {types!r} is not callable: {fn!r}")
+    setattr(adapter, _KERNELS_ATTRIBUTE, (adapter, dict(by_types)))
+    return adapter
+
+
+def _kernel_for(impl: Callable[..., Any], types: tuple[type, ...]) -> Callable[..., Any]:
+    """The kernel ``impl`` names for positional ``types`` (see :func:`kernels`), else
+    ``impl``."""
+    marked = getattr(impl, _KERNELS_ATTRIBUTE, None)
+    if marked is None or marked[0] is not impl:  # a wrapper copied the mark: not its own
+        return impl
+    return marked[1].get(types, impl)

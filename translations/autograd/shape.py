@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 from autograd import numpy as anp
+from autograd.numpy.numpy_boxes import ArrayBox
 from autograd.tracer import getval
 from dispatch.translations._keywords import NO_VALUE, reshape_shape
 
-from dispatch.engine import merge_tables
+from dispatch.engine import kernels, merge_tables
 
 from ._common import any_box, exact, positional, unpacked, values, where
 from .indexing import _flip
@@ -171,6 +172,10 @@ def _reshape(a: Any, /, shape: Any = NO_VALUE, order: str = "C", *, newshape: An
     if copy is False or order not in ("C", "F", "A"):
         np.reshape(getval(a), shape, order=order, copy=False if copy is False else None)
     return anp.reshape(a, shape, order=order)
+
+
+# a box and a tuple or list shape: autograd's reshape, as the first branch above
+_reshape = kernels(_reshape, {(ArrayBox, tuple): anp.reshape, (ArrayBox, list): anp.reshape})
 
 
 TABLE = merge_tables(_SPLITS, {

@@ -19,6 +19,8 @@ from dispatch.translations._keywords import bool_reduction, check_order, check_s
 from dispatch.translations.mlx._common import asks_bool
 from dispatch.translations.mlx.devices import _asarray
 
+from dispatch.engine import kernels
+
 _ARRAY = mx.array
 _mx_where = mx.where
 
@@ -100,6 +102,12 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return mx.where(_arr(condition).astype(mx.bool_), x, y)
+
+
+# an mlx condition and two operands (mlx arrays or Python numbers): mlx's where, as the
+# first branch above
+_where = kernels(_where, {(_ARRAY, a, b): mx.where for a in (_ARRAY, bool, int, float)
+                          for b in (_ARRAY, bool, int, float)})
 
 
 def _host_true(flag: Any) -> bool:

@@ -23,6 +23,8 @@ from dispatch.translations._keywords import (
 from dispatch.translations.mlx._common import shape_tuple
 from dispatch.translations.mlx.devices import _asarray
 
+from dispatch.engine import kernels
+
 _ARRAY = mx.array
 _mx_reshape = mx.reshape
 _mx_transpose = mx.transpose
@@ -189,6 +191,10 @@ def _reshape(a: Any, shape: Any = None, order: str = "C", copy: bool | None = No
     return mx.transpose(mx.transpose(a).reshape(shape_tuple(shape)[::-1]))
 
 
+# an mlx array and a tuple or list shape: mlx's reshape, as the first branch above
+_reshape = kernels(_reshape, {(_ARRAY, tuple): mx.reshape, (_ARRAY, list): mx.reshape})
+
+
 def _moveaxis(a: Any, source: Any, destination: Any) -> Any:
     a = _arr(a)
     src = [source] if isinstance(source, int) else list(source)
@@ -244,6 +250,11 @@ def _transpose(a: Any, axes: Any = None) -> Any:
     if type(a) is _ARRAY:
         return _mx_transpose(a) if axes is None else _mx_transpose(a, axes)
     return mx.transpose(_arr(a)) if axes is None else mx.transpose(_arr(a), list(axes))
+
+
+# an mlx array (and a tuple or list of axes): mlx's transpose, as the first branch above
+_transpose = kernels(_transpose, {(_ARRAY,): mx.transpose, (_ARRAY, tuple): mx.transpose,
+                                  (_ARRAY, list): mx.transpose})
 
 
 def _squeeze(a: Any, axis: Any = None) -> Any:

@@ -18,6 +18,8 @@ from dispatch.translations.paddle._common import by_parts, promote, widened
 from dispatch.translations.paddle.dtypes import _isfortran
 from paddle import Tensor
 
+from dispatch.engine import kernels
+
 
 def _shape(shape: Any) -> list:
     return [int(shape)] if isinstance(shape, (int, np.integer)) else [int(s) for s in shape]
@@ -70,6 +72,10 @@ def _reshape(a: Tensor, shape: Any = None, order: str = "C", copy: bool | None =
         check_view(a.shape, a.strides, shape, "F" if fortran else "C")
     out = _column_major(a, shape) if fortran else paddle.reshape(a, shape)
     return out.clone() if copy else out  # copy=True: numpy's result owns its memory
+
+
+# a tensor and a tuple shape: paddle.reshape, as the first branch above
+_reshape = kernels(_reshape, {(Tensor, tuple): paddle.reshape})
 
 
 def _column_major(a: Tensor, shape: list) -> Tensor:

@@ -22,7 +22,7 @@ from dispatch.translations.torch._common import _axes, _shape, _signed
 from dispatch.translations.torch.devices import _asarray
 from torch import Tensor
 
-from dispatch.engine import alias, do
+from dispatch.engine import alias, do, kernels
 
 # the torch functions of the common calls, bound once: a module attribute lookup per
 # call costs about 20 ns, 3% of a reshape of a small tensor
@@ -65,6 +65,12 @@ _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(65)]
 def _transpose(a: Tensor, axes: tuple[int, ...] | list[int] | None = None) -> Tensor:
     # torch.transpose swaps two axes; numpy's permutes all of them (reversed by default)
     return _torch_permute(a, _REVERSED[a.ndim] if axes is None else axes)
+
+
+# a tensor and a tuple, list or torch.Size: torch.reshape, as the first branch of
+# _reshape; a tensor and the axes: torch.permute, as _transpose
+_reshape = kernels(_reshape, {(Tensor, t): _torch_reshape for t in (tuple, list, torch.Size)})
+_transpose = kernels(_transpose, {(Tensor, tuple): _torch_permute, (Tensor, list): _torch_permute})
 
 
 def _roll(a: Tensor, shift: Any, axis: Any = None) -> Tensor:
