@@ -15,6 +15,7 @@ Usage::
     python benchmarks/clients/run_clients.py                 # the full selection
     python benchmarks/clients/run_clients.py --subset        # the CI subset (minutes)
     python benchmarks/clients/run_clients.py --markdown out.md
+    python benchmarks/clients/run_clients.py --clients quimb --reports DIR  # lost ids too
 
 Exit status 1 when a client passes fewer than ``--min-ratio`` (default 0.99) of
 its native passes with the swap, 3 when a source distribution cannot be fetched.
@@ -115,10 +116,12 @@ def run_suite(
     args: list[str],
     timeout: float,
     python: str = sys.executable,
+    report: Path | None = None,
 ) -> tuple[dict[str, collections.Counter], float]:
-    """Outcome counts per test module, and the wall time."""
+    """Outcome counts per test module, and the wall time; ``report``: where to keep
+    the run's JUnit report (default: a temporary file)."""
     with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "report.xml"
+        xml = report if report is not None else Path(tmp) / "report.xml"
         cmd = [
             python,
             "-m",
@@ -151,6 +154,18 @@ def run_suite(
         )
         wall = time.perf_counter() - start
         return _counts(xml), wall
+
+
+def passed_ids(xml: Path) -> set[str]:
+    """The ids (``module::class::test``, as the report names them) of the tests a
+    JUnit report shows passing."""
+    if not xml.exists():
+        return set()
+    return {
+        f"{case.get('classname', '?')}::{case.get('name', '?')}"
+        for case in ET.parse(xml).iter("testcase")
+        if not any(child.tag in ("failure", "error", "skipped") for child in case)
+    }
 
 
 def _counts(xml: Path) -> dict[str, collections.Counter]:
@@ -210,6 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--markdown", type=Path, help="also write the table to this file")
     p.add_argument("--min-ratio", type=float, default=0.99)
     p.add_argument("--timeout", type=float, default=5400.0, help="seconds per suite run")
+    p.add_argument(
+        "--reports",
+        type=Path,
+        help="keep each run's JUnit report in this folder (<client>-native.xml, "
+        "<client>-swapped.xml) and write <client>-lost.txt: the tests that pass on "
+        "autoray and not with the swap",
+    )
     opts = p.parse_args(argv)
 
     results = {}
@@ -229,8 +251,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{client}: its source distribution could not be fetched ({err})")
             return 3
         selection = spec["subset"] if opts.subset else spec["select"]
-        native, t_native = run_suite(root, selection, False, spec["args"], opts.timeout, python)
-        swapped, t_swap = run_suite(root, selection, True, spec["args"], opts.timeout, python)
+        reports: dict[str, Path | None] = {"native": None, "swapped": None}
+        if opts.reports:
+            opts.reports.mkdir(parents=True, exist_ok=True)
+            reports = {k: opts.reports / f"{client}-{k}.xml" for k in reports}
+        native, t_native = run_suite(
+            root, selection, False, spec["args"], opts.timeout, python, reports["native"]
+        )
+        swapped, t_swap = run_suite(
+            root, selection, True, spec["args"], opts.timeout, python, reports["swapped"]
+        )
+        if opts.reports:
+            kept = opts.reports / f"{client}-native.xml", opts.reports / f"{client}-swapped.xml"
+            lost = sorted(passed_ids(kept[0]) - passed_ids(kept[1]))
+            (opts.reports / f"{client}-lost.txt").write_text("".join(f"{t}\n" for t in lost))
         results[client] = (native, swapped, t_native, t_swap)
     text, ratios = table(results)
     print(text)
