@@ -138,10 +138,12 @@ def run_suite(
             *selection,
         ]
         env = dict(os.environ)
+        # the plugins beside this file: exit_when_done on both sides (a client's timed-out
+        # test may leave threads that keep pytest from exiting), the swap on one
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
+        cmd[3:3] = ["-p", "exit_when_done"]
         if swap:
             cmd[3:3] = ["-p", "autoray_swap"]
-            paths = [str(HERE), env.get("PYTHONPATH")]
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
         start = time.perf_counter()
         subprocess.run(
             cmd,
