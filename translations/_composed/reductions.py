@@ -26,6 +26,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from dispatch.translations._composed._moment_dtypes import in_dtypes
 
 from dispatch.engine import composed, do, infer_backend, is_array
 
@@ -550,6 +551,7 @@ def nanprod(
 
 
 @composed("nanvar")
+@in_dtypes("nanvar")
 def nanvar(
     a: Any,
     axis: Any = None,
@@ -601,6 +603,7 @@ def nanvar(
 
 
 @composed("nanstd")
+@in_dtypes("nanstd")
 def nanstd(
     a: Any,
     axis: Any = None,

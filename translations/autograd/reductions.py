@@ -18,6 +18,7 @@ from autograd import numpy as anp
 from autograd.extend import defvjp, primitive
 from autograd.tracer import Box, getval
 from dispatch.translations._composed._covariance import corrcoef
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import numpy_moment
 
 from dispatch.engine import do
@@ -150,11 +151,12 @@ def _cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: A
 
 TABLE = {
     # autograd's var and std pass numpy 2's mean= on to numpy with a box in it
-    "var": numpy_moment("var", anp.var),
-    "std": numpy_moment("std", anp.std),
+    # numpy's integer, boolean and complex dtype= of the moments: translations/_composed
+    "var": in_dtype("var", numpy_moment("var", anp.var)),
+    "std": in_dtype("std", numpy_moment("std", anp.std)),
     "cumprod": _cumprod,
     "nansum": _nansum,
-    "nanmean": _nanmean,
+    "nanmean": in_dtype("nanmean", _nanmean),
     "ptp": _ptp,
     "median": _median,
     "vdot": _vdot,

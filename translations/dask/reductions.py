@@ -14,6 +14,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array import Array
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import masked, numpy_moment
 from dispatch.translations.dask._common import written
 
@@ -134,7 +135,8 @@ def _ptp(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
 TABLE = merge_tables(
     {
         "average": _average,
-        "mean": _mean,
+        # numpy's integer, boolean and complex dtype= of the moments: _composed
+        "mean": in_dtype("mean", _mean),
         "nanmax": _nan_extreme(da.nanmax, np.fmax),
         "nanmin": _nan_extreme(da.nanmin, np.fmin),
         # dask's own (lazy) beat the composed fallbacks
@@ -155,7 +157,8 @@ TABLE = merge_tables(
     },
     # dask's own (lazy, beating the composed ones), with numpy's where= (and the
     # moments with numpy 2's mean= and correction=, which dask's take neither of)
-    {n: _masking(n) for n in "sum prod all any nansum nanprod nanmean".split()},
-    {n: numpy_moment(n, _masking(n)) for n in ("var", "std", "nanvar", "nanstd")},
-    names=("reductions", "masked reductions", "masked moments"),
+    {n: _masking(n) for n in "sum prod all any nansum nanprod".split()},
+    {"nanmean": in_dtype("nanmean", _masking("nanmean"))},
+    {n: in_dtype(n, numpy_moment(n, _masking(n))) for n in ("var", "std", "nanvar", "nanstd")},
+    names=("reductions", "masked reductions", "nanmean", "masked moments"),
 )

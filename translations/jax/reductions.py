@@ -12,6 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import numpy_moment
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations._keywords import no_out
@@ -95,8 +96,14 @@ TABLE = merge_tables(
         "nanmin": NATIVE,
         "nanprod": NATIVE,
         # with numpy 2's correction= (and mean=), which jax's nan* moments do not take
-        "nanvar": numpy_moment("nanvar", jnp.nanvar),
-        "nanstd": numpy_moment("nanstd", jnp.nanstd),
+        # and numpy's integer, boolean and complex dtype= of the moments (jax's var in
+        # int32 is a float variance, cast): translations/_composed
+        "nanvar": in_dtype("nanvar", numpy_moment("nanvar", jnp.nanvar)),
+        "nanstd": in_dtype("nanstd", numpy_moment("nanstd", jnp.nanstd)),
+        "mean": in_dtype("mean", jnp.mean),
+        "var": in_dtype("var", jnp.var),
+        "std": in_dtype("std", jnp.std),
+        "nanmean": in_dtype("nanmean", jnp.nanmean),
         "average": NATIVE,
         "trapezoid": _trapezoid,
     },

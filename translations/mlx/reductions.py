@@ -14,6 +14,7 @@ from typing import Any
 import mlx.core as mx
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed._covariance import corrcoef, cov
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._keywords import bool_reduction, diff_ends
 from dispatch.translations.mlx._common import asks_bool, axis_arg, mx_dtype
@@ -272,7 +273,7 @@ TABLE = {
     "isclose": _isclose,
     "array_equal": _array_equal,
     "nansum": _nansum,
-    "nanmean": _nanmean,
+    "nanmean": in_dtype("nanmean", _nanmean),
     "sum": _accumulating(mx.sum),
     "prod": _accumulating(mx.prod),
     "diff": diff_ends(mx.diff),  # mlx's takes no prepend= or append=
@@ -282,9 +283,10 @@ TABLE = {
     "min": _extreme(mx.min),
     "amax": _extreme(mx.max),
     "amin": _extreme(mx.min),
-    "mean": _mean_like(mx.mean),
-    "var": _spread(mx.var),
-    "std": _spread(mx.std),
+    # numpy's integer, boolean and complex dtype= of the moments: translations/_composed
+    "mean": in_dtype("mean", _mean_like(mx.mean)),
+    "var": in_dtype("var", _spread(mx.var)),
+    "std": in_dtype("std", _spread(mx.std)),
     "argmax": _arg(mx.argmax),
     "argmin": _arg(mx.argmin),
     "ptp": _ptp,

@@ -17,6 +17,7 @@ import numpy as np
 import paddle
 from dispatch.translations._adapters import empty_axes
 from dispatch.translations._composed import reductions as _composed_reductions
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._keywords import bool_reduction, diff_ends, no_out
 from dispatch.translations.paddle._common import _DTYPES, NO_WIDE_UNSIGNED, NP_NAMES, _dtype, truth
 from paddle import Tensor
@@ -462,9 +463,10 @@ _TABLE = {
     "diff": diff_ends(paddle.diff),  # paddle's takes tensors only as its ends
     "sum": _sum_first,
     "prod": _masked(_prod, 1.0),
-    "mean": _masked(_mean, None),
-    "var": _masked(_var, None),
-    "std": _masked(_std, None),
+    # numpy's integer, boolean and complex dtype= of the moments: translations/_composed
+    "mean": in_dtype("mean", _masked(_mean, None)),
+    "var": in_dtype("var", _masked(_var, None)),
+    "std": in_dtype("std", _masked(_std, None)),
     "max": _EXTREMES["max"],
     "amax": _EXTREMES["max"],
     "min": _EXTREMES["min"],
@@ -481,9 +483,9 @@ _TABLE = {
     "median": _median,
     "nansum": _nansum,
     "nanprod": _nanprod,
-    "nanmean": _nanmean,
-    "nanvar": _NANVAR,
-    "nanstd": _nanstd,
+    "nanmean": in_dtype("nanmean", _nanmean),
+    "nanvar": in_dtype("nanvar", _NANVAR),
+    "nanstd": in_dtype("nanstd", _nanstd),
     "count_nonzero": _count_nonzero,
     "cov": _cov,
     "corrcoef": _corrcoef,

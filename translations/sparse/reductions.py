@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import sparse
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._keywords import no_out
 from dispatch.translations.sparse._common import densified, sp
@@ -62,9 +63,11 @@ def _nanmean(
     a = sp(a)
     kw = {} if dtype is None else {"dtype": dtype}
     r = sparse.nanmean(a, axis=axis, keepdims=keepdims, **kw)
-    # pydata's nanmean along an axis computes float32 and complex64 in double width
-    if dtype is None and a.dtype.kind in "fc" and r.dtype != a.dtype:
-        r = r.astype(a.dtype)
+    # pydata's nanmean along an axis computes float32 and complex64 in double width,
+    # whether they are the input's dtype or the one asked for
+    want = a.dtype if dtype is None else np.dtype(dtype)
+    if want.kind in "fc" and r.dtype != want:
+        r = r.astype(want)
     return r
 
 
@@ -160,14 +163,15 @@ def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> A
 
 TABLE = merge_tables(
     {
+        # numpy's integer, boolean and complex dtype= of the moments: _composed
         "sum": _reduction("sum"),
         "prod": _reduction("prod"),
-        "mean": _reduction("mean"),
+        "mean": in_dtype("mean", _reduction("mean")),
         "nansum": _reduction("nansum"),
         "nanprod": _reduction("nanprod"),
-        "nanmean": _nanmean,
-        "std": _spread("std"),
-        "var": _spread("var"),
+        "nanmean": in_dtype("nanmean", _nanmean),
+        "std": in_dtype("std", _spread("std")),
+        "var": in_dtype("var", _spread("var")),
         "max": _minmax("max"),
         "min": _minmax("min"),
         "amax": _minmax("max"),

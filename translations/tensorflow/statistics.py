@@ -14,6 +14,7 @@ from typing import Any
 import tensorflow as tf
 from dispatch.translations._composed._common import _combined as _combined_size
 from dispatch.translations._composed._covariance import corrcoef, cov
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._keywords import no_out
 from dispatch.translations.tensorflow._common import (
@@ -274,13 +275,14 @@ TABLE = {
     "moments": _moments,
     "segment_min": _segment(tf.math.unsorted_segment_min, "segment_min"),
     "segment_prod": _segment(tf.math.unsorted_segment_prod, "segment_prod"),
-    "mean": _mean,
-    "var": _var,
-    "std": _std,
+    # numpy's integer, boolean and complex dtype= of the moments: translations/_composed
+    "mean": in_dtype("mean", _mean),
+    "var": in_dtype("var", _var),
+    "std": in_dtype("std", _std),
     "median": _median,
-    "nanvar": _nanvar,
-    "nanmean": _nanmean,
-    "nanstd": _nanstd,
+    "nanvar": in_dtype("nanvar", _nanvar),
+    "nanmean": in_dtype("nanmean", _nanmean),
+    "nanstd": in_dtype("nanstd", _nanstd),
     # "average": the composed one (translations/_composed/reductions.py)
     # tensorflow has no covariance: numpy's, written with do (tfp's is not tensorflow)
     "cov": cov,

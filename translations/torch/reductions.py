@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 from dispatch.translations._adapters import empty_axes
+from dispatch.translations._composed._moment_dtypes import in_dtype
 from dispatch.translations._composed.reductions import ddof_of, mask_kw, masked
 from dispatch.translations._composed.reductions import trapezoid as _composed_trapezoid
 from dispatch.translations._keywords import bool_reduction, diff_ends, no_out
@@ -250,9 +251,10 @@ TABLE = {
     # (it also gives prod over no axis numpy's int64 result for int32 data)
     "sum": empty_axes(_sum),
     "prod": empty_axes(_prod),
-    "mean": empty_axes(_mean),
-    "std": empty_axes(_std),
-    "var": empty_axes(_var),
+    # numpy's integer, boolean and complex dtype= of the moments: translations/_composed
+    "mean": in_dtype("mean", empty_axes(_mean)),
+    "std": in_dtype("std", empty_axes(_std)),
+    "var": in_dtype("var", empty_axes(_var)),
     "max": empty_axes(_extreme(torch.amax, "max")),
     "min": empty_axes(_extreme(torch.amin, "min")),
     "amax": empty_axes(_extreme(torch.amax, "amax")),
@@ -266,6 +268,6 @@ TABLE = {
     "count_nonzero": empty_axes(_count_nonzero),
     "ptp": empty_axes(_ptp),
     "nansum": empty_axes(_nansum),
-    "nanmean": empty_axes(_nanmean),
+    "nanmean": in_dtype("nanmean", empty_axes(_nanmean)),
     "diff": diff_ends(torch.diff),  # torch's takes tensors only as its ends
 }
