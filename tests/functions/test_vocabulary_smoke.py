@@ -461,6 +461,9 @@ add("mintypecode", c(["f", "d"]))
 add("isdtype", c("float32", "real floating", _ref=lambda d, k: np.isdtype(np.dtype(d), k),
                  _own=False))
 add("issubdtype", c(np.dtype("float32"), np.floating))
+# numpy's finfo and iinfo objects, for a dtype name on the library
+add("finfo", checked(lambda out, b: _is(out.eps, np.finfo("float32").eps), "float32", _like=True))
+add("iinfo", checked(lambda out, b: _is(out.max, np.iinfo("int16").max), "int16", _like=True))
 add("iscomplexobj isrealobj isscalar iterable isfortran shape size ndim ndims staticshape "
     "sizeof dtype_of get_dtype_name is_tensor", lambda n: c(X))
 # pydata sparse holds every array as COO

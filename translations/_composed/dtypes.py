@@ -70,6 +70,38 @@ def _abstract_or_dtype(d: Any, name: str) -> Any:
     return as_numpy_dtype(d, name)
 
 
+@composed("finfo")
+def finfo(type: Any) -> np.finfo:
+    """numpy's ``finfo`` of a floating or complex dtype given as numpy's, by name, as a
+    library's dtype object (``torch.float32``, ``mx.float32``) or as an array of any
+    library (its dtype); numpy's ValueError for an integer dtype.
+
+    The libraries' own answer to these (``torch.finfo``, ``mx.finfo``, ``jnp.finfo``,
+    which lies in ml_dtypes) take their own dtype objects only, or are not theirs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("finfo", "float32", like="numpy").eps
+    np.float32(1.1920929e-07)
+    """
+    return np.finfo(as_numpy_dtype(type, "finfo"))
+
+
+@composed("iinfo")
+def iinfo(type: Any) -> np.iinfo:
+    """numpy's ``iinfo`` of an integer dtype given as :func:`finfo`'s; numpy's
+    ValueError for a float dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> do("iinfo", np.arange(3, dtype="int16")).max
+    32767
+    """
+    return np.iinfo(as_numpy_dtype(type, "iinfo"))
+
+
 @composed("isdtype")
 def isdtype(dtype: Any, kind: Any) -> bool:
     """Whether ``dtype`` is of ``kind``, numpy's (and the array API's) ``isdtype``.
