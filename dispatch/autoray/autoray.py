@@ -343,7 +343,14 @@ class AutoNamespace:
     np.float64(5.0)
     """
 
-    _SUBMODULES = frozenset({"random", "linalg", "fft", "scipy", "scipy.linalg", "special"})
+    # autoray's sub-namespaces (``xp.scipy.sparse.linalg.gmres`` walks three of them) and
+    # the other modules of numpy's and scipy's vocabulary: their attributes are functions
+    _SUBMODULES = frozenset({
+        "random", "linalg", "fft", "special", "scipy", "scipy.linalg", "scipy.special",
+        "scipy.sparse", "scipy.sparse.linalg", "scipy.signal", "scipy.fft", "scipy.stats",
+        "scipy.optimize", "scipy.integrate", "scipy.interpolate", "scipy.ndimage",
+        "scipy.spatial",
+    })
 
     def __init__(
         self, like: Any = None, device: Any = None, dtype: Any = None, submodule: Any = None

@@ -324,6 +324,22 @@ def test_a_namespace_is_one_object_and_sees_later_registrations(backend):
     assert float(dispatch.to_numpy(xp.sum(x))) == 3.0
 
 
+def test_a_namespace_walks_scipys_submodules_to_their_functions():
+    """``xp.scipy.sparse.linalg.gmres``: every step is a sub-namespace, as in autoray
+    (quimb's fitting reaches its solvers so; ``scipy.sparse`` was a function)."""
+    xp = ar.get_namespace(like=np.ones(2))
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    b = np.array([1.0, 2.0])
+    for path in ("scipy.sparse.linalg.gmres", "scipy.sparse.linalg.cg"):
+        fn = xp
+        for part in path.split("."):
+            fn = getattr(fn, part)
+        x, info = fn(a, b, rtol=1e-12)
+        assert info == 0
+        np.testing.assert_allclose(a @ x, b, rtol=1e-8)
+    assert float(xp.scipy.special.erf(0.0)) == 0.0
+
+
 # ---------------------------------------------------------------- module aliases, shipped libraries
 
 WRAPPER = '''
