@@ -80,6 +80,8 @@ for _names, _why in [
      "mintypecode broadcast_shapes einsum_path iscomplexobj isrealobj isscalar iterable",
      _META + " (numpy's dtype routines, shapes and type tests: "
      "tests/functions/test_dtype_utilities.py)"),
+    ("finfo iinfo", _META + " (numpy's finfo and iinfo objects: "
+     "tests/functions/test_dtype_info.py)"),
     ("isfortran shares_memory may_share_memory asfortranarray require",
      "memory layout and sharing, not array values (tests/functions/test_dtype_utilities.py)"),
     ("apply_along_axis apply_over_axes piecewise fromfunction",

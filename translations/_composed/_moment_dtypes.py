@@ -80,7 +80,10 @@ def in_dtype(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(a, axis, dtype, *args, **kwargs)
         return steps(name, a, axis, dtype, *args, **kwargs)
 
-    reduction.__name__ = reduction.__qualname__ = name
+    # named as ``fn``: the reference finds a composed entry at the top of its module
+    reduction.__name__ = name
+    reduction.__qualname__ = getattr(fn, "__qualname__", name)
+    reduction.__module__ = getattr(fn, "__module__", __name__)
     reduction.__doc__ = fn.__doc__
     reduction.__wrapped__ = fn  # type: ignore[attr-defined]
     return reduction
