@@ -27,7 +27,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+from dispatch.translations._composed.dtypes import as_numpy_dtype
 
 from dispatch.engine import UnsupportedError, do
 
@@ -37,22 +37,17 @@ _KIND: dict[Any, str] = {}
 
 
 def dtype_kind(dtype: Any) -> str:
-    """numpy's kind letter of a dtype given as numpy, a name or a library's dtype
-    (``torch.int32``, ``mx.int32``, ``tf.int32``, ``paddle.int32``)."""
+    """numpy's kind letter of a dtype given any way :func:`as_numpy_dtype` reads
+    (``"int32"``, numpy's, ``torch.int32``, ``mx.int32``...), remembered per dtype:
+    every moment call with ``dtype=`` asks it."""
     try:
         return _KIND[dtype]
     except (KeyError, TypeError):
         pass
     try:
-        kind = np.dtype(dtype).kind
+        kind = as_numpy_dtype(dtype).kind
     except TypeError:
-        name = getattr(dtype, "name", None)
-        if not isinstance(name, str):
-            name = str(dtype).rsplit(".", 1)[-1]
-        try:
-            kind = np.dtype(name).kind
-        except TypeError:
-            kind = "?"  # a dtype numpy does not know (bfloat16): the library's own path
+        kind = "?"  # not a dtype numpy can name: the library's own path decides
     with contextlib.suppress(TypeError):  # unhashable: not remembered
         _KIND[dtype] = kind
     return kind
@@ -97,7 +92,7 @@ def _composed_here(dtype: Any, a: Any) -> bool:
 
 
 def _kind_of(a: Any) -> str:
-    return np.dtype(do("get_dtype_name", a)).kind
+    return str(do("dtype_of", a).kind)
 
 
 def in_dtypes(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -133,30 +128,33 @@ def _where(where: Any) -> dict[str, Any]:
 def _mean_steps(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                 keepdims: bool = False, *, where: Any = None) -> Any:
     _no_out(name, dtype, out)
-    if name == "nanmean" and _inexact(a):
+    kind = _kind_of(a)
+    if name == "nanmean" and kind in "fc":
         _inexact_dtype(name, dtype)
         where = _not_nan(a, where)
-    total = do("sum", _summand(a, dtype), axis=axis, dtype=dtype, keepdims=keepdims,
-               **_where(where))
+    # a complex array summed in a real dtype: every table's sum keeps the real parts, as
+    # numpy's unsafe cast does
+    total = do("sum", a, axis=axis, dtype=dtype, keepdims=keepdims, **_where(where))
     return do("astype", do("true_divide", total, _count(a, axis, keepdims, where)), dtype)
 
 
 def _var_steps(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                ddof: Any = 0, keepdims: bool = False, *, where: Any = None, mean: Any = None,
                correction: Any = None) -> Any:
+    # a module-level import would be circular: reductions wraps its nan moments here
+    from dispatch.translations._composed.reductions import ddof_of
+
     _no_out(name, dtype, out)
     if correction is not None:
-        if ddof != 0:
-            raise ValueError(f"{name}: ddof and correction can't be provided simultaneously.")
-        ddof = correction
-    if name in ("nanvar", "nanstd") and _inexact(a):
+        ddof = ddof_of(ddof, correction)
+    kind = _kind_of(a)
+    if name in ("nanvar", "nanstd") and kind in "fc":
         _inexact_dtype(name, dtype)
         where = _not_nan(a, where)
     w = _where(where)
     if mean is None:
-        total = do("sum", _summand(a, dtype), axis=axis, dtype=dtype, keepdims=True, **w)
+        total = do("sum", a, axis=axis, dtype=dtype, keepdims=True, **w)
         mean = do("astype", do("true_divide", total, _count(a, axis, True, where)), dtype)
-    kind = _kind_of(a)
     if kind == "b" and dtype_kind(dtype) == "b":  # numpy's bool - bool
         raise TypeError(
             f"{name}: numpy boolean subtract, the `-` operator, is not supported (the "
@@ -167,7 +165,7 @@ def _var_steps(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any 
     if kind == "b":
         a = do("astype", a, dtype)
     elif dtype_kind(dtype) == "b":
-        mean = do("astype", mean, do("get_dtype_name", a))
+        mean = do("astype", mean, do("dtype_of", a))
     x = do("subtract", a, mean)
     if kind in "fiu":
         x = do("multiply", x, x)
@@ -191,18 +189,6 @@ def _var_steps(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any 
             f"'same_kind'); ask for a float dtype"
         )
     return do("astype", root, dtype)
-
-
-def _summand(a: Any, dtype: Any) -> Any:
-    """What numpy's sum in ``dtype`` adds: a complex array's real parts for a dtype that
-    is not complex (numpy's reduction casts them unsafely, with a ComplexWarning)."""
-    if dtype_kind(dtype) != "c" and _kind_of(a) == "c":
-        return do("real", a)
-    return a
-
-
-def _inexact(a: Any) -> bool:
-    return _kind_of(a) in "fc"
 
 
 def _inexact_dtype(name: str, dtype: Any) -> None:

@@ -163,9 +163,9 @@ def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> A
 
 TABLE = merge_tables(
     {
-        # numpy's integer, boolean and complex dtype= of the moments: _composed
         "sum": _reduction("sum"),
         "prod": _reduction("prod"),
+        # numpy's integer, boolean and complex dtype= of the moments: _composed
         "mean": in_dtype("mean", _reduction("mean")),
         "nansum": _reduction("nansum"),
         "nanprod": _reduction("nanprod"),
