@@ -2,7 +2,10 @@
 
 Each departure is stated once here, as data or a small adapter, and listed with
 its reason in docs/migrating.md. Everything not named here is ``dispatch.do``'s
-behaviour (the engine's inference, resolution, tables and caches).
+behaviour (the engine's inference, resolution, tables and caches). One departure
+lives beside the face's ``do`` instead, because ``do`` checks it on every call:
+autoray's ``set_backend``/``backend_like``, an override of every call's backend
+(``dispatch.autoray._face``).
 """
 
 from __future__ import annotations

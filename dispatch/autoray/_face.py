@@ -14,9 +14,11 @@ engine's one ``clear_caches()``, so a registration reaches both faces at once.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from dispatch import _do as engine
@@ -60,6 +62,8 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
     np.int64(6)
     """
     if like is None:
+        if _FORCING and (forced := forced_backend()) is not None:
+            return do(name, *args, like=forced, **kwargs)
         if not kwargs:
             # do's own lookups: nested dicts for one or two arguments, no key built
             n = len(args)
@@ -92,6 +96,90 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
             fn = _like_miss(name, like, key)
         return fn(*args, **kwargs)
     return _with_example(name, like, args, kwargs)
+
+
+# autoray's set_backend: a backend every call without like= goes to, whatever its
+# arguments; global, or per thread (a thread's own wins over the global one). "auto"
+# means global in the thread that imported the face. _FORCING is true while any is
+# set: the one check the face's do makes on its hot path
+_FORCING = False
+_FORCED: dict[int | None, str] = {}  # None: the global one; else a thread id
+_IMPORTING_THREAD = threading.get_ident()
+_forced_lock = threading.Lock()
+
+
+def forced_backend() -> str | None:
+    """The backend that ``set_backend``/``backend_like`` force on this thread, if any."""
+    return _FORCED.get(threading.get_ident()) or _FORCED.get(None)
+
+
+def _globally(flag: bool | str) -> bool:
+    return threading.get_ident() == _IMPORTING_THREAD if flag == "auto" else bool(flag)
+
+
+def get_backend(get_globally: bool | str = "auto") -> str | None:
+    """The backend forced on every call by :func:`set_backend`, or None (autoray's).
+
+    ``get_globally``: True the global one, False this thread's, ``"auto"`` the global
+    one in the thread that imported the face and this thread's elsewhere.
+
+    Examples
+    --------
+    >>> get_backend() is None
+    True
+    """
+    return _FORCED.get(None if _globally(get_globally) else threading.get_ident())
+
+
+def set_backend(like: Any, set_globally: bool | str = "auto") -> None:
+    """Force every later call without ``like=`` to the backend ``like`` (a name, or
+    an example array; None stops forcing), as autoray's ``set_backend`` does: arrays
+    of another library then reach that backend's functions, converted where
+    ``like=`` would convert them.
+
+    ``dispatch.set_backend`` is different: it only picks the library of calls that
+    carry no array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> set_backend("numpy"); get_backend()
+    'numpy'
+    >>> set_backend(None); get_backend() is None
+    True
+    """
+    global _FORCING
+    if like is not None and not isinstance(like, str):
+        from dispatch.autoray.autoray import infer_backend
+
+        like = infer_backend(like)
+    key = None if _globally(set_globally) else threading.get_ident()
+    with _forced_lock:
+        if like is None:
+            _FORCED.pop(key, None)
+        else:
+            _FORCED[key] = like
+        _FORCING = bool(_FORCED)
+
+
+@contextlib.contextmanager
+def backend_like(like: Any, set_globally: bool | str = "auto") -> Iterator[None]:
+    """Within the block, :func:`set_backend` ``(like)``; the previous one after it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with backend_like("numpy"):
+    ...     get_backend()
+    'numpy'
+    """
+    set_globally = _globally(set_globally)
+    old = get_backend(set_globally)
+    set_backend(like, set_globally)
+    try:
+        yield
+    finally:
+        set_backend(old, set_globally)
 
 
 def _with_example(name: str, like: Any, args: tuple, kwargs: dict) -> Any:

@@ -50,7 +50,13 @@ from dispatch._infer import infer_backend_multi as _engine_infer_backend_multi
 from dispatch._shortcuts import DoFunc as _EngineDoFunc
 from dispatch._shortcuts import infer_backend_device_dtype
 from dispatch.autoray import _departures
-from dispatch.autoray._face import do
+from dispatch.autoray._face import (  # type: ignore[assignment]  # noqa: F401  (autoray's override replaces dispatch's)
+    backend_like,
+    do,
+    forced_backend,
+    get_backend,
+    set_backend,
+)
 from dispatch.lazy import autojit
 from dispatch.translations._vocabulary import CREATION as _ENGINE_CREATION
 
@@ -307,6 +313,8 @@ class DoFunc(_EngineDoFunc):  # type: ignore[no-redef]
 
 def choose_backend(fn: str, *args: Any, like: Any = None, **kwargs: Any) -> str:
     """The backend ``do(fn, *args, like=like, **kwargs)`` would use."""
+    if like is None:
+        like = forced_backend()
     if isinstance(like, str):
         return like
     if like is not None:

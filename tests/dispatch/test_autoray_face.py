@@ -412,3 +412,86 @@ def test_autorays_default_module_aliases_leave_dispatchs_tables_alone():
     assert ar.autoray._MODULE_ALIASES["tensorflow"] == "tensorflow.experimental.numpy"
     assert "tensorflow" not in reg.ROOTS
     assert "autograd" not in reg.ROOTS
+
+
+# ---------------------------------------------------------------- set_backend: autoray's override
+
+
+@pytest.fixture
+def unforced():
+    """Every test below starts and ends with no backend forced, in every thread."""
+    assert ar.get_backend() is None
+    yield
+    ar.set_backend(None)
+    from dispatch.autoray import _face
+
+    assert not _face._FORCED
+    assert not _face._FORCING
+
+
+@pytest.mark.parametrize("backend", [b for b in ARRAY_BACKENDS if b != "numpy"])
+def test_a_forced_backend_decides_every_call_of_the_face_only(unforced, backend):
+    x = np.arange(6.0).reshape(2, 3)
+    ar.set_backend(backend)
+    assert ar.get_backend() == backend
+    # the numpy argument goes to the forced library, converted as like= converts it
+    out = ar.do("sum", x, axis=0)
+    assert ar.infer_backend(out) == backend
+    np.testing.assert_allclose(ar.to_numpy(out), x.sum(axis=0))
+    assert ar.infer_backend(ar.do("ones", (2,))) == backend
+    assert ar.autoray.choose_backend("sum", x) == backend
+    # an explicit like= still wins, and dispatch.do keeps its own rule
+    assert type(ar.do("sum", x, like="numpy")) is np.float64
+    assert isinstance(dispatch.do("sum", x), np.floating)
+    assert dispatch.get_backend() == "numpy"
+    ar.set_backend(None)
+    assert ar.get_backend() is None
+    assert isinstance(ar.do("sum", x), np.floating)
+
+
+def test_set_backend_takes_any_name_and_an_example_array(unforced):
+    ar.set_backend("not_a_library")
+    assert ar.get_backend() == "not_a_library"
+    with pytest.raises(dispatch.DispatchError, match="not_a_library"):
+        ar.do("sum", np.ones(2))
+    ar.set_backend(np.ones(2))
+    assert ar.get_backend() == "numpy"
+    ar.set_backend(1.0)
+    assert ar.get_backend() == "builtins"
+    assert type(ar.do("sum", np.ones(2))) is np.float64
+
+
+def test_backend_like_restores_the_previous_one_even_on_error(unforced):
+    with ar.backend_like("numpy"):
+        assert ar.get_backend() == "numpy"
+        seen = []
+
+        def fails():
+            with ar.backend_like("builtins"):
+                seen.append(ar.get_backend())
+                raise ZeroDivisionError
+
+        with pytest.raises(ZeroDivisionError):
+            fails()
+        assert seen == ["builtins"]
+        assert ar.get_backend() == "numpy"
+    assert ar.get_backend() is None
+
+
+def test_a_threads_own_backend_wins_over_the_global_one_and_stays_in_it(unforced):
+    import threading
+
+    seen = {}
+
+    def worker():
+        seen["inherited"] = (ar.get_backend(), ar.autoray.choose_backend("sum", 1.0))
+        with ar.backend_like("builtins"):  # not the importing thread: this thread's
+            seen["own"] = (ar.get_backend(), ar.get_backend(get_globally=True))
+        seen["after"] = ar.get_backend()
+
+    with ar.backend_like("numpy"):  # the importing thread: global
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+        assert ar.get_backend() == "numpy"
+    assert seen == {"inherited": (None, "numpy"), "own": ("builtins", "numpy"), "after": None}
