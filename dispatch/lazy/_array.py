@@ -184,7 +184,10 @@ class LazyArray:
 
     @property
     def fn_name(self) -> str | None:
-        return self._fn
+        """The name of the function computing this node (None for a leaf or variable):
+        a ``do`` name, or the ``__name__`` of a callable (a client's wrapper made with
+        ``functools.wraps`` keeps the name it wraps)."""
+        return fn_name(self._fn)
 
     @property
     def fn(self) -> Any:
@@ -332,7 +335,7 @@ class LazyArray:
         if self._fn is None:
             kind = "variable" if self._data is _NODATA else "leaf"
         else:
-            kind = f"fn={self._fn}"
+            kind = f"fn={fn_name(self._fn)}"
         return (
             f"<LazyArray({kind}, shape={self._shape}, dtype={self._dtype}, "
             f"backend={self._backend!r})>"
@@ -599,6 +602,18 @@ class _Op(str):
         from dispatch.lazy._graph import node_function
 
         return node_function(str(self))(*args, **kwargs)
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]  # what functools.wraps copies
+        return str(self)
+
+
+def fn_name(fn: Any) -> str | None:
+    """The name a node's function prints and counts as: the name itself, or a
+    callable's ``__name__`` (its ``str`` where it has none)."""
+    if fn is None or isinstance(fn, str):
+        return None if fn is None else str(fn)
+    return getattr(fn, "__name__", None) or str(fn)
 
 
 _OPS: dict[str, _Op] = {}

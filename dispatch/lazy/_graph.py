@@ -16,7 +16,7 @@ from dispatch._do import _annotate, do
 from dispatch._registry import CALLS1 as _CALLS1
 from dispatch._registry import CALLS2 as _CALLS2
 from dispatch._tree import tree_flatten, tree_map
-from dispatch.lazy._array import _NODATA, LazyArray
+from dispatch.lazy._array import _NODATA, LazyArray, fn_name
 
 
 def _is_lazy(x: Any) -> bool:
@@ -401,7 +401,7 @@ def history_fn_frequencies(lz: Any) -> dict[str, int]:
     >>> lazy.history_fn_frequencies(do("sin", x) + do("sin", x))
     {'None': 1, 'sin': 2, 'add': 1}
     """
-    return dict(collections.Counter(str(n._fn) for n in toposort(roots_of(lz))))
+    return dict(collections.Counter(str(fn_name(n._fn)) for n in toposort(roots_of(lz))))
 
 
 def history_stats(lz: Any, fn: Any = "count") -> dict[str, int]:
@@ -422,7 +422,7 @@ def history_stats(lz: Any, fn: Any = "count") -> dict[str, int]:
         raise ValueError(f"history_stats: unknown statistic {fn!r}")
     out: dict = collections.defaultdict(int)
     for n in toposort(roots_of(lz)):
-        out[str(n._fn)] += f(n)
+        out[str(fn_name(n._fn))] += f(n)
     return dict(out)
 
 
@@ -433,7 +433,7 @@ def label(node: LazyArray) -> str:
     shape = "" if node._shape is None else "[" + ", ".join(map(str, node._shape)) + "]"
     if node._fn is None:
         return ("var" if node._data is _NODATA else "leaf") + shape
-    return f"{node._fn}{shape}"
+    return f"{fn_name(node._fn)}{shape}"
 
 
 def show(lz: Any, filler: str = " ", max_lines: int | None = None,
@@ -498,7 +498,7 @@ def to_nx_digraph(lz: Any, variables: Any = None) -> Any:
     g = nx.DiGraph()
     for n, i in index.items():
         g.add_node(
-            i, fn=str(n._fn), shape=n._shape, dtype=n._dtype, size=_size(n),
+            i, fn=str(fn_name(n._fn)), shape=n._shape, dtype=n._dtype, size=_size(n),
             variable=n in var or (n._fn is None and n._data is _NODATA),
             constant=n._fn is None and n._data is not _NODATA and n not in var,
             node=n, label=label(n),

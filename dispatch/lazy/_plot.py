@@ -12,7 +12,7 @@ import collections
 import os
 from typing import Any, NamedTuple
 
-from dispatch.lazy._array import _NODATA
+from dispatch.lazy._array import _NODATA, fn_name
 from dispatch.lazy._graph import (
     history_size_footprint,
     history_stats,
@@ -107,7 +107,7 @@ def plot_graph(
     segs = [(pos[d], pos[n]) for n in order for d in n._deps]
     ax.add_collection(LineCollection(segs, colors=(0.5, 0.5, 0.5, 0.5), linewidths=0.8,
                                      zorder=1))
-    names = [str(n._fn) for n in order]
+    names = [str(fn_name(n._fn)) for n in order]
     colors = _colors(names)
     out_set = set(roots)
     for kind, marker in (("leaf", "o"), ("var", "s"), ("op", "o")):
@@ -116,7 +116,7 @@ def plot_graph(
             continue
         ax.scatter(
             [pos[n][0] for n in pts], [pos[n][1] for n in pts],
-            c=[colors[str(n._fn)] for n in pts], marker=marker,
+            c=[colors[str(fn_name(n._fn))] for n in pts], marker=marker,
             s=[90 if n in out_set else 40 for n in pts], edgecolors="black",
             linewidths=0.5, zorder=2,
         )
@@ -169,7 +169,7 @@ def plot_history_functions(lz: Any, filename: Any = None, *, log: bool = True,
     """Each computation step as a point: step number against output size, coloured
     by function."""
     order = [n for n in toposort(roots_of(lz)) if n._fn is not None]
-    names = [str(n._fn) for n in order]
+    names = [str(fn_name(n._fn)) for n in order]
     colors = _colors(names)
     fig, ax = _figure(figsize)
     for name in dict.fromkeys(names):

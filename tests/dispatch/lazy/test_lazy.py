@@ -411,3 +411,28 @@ def test_a_nodes_function_is_callable_and_wrappable():
     ly._fn = checked
     np.testing.assert_array_equal(ly.compute(), x.sum(axis=0))
     assert calls == [1]
+
+
+def test_a_wrapped_node_function_keeps_its_name_everywhere_it_is_named(capsys):
+    """A client that wraps ``node._fn`` with ``functools.wraps`` (a check around each
+    step) sees the same name wherever a node's function is named."""
+    import functools
+
+    x = lazy.array(np.arange(4.0))
+    y = do("sin", x) + 1.0
+    before = (repr(y), y.fn_name, lazy.history_fn_frequencies(y), lazy.history_stats(y))
+    y.show()
+    shown = capsys.readouterr().out
+    inner = y._fn
+
+    @functools.wraps(inner)
+    def checked(*args, **kwargs):
+        return inner(*args, **kwargs)
+
+    y._fn = checked
+    after = (repr(y), y.fn_name, lazy.history_fn_frequencies(y), lazy.history_stats(y))
+    y.show()
+    assert capsys.readouterr().out == shown
+    assert after == before
+    assert y.fn_name == "add"
+    np.testing.assert_allclose(y.compute(), np.sin(np.arange(4.0)) + 1.0)
