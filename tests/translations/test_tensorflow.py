@@ -269,7 +269,6 @@ def _numpy_ufuncs() -> list[str]:
 # tensorflow refuses these with its own error (a typed error, never a wrong answer)
 UNSIGNED_REFUSED = {
     ("rint", "uint8"): "numpy's result is float16, and tf has no float16 rint kernel",
-    ("spacing", "uint8"): "numpy's result is float16, and tf's nextafter has no float16",
     ("gcd", "uint64"): "computed in int64, a value above 2**63 would come out wrong",
     ("lcm", "uint64"): "computed in int64, a value above 2**63 would come out wrong",
 }

@@ -299,6 +299,28 @@ def _ufunc_float(x: Any, name: str) -> Any:
     return x
 
 
+def half_spacing(x: Any, /) -> Any:
+    """numpy's ``spacing`` of a float16 array ``x``: its half-precision loop steps
+    toward +inf for either sign (``spacing(-2.0)`` is +9.766e-04, where the wider loops
+    step away from zero: -1.953e-03) and gives nan at +-inf.
+
+    >>> import numpy as np
+    >>> half_spacing(np.array([-2.0, 1.0, np.inf], np.float16))
+    array([0.000977, 0.000977,      nan], dtype=float16)
+    """
+    inf = do("isinf", x)
+    finite = do("where", inf, 0.0, x)  # no inf - inf computed: its answer is replaced
+    up = do("nextafter", finite, do("full_like", x, math.inf))
+    return do("where", inf, math.nan, up - finite)
+
+
+def half_nextafter(x1: Any, x2: Any, stepped: Any, /) -> Any:
+    """numpy's ``nextafter`` of float16 arrays from a library's ``stepped`` result:
+    where the two are equal, numpy's half-precision loop returns ``x1`` (+0.0 toward
+    -0.0 stays +0.0), where C's ``nextafter`` (the wider loops') returns ``x2``."""
+    return do("where", x1 == x2, x1, stepped)
+
+
 @composed("divmod")
 def divmod_(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     """``(floor_divide(x1, x2), remainder(x1, x2))``, numpy's ``divmod``.

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from dispatch.translations._adapters import UFUNC_SPELLINGS, frexp_from_bits, real_float_entries
+from dispatch.translations._composed.elementwise import half_nextafter, half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds
 
 from dispatch.engine import merge_tables
@@ -71,7 +72,7 @@ def _promoting(fn: Callable) -> Callable:
 _BINARY = (
     "add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder", "fmod",
     "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "logaddexp", "logaddexp2",
-    "copysign", "nextafter", "heaviside", "equal", "not_equal", "less", "less_equal",
+    "copysign", "heaviside", "equal", "not_equal", "less", "less_equal",
     "greater", "greater_equal",
 )  # fmt: skip
 
@@ -240,7 +241,14 @@ def _spacing(x: Any) -> Any:
     # numpy's spacing of a zero is the smallest positive number, -0.0's too (jax's
     # keeps the zero's sign)
     out = jnp.spacing(x)
+    if out.dtype == jnp.float16:
+        return half_spacing(jnp.asarray(x, out.dtype))
     return jnp.where(x == 0, jnp.abs(out), out)
+
+
+def _nextafter(x1: Any, x2: Any) -> Any:
+    out = _promoting(jnp.nextafter)(x1, x2)
+    return half_nextafter(x1, x2, out) if out.dtype == jnp.float16 else out
 
 
 TABLE = merge_tables(
@@ -248,6 +256,7 @@ TABLE = merge_tables(
         "complex": _complex,
         "sign": _sign,
         "spacing": _spacing,
+        "nextafter": _nextafter,
         # numpy's semantics (imaginary part non-zero or zero, element-wise)
         "iscomplex": "iscomplex",
         "isreal": "isreal",

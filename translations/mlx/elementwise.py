@@ -14,6 +14,7 @@ from typing import Any
 
 import mlx.core as mx
 import numpy as np
+from dispatch.translations._composed.elementwise import half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds, no_out
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx._common import host_dtype, mx_dtype
@@ -300,11 +301,15 @@ def _nextafter(x1: Any, x2: Any) -> Any:
     stepped = mx.where(up, i + 1, i - 1).view(x1.dtype)
     zero = mx.where(x2 > x1, tiny, -tiny)
     out = mx.where(x1 == 0, zero, stepped)
-    return mx.where(x1 == x2, x2, mx.where(mx.isnan(x1) | mx.isnan(x2), mx.nan, out))
+    # numpy's float16 loop returns x1 where the two are equal, its wider loops x2
+    same = x1 if x1.dtype == mx.float16 else x2
+    return mx.where(x1 == x2, same, mx.where(mx.isnan(x1) | mx.isnan(x2), mx.nan, out))
 
 
 def _spacing(x: Any) -> Any:
     x = _inexact(x)
+    if x.dtype == mx.float16:
+        return half_spacing(x)
     big = mx.array(mx.finfo(x.dtype).max, x.dtype)
     return _nextafter(x, mx.where(x < 0, -big, big) * 2) - x
 

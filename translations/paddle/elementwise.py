@@ -294,7 +294,35 @@ def _rad2deg(x: Tensor) -> Tensor:
     return _scaled(x, 180.0 / math.pi)
 
 
+def _nextafter(x1: Tensor, x2: Tensor) -> Tensor:
+    """paddle's ``nextafter``; float16 by its bits: paddle has no float16 kernel, and
+    the step of a wider dtype, cast back, is no float16 step (1.0 stayed 1.0)."""
+    if x1.dtype != paddle.float16:
+        return paddle.nextafter(x1, x2)
+    # the choices in float32 (paddle's float16 kernels are few): every value is a
+    # float16, so each comparison and the cast back are exact
+    a, b = paddle.broadcast_tensors([x1.astype("float32"), x2.astype("float32")])
+    # away from zero the bits (as int16, for either sign) grow by one, toward it shrink
+    away = ((b > a) == (a > 0)).astype("int16")
+    bits = a.astype("float16").view(paddle.int16) + (away * 2 - 1)
+    moved = bits.view(paddle.float16).astype("float32")
+    # from a zero: the smallest subnormal, signed as the direction; numpy's float16
+    # loop returns x1 where the two are equal (+0.0 toward -0.0)
+    tiny = paddle.full_like(a, 2.0 ** -24)
+    moved = paddle.where(a == 0, paddle.where(b > 0, tiny, -tiny), moved)
+    out = paddle.where(a == b, a, moved)
+    return paddle.where(paddle.isnan(a) | paddle.isnan(b), a + b, out).astype("float16")
+
+
 def _spacing(x: Tensor) -> Tensor:
+    # float16: the steps from _nextafter, their differences in float32 (exact); numpy's
+    # float16 loop steps toward +inf for either sign (-2.0: +9.766e-04), its wider
+    # loops away from zero
+    dt = x.dtype
+    if dt == paddle.float16:
+        up = _nextafter(x, paddle.full(x.shape, math.inf, "float32")).astype("float32")
+        a = x.astype("float32")
+        return paddle.where(paddle.isinf(a), paddle.full_like(a, math.nan), up - a).astype(dt)
     up = paddle.nextafter(x, paddle.full_like(x, math.inf))
     down = paddle.nextafter(x, paddle.full_like(x, -math.inf))
     return paddle.where(x < 0, down - x, up - x)
@@ -379,7 +407,7 @@ _KERNELS: dict[str, Callable] = {
     "fmod": _fmod, "divmod": _divmod, "power": _power, "float_power": _power,
     "maximum": _maximum, "minimum": _minimum, "fmax": _fmax, "fmin": _fmin,
     "hypot": paddle.hypot, "arctan2": paddle.atan2, "copysign": _copysign,
-    "nextafter": paddle.nextafter, "logaddexp": paddle.logaddexp, "logaddexp2": _logaddexp2,
+    "nextafter": _nextafter, "logaddexp": paddle.logaddexp, "logaddexp2": _logaddexp2,
     "heaviside": _heaviside, "equal": equal, "not_equal": not_equal,
     "less": paddle.less_than, "less_equal": paddle.less_equal,
     "greater": paddle.greater_than, "greater_equal": paddle.greater_equal,

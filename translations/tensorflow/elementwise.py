@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from dispatch.translations._adapters import real_float_entries
+from dispatch.translations._composed.elementwise import half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds, no_out, ufunc_call
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
@@ -167,6 +168,8 @@ def _log_base(base: float) -> Callable:
 
 
 def _spacing(x: Any) -> Any:
+    if x.dtype == tf.float16:
+        return half_spacing(x)
     inf = tf.where(_signbit(x), tf.constant(-math.inf, x.dtype), tf.constant(math.inf, x.dtype))
     # the step from a zero (either sign, as numpy's) is the smallest subnormal, which
     # tf's arithmetic flushes to 0
@@ -414,7 +417,7 @@ def _nextafter(x1: Any, x2: Any) -> Any:
     tiny = tf.bitcast(tf.constant(1, tf.int16), tf.float16)
     r = tf.bitcast(step, tf.float16)
     r = tf.where(tf.equal(x1, 0), tf.where(x2 > 0, tiny, -tiny), r)
-    r = tf.where(tf.equal(x1, x2), x2, r)
+    r = tf.where(tf.equal(x1, x2), x1, r)  # numpy's half loop: x1 where equal
     return tf.where(tf.logical_or(tf.math.is_nan(x1), tf.math.is_nan(x2)), x1 + x2, r)
 
 

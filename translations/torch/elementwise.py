@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 from dispatch.translations._adapters import real_float_entries
 from dispatch.translations._composed.elementwise import glu as _composed_glu
+from dispatch.translations._composed.elementwise import half_nextafter, half_spacing
 from dispatch.translations._composed.elementwise import hard_shrink as _composed_hard_shrink
 from dispatch.translations._composed.elementwise import soft_shrink as _composed_soft_shrink
 from dispatch.translations._keywords import NO_VALUE, clip_bounds, refused_value, ufunc_call
@@ -71,6 +72,14 @@ def _same_dtype(path: str) -> Callable:
 
     same_dtype.__name__ = same_dtype.__qualname__ = "_" + path
     return same_dtype
+
+
+_nextafter_kernel = _same_dtype("nextafter")
+
+
+def _nextafter(x1: Any, x2: Any, /) -> Tensor:
+    out = _nextafter_kernel(x1, x2)
+    return half_nextafter(x1, x2, out) if out.dtype is torch.float16 else out
 
 
 def _sign(x: Tensor) -> Tensor:
@@ -163,6 +172,8 @@ def _comparison(name: str, op: Callable, fn: Callable, mirrored: Callable) -> Ca
 def _spacing(x: Tensor) -> Tensor:
     # torch has no spacing; the distance to the next float away from zero
     x = _inexact(x)
+    if x.dtype is torch.float16:
+        return half_spacing(x)
     away = torch.where(x < 0, -math.inf, math.inf).to(x.dtype)
     return torch.nextafter(x, away) - x
 
@@ -492,7 +503,7 @@ TABLE = merge_tables(_ML_OPS, {
     "logical_and": _binary("logical_and"),
     "logical_or": _binary("logical_or"),
     "logical_xor": _binary("logical_xor"),
-    "nextafter": _same_dtype("nextafter"),
+    "nextafter": _nextafter,
     "heaviside": _heaviside,
     "ldexp": _ldexp,
     "clip": _clip,
