@@ -29,7 +29,7 @@ from dispatch._infer import (
 from dispatch._resolve import _native, resolve
 from dispatch._resolve import _resolve as _resolve_uncached
 from dispatch._trace import outside_traces
-from dispatch.spec import _kernel_for
+from dispatch.spec import _adapter_of, _kernel_for
 from dispatch.translations._vocabulary import (
     ARRAY_OPERANDS,
     CONVERSIONS,
@@ -107,8 +107,11 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
             try:
                 return fn(*args)
             except Exception as err:
-                _annotate(err, name, args, kwargs, like)
-                raise
+                adapter = _adapter_of(fn, name, args)  # a kernel refused: its adapter answers
+                if adapter is None:
+                    _annotate(err, name, args, kwargs, like)
+                    raise
+            return _answered(adapter, name, args)
         # keyword names are part of the key: ``f(a, b, c)`` and ``f(a, b, y=c)`` differ,
         # and a name (a str) never equals a type, so no two conventions share a key
         key = (name, *map(type, args))
@@ -229,7 +232,7 @@ def _entry(name: str, backend: str, key: tuple, kwargs: bool) -> Callable:
     )
     if not pconvs and not kconvs:
         # the library's own function, where the adapter names one for these exact types
-        return impl if kwargs else _kernel_for(impl, key)
+        return impl if kwargs else _kernel_for(impl, key, name)
     if not kwargs:  # positional-only call: the constants' positions are known
         return _converting_positions(impl, pconvs)
     return _converting_keys(impl, pconvs, kconvs)
@@ -710,6 +713,16 @@ def _refuse_foreign(name: str, types: Any) -> None:
                 "Pass like='numpy' (or another backend) to choose one, or register the "
                 "type with dispatch.register_backend(type, name)"
             )
+
+
+def _answered(adapter: Callable, name: str, args: tuple) -> Any:
+    """``adapter(*args)``, where its kernel raised (outside that ``except``, so that an
+    error of the adapter's is not shown as raised while handling the kernel's)."""
+    try:
+        return adapter(*args)
+    except Exception as err:
+        _annotate(err, name, args, {}, None)
+        raise
 
 
 def _annotate(err: BaseException, name: str, args: tuple, kwargs: dict, like: Any) -> None:

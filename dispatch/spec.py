@@ -13,7 +13,8 @@ A ``TABLE`` in ``translations/<lib>/`` maps a canonical (numpy) name to one of:
 
 An adapter may also name, with :func:`kernels`, the library's own function it
 reduces to for some exact argument types: ``do`` then caches that function for
-those types, one Python frame less per call.
+those types, one Python frame less per call; where that function raises, ``do``
+calls the adapter instead (it answers the calls the library refuses).
 """
 
 from __future__ import annotations
@@ -103,12 +104,16 @@ def kernels(adapter: _F, by_types: Mapping[tuple[type, ...], Callable[..., Any]]
     """Name the library function that ``adapter`` reduces to for exact argument types.
 
     ``by_types`` maps a tuple of positional argument types (exact types, as ``do``'s
-    cache keys them) to a callable that gives the same result as ``adapter`` for
-    *every* call made of arguments of those types and no keyword. ``do`` caches
-    that callable for those types instead of the adapter, which saves the
-    adapter's frame and checks (60-280 ns on a small array). Only claims that
-    hold whatever the values are may be written: a kernel whose result depends
-    on a dtype the adapter corrects does not belong here. A wrapper of
+    cache keys them) to a callable that, for *every* call made of arguments of
+    those types and no keyword, gives the same result as ``adapter`` or raises.
+    ``do`` caches that callable for those types instead of the adapter, which saves
+    the adapter's frame and checks (60-280 ns on a small array); where it raises,
+    ``do`` calls the adapter with the same arguments, and the adapter's answer (or
+    error) is the call's. So a kernel may refuse what the adapter computes (torch's
+    subtraction refuses booleans, which the adapter computes as numpy does), at no
+    cost to the calls it takes. Only claims that hold whatever the values are may
+    be written: a kernel that *returns* something else than the adapter for some
+    dtype (rather than raising) does not belong here. A wrapper of
     ``adapter`` (``functools.wraps`` copies its attributes) does not inherit the
     kernels: they belong to ``adapter`` itself.
 
@@ -132,10 +137,30 @@ def kernels(adapter: _F, by_types: Mapping[tuple[type, ...], Callable[..., Any]]
     return adapter
 
 
-def _kernel_for(impl: Callable[..., Any], types: tuple[type, ...]) -> Callable[..., Any]:
+# (name, *types) -> (kernel, adapter): the adapter that answers a call of ``name`` with
+# positional arguments of those types where the kernel cached for them raises
+_ADAPTERS: dict[tuple, tuple[Callable[..., Any], Callable[..., Any]]] = {}
+
+
+def _kernel_for(
+    impl: Callable[..., Any], types: tuple[type, ...], name: str = ""
+) -> Callable[..., Any]:
     """The kernel ``impl`` names for positional ``types`` (see :func:`kernels`), else
-    ``impl``."""
+    ``impl``; the adapter that answers where that kernel raises is kept under
+    ``name`` and ``types``."""
     marked = getattr(impl, _KERNELS_ATTRIBUTE, None)
     if marked is None or marked[0] is not impl:  # a wrapper copied the mark: not its own
         return impl
-    return marked[1].get(types, impl)
+    kernel = marked[1].get(types, impl)
+    if kernel is not impl:
+        key = (name, *types)
+        _ADAPTERS[key] = (kernel, impl)
+    return kernel
+
+
+def _adapter_of(fn: Callable[..., Any], name: str, args: tuple) -> Callable[..., Any] | None:
+    """The adapter whose kernel ``fn`` is, for a call of ``name`` with ``args``
+    (failure path only), else None."""
+    key = (name, *map(type, args))
+    known = _ADAPTERS.get(key)
+    return known[1] if known is not None and known[0] is fn else None

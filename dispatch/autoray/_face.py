@@ -35,6 +35,7 @@ from dispatch._infer import (
 from dispatch._resolve import _native, resolve
 from dispatch._trace import outside_traces
 from dispatch.autoray import _departures as dep
+from dispatch.spec import _adapter_of
 from dispatch.translations._vocabulary import CREATION, SEQUENCE_ARGS
 
 _FACE = reg.FACE_CALLS
@@ -79,7 +80,13 @@ def do(name: str, /, *args: Any, like: Any = None, **kwargs: Any) -> Any:
                     fn = _FACE[key]
             except (KeyError, TypeError):
                 fn = _miss(name, (name, *map(type, args)), False, args)
-            return fn(*args)
+            try:
+                return fn(*args)
+            except Exception:
+                adapter = _adapter_of(fn, name, args)  # a kernel refused: its adapter answers
+                if adapter is None:
+                    raise
+            return engine._answered(adapter, name, args)
         key = (name, *map(type, args))
         for k, v in kwargs.items():
             key += (k, type(v))

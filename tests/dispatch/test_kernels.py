@@ -1,7 +1,8 @@
 """An adapter's kernels (``dispatch.engine.kernels``): the rule and the engine's use of it.
 
 The rule: for every call made of arguments of a kernel's exact types, the kernel
-gives what its adapter gives (the same type, dtype and values, or the same error).
+gives what its adapter gives (the same type, dtype and values) or raises; ``do``
+then answers as the adapter does (its result, or an error of the same type).
 The walk below checks it for every kernel of every installed table, with argument
 values of each name's own kind (valid and invalid ones); a table that marks a new
 name must give it samples here, or the walk fails.
@@ -47,6 +48,39 @@ _SAMPLES: dict[str, tuple[dict[int, list], dict[int, list], dict[int, list]]] = 
         {1: [1, 2.5, True], 2: [0, -1.5, False]},
     ),
 }
+
+_BINARY_SAMPLES = (
+    {
+        0: [_F, np.arange(6).reshape(2, 3), np.array([True, False, True]),
+            np.ones(3, np.float32)],
+        1: [_F - 1, np.array([[1], [0]]), np.array([False, False, True]), np.arange(3)],
+    },
+    {},
+    {1: [2, -1, 2.5, 0.0]},
+)
+_INT_SAMPLES = (
+    {
+        0: [np.arange(6).reshape(2, 3), np.array([True, False, True]), np.arange(3, dtype=np.int8),
+            _F],
+        1: [np.array([[1], [0]]), np.array([False, True, True]), np.array([0, 9, 70]),
+            np.array([-1, 2, 1])],
+    },
+    {},
+    {},
+)
+_SAMPLES["subtract"] = _BINARY_SAMPLES
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
+              "bitwise_left_shift", "bitwise_right_shift"):
+    _SAMPLES[_name] = _INT_SAMPLES
+_SAMPLES["matmul"] = (
+    {
+        0: [_F, np.arange(6).reshape(3, 2), np.array([[True, False], [True, True]]),
+            np.arange(3.0), np.ones(2, np.float32)],
+        1: [_F.T, np.arange(6).reshape(2, 3), np.array([[True], [False]]), np.arange(2.0)],
+    },
+    {},
+    {},
+)
 
 # the same adapters serve the standard's spelling
 _SAMPLES["permute_dims"] = _SAMPLES["transpose"]
@@ -108,6 +142,12 @@ def test_every_kernel_gives_what_its_adapter_gives(backend: str) -> None:
             assert _cached(name, args) is kernel, (backend, name, types)
             want_kind, want = _outcome(adapter, args)
             where = f"{backend}/{name}{tuple(getattr(a, 'shape', a) for a in args)}"
+            own_kind, own = _outcome(kernel, args)
+            if own_kind == "ok":  # the kernel's own answer, where it gives one, is the adapter's
+                assert want_kind == "ok", f"{where}: the kernel answers where the adapter raises"
+                assert type(own) is type(want), where
+                assert to_np(own).dtype == to_np(want).dtype, where
+                np.testing.assert_array_equal(to_np(own), to_np(want), err_msg=where)
             assert kind == want_kind, f"{where}: do {kind} ({got!r}), adapter {want_kind}"
             if kind == "error":
                 assert type(got) is type(want), f"{where}: {got!r} vs {want!r}"
@@ -172,3 +212,38 @@ def test_a_wrapper_does_not_inherit_the_kernels_of_what_it_wraps() -> None:
 def test_a_malformed_kernel_table_is_refused(by_types: dict, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         kernels(lambda a: a, by_types)
+
+
+def test_where_a_kernel_raises_its_adapter_answers() -> None:
+    """A kernel may refuse what its adapter computes (torch's subtraction of booleans):
+    ``do`` and the autoray face then call the adapter, and its answer or its error
+    (not shown as raised while handling the kernel's) is the call's."""
+    import dispatch.autoray as ar
+
+    calls = []
+
+    def kernel(a: Any, b: Any) -> Any:
+        if a.dtype == bool:
+            raise RuntimeError("the library has no boolean kernel")
+        return np.subtract(a, b)
+
+    def adapter(a: Any, b: Any) -> Any:
+        calls.append(a.dtype)
+        if a.dtype == bool and b.dtype == bool:
+            raise TypeError("numpy refuses bool - bool")
+        return np.subtract(a.astype(np.int64) if a.dtype == bool else a, b)
+
+    kernels(adapter, {(np.ndarray, np.ndarray): kernel})
+    ints, flags = np.array([3, 4]), np.array([True, False])
+    with restored_registry():
+        dispatch.register_function("numpy", "kernel_refusal_probe", adapter)
+        for do in (dispatch.do, ar.do):
+            calls.clear()
+            np.testing.assert_array_equal(do("kernel_refusal_probe", ints, ints), [0, 0])
+            assert calls == []  # the kernel answered
+            np.testing.assert_array_equal(do("kernel_refusal_probe", flags, ints), [-2, -4])
+            assert calls == [np.dtype(bool)]  # it refused: the adapter answered
+            with pytest.raises(TypeError, match="numpy refuses") as err:
+                do("kernel_refusal_probe", flags, flags)
+            assert err.value.__context__ is None
+        assert reg.CALLS2["kernel_refusal_probe"][np.ndarray][np.ndarray] is kernel
