@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from autograd import numpy as anp
-from autograd.tracer import getval
+from autograd.tracer import Box, getval
 from dispatch.translations._keywords import refused_value
 
 from ._common import exact, on_values, values, where
@@ -36,6 +36,8 @@ def _copysign(x1: Any, x2: Any) -> Any:
     array([-1., -2.])
     """
     v1, v2 = getval(x1), getval(x2)
+    if not isinstance(x1, Box):  # nothing to differentiate (-x1 of booleans is refused)
+        return np.copysign(v1, v2)
     return exact(np.copysign(v1, v2), where(np.signbit(v1) == np.signbit(v2), x1, -x1))
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from dispatch.translations._adapters import UFUNC_SPELLINGS, frexp_from_bits, real_float_entries
 from dispatch.translations._composed.elementwise import half_nextafter, half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds
+from dispatch.translations._loops import in_loop, is_bool
 
 from dispatch.engine import merge_tables
 
@@ -70,7 +71,7 @@ def _promoting(fn: Callable) -> Callable:
 # integer exponent as it is; bitwise functions take integers only); power,
 # float_power and floor_divide have adapters of their own below
 _BINARY = (
-    "add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder", "fmod",
+    "add", "subtract", "multiply",
     "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "logaddexp", "logaddexp2",
     "copysign", "heaviside", "equal", "not_equal", "less", "less_equal",
     "greater", "greater_equal",
@@ -136,6 +137,31 @@ def _floor_divide(x1: Any, x2: Any, /) -> Any:
     if _is_int(x1) and _is_int(x2):
         r = jnp.where(jnp.asarray(x2) == 0, jnp.zeros_like(r), r)
     return r
+
+
+def _np_dtype(x: Any) -> np.dtype:
+    return np.dtype(x.dtype) if hasattr(x, "dtype") else np.asarray(x).dtype
+
+
+def _cast(x: Any, dtype: np.dtype) -> Any:
+    return jnp.asarray(x, jax.dtypes.canonicalize_dtype(dtype))
+
+
+def _numpy_loop(name: str, fn: Callable) -> Callable:
+    """``fn``; a boolean operand first cast to numpy's loop for ``name`` (jax computes
+    a floor division, remainder, power or shift of booleans in int32, numpy's loop in
+    int8; an integer divided by False then follows the zero rule above)."""
+
+    def call(x1: Any, x2: Any, /) -> Any:
+        if is_bool(x1, _BOOL) or is_bool(x2, _BOOL):
+            (x1, x2), _ = in_loop(name, (x1, x2), _np_dtype, _cast)
+        return fn(x1, x2)
+
+    call.__name__ = call.__qualname__ = "_" + name
+    return call
+
+
+_BOOL = np.dtype(bool)
 
 
 def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, *, min: Any = NO_VALUE,
@@ -264,8 +290,19 @@ TABLE = merge_tables(
         "fix": "trunc",
         "reciprocal": _reciprocal,
         "float_power": _float_power,
-        "power": _power,
-        "floor_divide": _floor_divide,
+        "power": _numpy_loop("power", _power),
+        "pow": _numpy_loop("power", _power),
+        "floor_divide": _numpy_loop("floor_divide", _floor_divide),
+        "divide": _numpy_loop("divide", _promoting(jnp.divide)),
+        "true_divide": _numpy_loop("divide", _promoting(jnp.divide)),
+        "mod": _numpy_loop("remainder", _promoting(jnp.remainder)),
+        "remainder": _numpy_loop("remainder", _promoting(jnp.remainder)),
+        "fmod": _numpy_loop("fmod", _promoting(jnp.fmod)),
+        "left_shift": _numpy_loop("left_shift", jnp.left_shift),
+        "right_shift": _numpy_loop("right_shift", jnp.right_shift),
+        "bitwise_left_shift": _numpy_loop("left_shift", jnp.left_shift),
+        "bitwise_right_shift": _numpy_loop("right_shift", jnp.right_shift),
+        "ldexp": _numpy_loop("ldexp", jnp.ldexp),
         "angle": _angle,
         "clip": _clip,
         "frexp": _frexp,

@@ -11,6 +11,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 from dispatch.translations._adapters import NUMPY_REAL_EIG
+from dispatch.translations._loops import check_core_dims
 
 from dispatch.engine import NATIVE, alias
 
@@ -109,6 +110,11 @@ def _lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite
     return jnp.swapaxes(Pt, -1, -2), L, U
 
 
+def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    check_core_dims("vecdot", jnp.ndim(x1), jnp.ndim(x2))  # jax: IndexError for 0-d
+    return jnp.vecdot(x1, x2, axis=axis)
+
+
 TABLE = {
     "linalg.pinv": _pinv,
     "linalg.eigh": _eigh,
@@ -125,7 +131,7 @@ TABLE = {
     "linalg.tensorinv": NATIVE,
     "linalg.tensorsolve": NATIVE,
     "linalg.svdvals": NATIVE,
-    "vecdot": NATIVE,
+    "vecdot": _vecdot,
     "matvec": NATIVE,
     "vecmat": NATIVE,
     "linalg.matrix_transpose": NATIVE,

@@ -16,6 +16,7 @@ import mlx.core as mx
 import numpy as np
 from dispatch.translations._composed.elementwise import half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds, no_out
+from dispatch.translations._loops import in_loop, is_bool
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx._common import host_dtype, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
@@ -70,6 +71,18 @@ def _binary(fn: Any, op: Any = None) -> Any:
 
     binary.__name__ = fn.__name__
     return binary
+
+
+_BOOL = mx.bool_
+
+
+def _subtract(x1: Any, x2: Any) -> Any:
+    # _binary's, and numpy's TypeError for two booleans (mlx subtracts them)
+    if type(x1) is _ARRAY and type(x2) is _ARRAY and x1.dtype == x2.dtype != _BOOL:
+        return x1 - x2
+    if is_bool(x1, _BOOL) and is_bool(x2, _BOOL):
+        in_loop("subtract", (x1, x2), _np_dtype, _cast)  # numpy's refusal
+    return mx.subtract(*_pair(x1, x2))
 
 
 def _scalar(x: Any) -> bool:
@@ -223,6 +236,46 @@ def _ldexp(x1: Any, x2: Any) -> Any:
     return x1 * mx.power(mx.array(2.0, x1.dtype), _arr(x2).astype(x1.dtype))
 
 
+def _np_dtype(x: Any) -> np.dtype:
+    return host_dtype(x.dtype) if isinstance(x, _ARRAY) else np.asarray(x).dtype
+
+
+def _cast(x: Any, dtype: np.dtype) -> Any:
+    dt = mx_dtype(dtype)
+    return x.astype(dt) if isinstance(x, _ARRAY) else mx.array(x, dt)
+
+
+def _numpy_loop(name: str, fn: Any, always: bool = False) -> Any:
+    """``fn`` of operands in numpy's loop dtypes for ``name``, where an operand is
+    boolean (mlx keeps bool for a floor division or a power of booleans, uint8 for
+    their shifts, int32 for an int beside them) or, with ``always``, for every call
+    (``gcd``: numpy refuses floats). numpy's TypeError where it has no loop
+    (``bool - bool``, ``ldexp`` of a float exponent)."""
+
+    def call(x1: Any, x2: Any) -> Any:
+        if always or is_bool(x1, mx.bool_) or is_bool(x2, mx.bool_):
+            (x1, x2), _ = in_loop(name, (x1, x2), _np_dtype, _cast)
+        return fn(x1, x2)
+
+    call.__name__ = call.__qualname__ = "_" + name
+    return call
+
+
+def _shift(fn: Any, left: bool) -> Any:
+    """numpy's shift: by a count outside [0, bits) a left shift gives 0 and a right
+    shift the sign (0 or -1); mlx's kernels give what the hardware does."""
+
+    def shift(x1: Any, x2: Any) -> Any:
+        x1, x2 = _pair(x1, x2)
+        out = fn(x1, x2)
+        outside = (x2 < 0) | (x2 >= 8 * out.dtype.size)
+        fill = mx.zeros((), out.dtype) if left else mx.where(x1 < 0, -1, 0).astype(out.dtype)
+        return mx.where(outside, fill, out)
+
+    shift.__name__ = shift.__qualname__ = "_" + fn.__name__
+    return shift
+
+
 def _exp2(x: Any) -> Any:
     x = _inexact(x)
     return mx.power(mx.array(2.0, x.dtype), x)
@@ -335,29 +388,36 @@ _RENAMES_AND_ADAPTERS = {
     "rad2deg": "degrees",
     # numpy's dtypes for Python scalars and mixed arrays (mlx's own promotion differs)
     "add": _binary(mx.add, operator.add),
-    "subtract": _binary(mx.subtract, operator.sub),
+    "subtract": _subtract,
     "multiply": _binary(mx.multiply, operator.mul),
     "maximum": _binary(mx.maximum),
     "minimum": _binary(mx.minimum),
     "clip": _clip,
-    "mod": _remainder,
-    "remainder": _remainder,
-    "floor_divide": _floor_divide,
-    "power": _power,
-    "pow": _power,
+    "mod": _numpy_loop("remainder", _remainder),
+    "remainder": _numpy_loop("remainder", _remainder),
+    "floor_divide": _numpy_loop("floor_divide", _floor_divide),
+    "power": _numpy_loop("power", _power),
+    "pow": _numpy_loop("power", _power),
+    "bitwise_and": _numpy_loop("bitwise_and", mx.bitwise_and),
+    "bitwise_or": _numpy_loop("bitwise_or", mx.bitwise_or),
+    "bitwise_xor": _numpy_loop("bitwise_xor", mx.bitwise_xor),
+    "left_shift": _numpy_loop("left_shift", _shift(mx.left_shift, True)),
+    "right_shift": _numpy_loop("right_shift", _shift(mx.right_shift, False)),
+    "bitwise_left_shift": _numpy_loop("left_shift", _shift(mx.left_shift, True)),
+    "bitwise_right_shift": _numpy_loop("right_shift", _shift(mx.right_shift, False)),
     "true_divide": "divide",
     "conj": "conjugate",
     "sign": _sign,
     "copysign": _copysign,
     "signbit": _signbit,
     "hypot": _hypot,
-    "fmod": _fmod,
+    "fmod": _numpy_loop("fmod", _fmod),
     "fmax": _fmax,
     "fmin": _fmin,
-    "gcd": _gcd,
-    "lcm": _lcm,
+    "gcd": _numpy_loop("gcd", _gcd, always=True),
+    "lcm": _numpy_loop("lcm", _lcm, always=True),
     "heaviside": _heaviside,
-    "ldexp": _ldexp,
+    "ldexp": _numpy_loop("ldexp", _ldexp),
     "exp2": _exp2,
     "logaddexp2": _logaddexp2,
     "cbrt": _cbrt,

@@ -28,6 +28,7 @@ from dispatch.translations._keywords import (
     refused_value,
     ufunc_call,
 )
+from dispatch.translations._loops import key, loop
 from dispatch.translations.paddle._common import (
     _DTYPES,
     NP_NAMES,
@@ -42,22 +43,20 @@ from paddle import Tensor
 from dispatch.engine import merge_tables
 
 _NP = {t: np.dtype(n) for t, n in NP_NAMES.items() if n != "bfloat16"}
-_SCALARS = (bool, int, float, complex)
+
+
+def _np_dtype(a: Any) -> np.dtype:
+    return _NP[a.dtype] if isinstance(a, Tensor) else np.asarray(a).dtype
 
 
 def _key(a: Any) -> Any:
-    if isinstance(a, Tensor):
-        return _NP[a.dtype]
-    if type(a) in _SCALARS:
-        return type(a)
-    return np.asarray(a).dtype
+    return key(a, _np_dtype)
 
 
 @functools.cache
 def _loop(uf: np.ufunc, keys: tuple) -> tuple:
     """paddle dtypes of the operands and of the result of numpy's loop for ``keys``."""
-    dts = uf.resolve_dtypes((*keys, *(None,) * uf.nout))
-    return tuple(_DTYPES[d.name] for d in dts)
+    return tuple(_DTYPES[d.name] for d in loop(uf.__name__, keys))
 
 
 def _operand(a: Any, dt: Any, like: Any) -> Tensor:

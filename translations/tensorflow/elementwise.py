@@ -298,6 +298,33 @@ def _int_safe(fn: Callable) -> Callable:
     return mod
 
 
+def _fmod(x1: Any, x2: Any) -> Any:
+    # C's fmod: truncatemod, which has no unsigned kernels (floormod is the same there)
+    # and no int8 or int16 ones (computed in int32, cast back: exact)
+    if x1.dtype.is_unsigned:
+        return tf.math.floormod(x1, x2)
+    if x1.dtype in (tf.int8, tf.int16):
+        return tf.cast(tf.truncatemod(tf.cast(x1, tf.int32), tf.cast(x2, tf.int32)), x1.dtype)
+    return tf.truncatemod(x1, x2)
+
+
+def _shift(fn: Callable, left: bool) -> Callable:
+    """numpy's shift: by a count outside [0, bits) a left shift gives 0 and a right
+    shift the sign (0 or -1); tf's kernels give what the hardware does."""
+
+    def shift(x1: Any, x2: Any) -> Any:
+        out = fn(x1, x2)
+        bits = 8 * x1.dtype.size
+        outside = tf.logical_or(x2 < 0, x2 >= bits)
+        if left or x1.dtype.is_unsigned:
+            fill = tf.zeros_like(out)
+        else:  # the sign: an arithmetic shift by bits - 1
+            fill = fn(x1, tf.fill(tf.shape(x1), tf.constant(bits - 1, x1.dtype)))
+        return tf.where(outside, fill, out)
+
+    return shift
+
+
 def _bool_or(fn: Callable, bool_fn: Callable) -> Callable:
     return lambda x1, x2: bool_fn(x1, x2) if x1.dtype == tf.bool else fn(x1, x2)
 
@@ -509,8 +536,7 @@ _BINARY = {
     "float_power": tf.pow,
     "remainder": _int_safe(tf.math.floormod),
     # tf's truncatemod has no unsigned kernels; for unsigned integers it is floormod
-    "fmod": _int_safe(lambda x1, x2: (tf.math.floormod if x1.dtype.is_unsigned
-                                      else tf.truncatemod)(x1, x2)),
+    "fmod": _int_safe(_fmod),
     "maximum": _bool_or(tf.maximum, tf.logical_or),
     "minimum": _bool_or(tf.minimum, tf.logical_and),
     "fmax": _fmax,
@@ -534,8 +560,8 @@ _BINARY = {
     "bitwise_and": _bool_or(tf.bitwise.bitwise_and, tf.logical_and),
     "bitwise_or": _bool_or(tf.bitwise.bitwise_or, tf.logical_or),
     "bitwise_xor": _bool_or(tf.bitwise.bitwise_xor, tf.math.logical_xor),
-    "left_shift": tf.bitwise.left_shift,
-    "right_shift": tf.bitwise.right_shift,
+    "left_shift": _shift(tf.bitwise.left_shift, left=True),
+    "right_shift": _shift(tf.bitwise.right_shift, left=False),
     "gcd": _unsigned(_gcd_ints, uint64=False),
     "lcm": _unsigned(_lcm_ints, uint64=False),
     "ldexp": _ldexp,

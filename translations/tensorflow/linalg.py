@@ -18,6 +18,7 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 from dispatch.translations._adapters import einsum_subscripts, numpy_container
 from dispatch.translations._keywords import cast_all, in_order, no_out, ufunc_call
+from dispatch.translations._loops import check_core_dims
 from dispatch.translations.tensorflow._common import (
     _TENSOR,
     _as,
@@ -39,12 +40,17 @@ _NOT_TF_MATMUL = _NO_MATMUL | _WIDE_MATMUL
 _wide_matmul = _unsigned(tnp.matmul)
 
 
+def _rank(x: Any) -> int:
+    return x.shape.rank if isinstance(x, _TENSOR) else np.ndim(x)
+
+
 def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
     if out is not None or ufunc_keywords:  # numpy's dtype=, order=...: honoured or refused
         return ufunc_call("matmul", "tensorflow", _matmul, (x1, x2), out, ufunc_keywords)
     if (isinstance(x1, _TENSOR) and isinstance(x2, _TENSOR) and x1.dtype == x2.dtype
             and x1.shape.rank >= 2 and x2.shape.rank >= 2 and x1.dtype not in _NOT_TF_MATMUL):
         return tf.matmul(x1, x2)
+    check_core_dims("matmul", _rank(x1), _rank(x2))
     dt = _result_dtype(x1, x2)
     if dt in _NO_MATMUL:
         # tf's MatMul has no kernel for these; int32 wraps around identically

@@ -25,10 +25,11 @@ from dispatch.translations._composed.elementwise import half_nextafter, half_spa
 from dispatch.translations._composed.elementwise import hard_shrink as _composed_hard_shrink
 from dispatch.translations._composed.elementwise import soft_shrink as _composed_soft_shrink
 from dispatch.translations._keywords import NO_VALUE, clip_bounds, refused_value, ufunc_call
-from dispatch.translations.torch._common import _inexact, _promote, _tensor
+from dispatch.translations._loops import in_loop, is_bool, key, loop
+from dispatch.translations.torch._common import _DTYPES, _inexact, _promote, _tensor
 from torch import Tensor
 
-from dispatch.engine import merge_tables
+from dispatch.engine import kernels, merge_tables
 
 
 def _complex(real: Any, imag: Any) -> Tensor:
@@ -188,6 +189,8 @@ def _is_int(x: Any) -> bool:
 
 
 def _power(x1: Any, x2: Any, /) -> Tensor:
+    if _has_bool(x1, x2):  # torch: bool ** True is bool, numpy's loop: int8
+        return _in_numpys_loop("power", _power, x1, x2)
     # torch gives 0 (or garbage) for an integer to a negative integer power; numpy raises
     # (read from the values: one host read, for integer exponents only)
     if _is_int(x2) and _is_int(x1) and bool((x2 < 0).any() if isinstance(x2, Tensor) else x2 < 0):
@@ -212,6 +215,66 @@ def _int_division(fn: Callable) -> Callable:
     return division
 
 
+_NUMPY_DTYPE = {
+    t: np.dtype(n) for n, t in _DTYPES.items() if isinstance(n, str) and n != "bfloat16"
+}
+
+
+def _np_dtype(x: Any) -> np.dtype:
+    return _NUMPY_DTYPE[x.dtype] if isinstance(x, Tensor) else np.asarray(x).dtype
+
+
+def _has_bool(x1: Any, x2: Any) -> bool:
+    return is_bool(x1, torch.bool) or is_bool(x2, torch.bool)
+
+
+def _in_numpys_loop(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
+    """``fn`` of the operands cast to numpy's loop for their dtypes (numpy's TypeError
+    where it has none: ``bool - bool``); a boolean loop (``matmul``) in int64."""
+    like = x1 if isinstance(x1, Tensor) else x2
+    (a, b), out = in_loop(name, (x1, x2), _np_dtype, lambda x, d: _tensor(x, like).to(_DTYPES[d]))
+    if out.kind == "b":
+        return fn(a.to(torch.int64), b.to(torch.int64)) != 0
+    return fn(a, b)
+
+
+def _bool_operands(name: str, fn: Callable) -> Callable:
+    """``fn``; where torch refuses a boolean operand (it has no boolean kernel of
+    subtraction, division, remainders, shifts or products, and an integer divided by
+    False raises), numpy's call: the operands in numpy's loop dtypes (int8 for two
+    booleans, the other operand's dtype beside one). No cost until torch refuses."""
+
+    def call(x1: Any, x2: Any, /, **kwargs: Any) -> Tensor:
+        try:
+            return fn(x1, x2, **kwargs)
+        except (RuntimeError, NotImplementedError) as err:
+            if kwargs:
+                raise
+            try:  # numpy's TypeError where numpy has no loop either (bitwise of floats)
+                loop(name, (key(x1, _np_dtype), key(x2, _np_dtype)))
+            except TypeError as refused:
+                raise refused from err
+            if not _has_bool(x1, x2):
+                raise
+        return _in_numpys_loop(name, fn, x1, x2)
+
+    call.__name__ = call.__qualname__ = "_" + name
+    return call
+
+
+def _native_first(name: str, fn: Callable, *types: tuple[type, ...]) -> Callable:
+    """:func:`_bool_operands` of torch's own ``fn``, which ``do`` calls directly for
+    positional ``types`` (the adapter only answers where torch refuses)."""
+    return kernels(_bool_operands(name, fn), dict.fromkeys(types, fn))
+
+
+_TENSORS = (Tensor, Tensor)
+
+
+_LEFT_SHIFT = _native_first("left_shift", torch.bitwise_left_shift, _TENSORS)
+_RIGHT_SHIFT = _native_first("right_shift", torch.bitwise_right_shift, _TENSORS)
+
+
 def _heaviside(x1: Any, x2: Any) -> Tensor:
     # numpy's heaviside is a float ufunc (integers give floats) and keeps NaN, where
     # torch's gives 0 for NaN
@@ -220,6 +283,8 @@ def _heaviside(x1: Any, x2: Any) -> Tensor:
 
 
 def _ldexp(x1: Any, x2: Any) -> Tensor:
+    if _has_bool(x1, x2):  # numpy's loop: float16 of a boolean, no float exponent
+        return _in_numpys_loop("ldexp", _ldexp, x1, x2)
     x1, x2 = _tensor(x1, x2 if isinstance(x2, Tensor) else None), _tensor(x2, None)
     return torch.ldexp(_inexact(x1), x2.to(x1.device))
 
@@ -463,23 +528,24 @@ TABLE = merge_tables(_ML_OPS, {
     "spacing": _spacing,
     # binary: these torch functions take Python scalars on either side
     "add": "add",
-    "subtract": "subtract",
+    "subtract": _native_first("subtract", torch.subtract, _TENSORS, (Tensor, int),
+                              (Tensor, float)),
     "multiply": "multiply",
     "divide": "divide",
     "true_divide": "true_divide",
-    "floor_divide": _int_division(torch.floor_divide),
+    "floor_divide": _bool_operands("floor_divide", _int_division(torch.floor_divide)),
     "power": _power,
-    "pow": "pow",
+    "pow": _power,
     "float_power": "float_power",
-    "mod": _int_division(torch.remainder),
-    "remainder": _int_division(torch.remainder),
-    "bitwise_and": "bitwise_and",
-    "bitwise_or": "bitwise_or",
-    "bitwise_xor": "bitwise_xor",
-    "left_shift": "bitwise_left_shift",
-    "right_shift": "bitwise_right_shift",
-    "bitwise_left_shift": "bitwise_left_shift",
-    "bitwise_right_shift": "bitwise_right_shift",
+    "mod": _bool_operands("remainder", _int_division(torch.remainder)),
+    "remainder": _bool_operands("remainder", _int_division(torch.remainder)),
+    "bitwise_and": _native_first("bitwise_and", torch.bitwise_and, _TENSORS),
+    "bitwise_or": _native_first("bitwise_or", torch.bitwise_or, _TENSORS),
+    "bitwise_xor": _native_first("bitwise_xor", torch.bitwise_xor, _TENSORS),
+    "left_shift": _LEFT_SHIFT,
+    "right_shift": _RIGHT_SHIFT,
+    "bitwise_left_shift": _LEFT_SHIFT,
+    "bitwise_right_shift": _RIGHT_SHIFT,
     "equal": _comparison("equal", operator.eq, torch.eq, torch.eq),
     "not_equal": _comparison("not_equal", operator.ne, torch.ne, torch.ne),
     "less": _comparison("less", operator.lt, torch.lt, torch.gt),
@@ -487,7 +553,7 @@ TABLE = merge_tables(_ML_OPS, {
     "greater": _comparison("greater", operator.gt, torch.gt, torch.lt),
     "greater_equal": _comparison("greater_equal", operator.ge, torch.ge, torch.le),
     # these torch functions take tensors only
-    "fmod": _int_division(_binary("fmod")),
+    "fmod": _bool_operands("fmod", _int_division(_binary("fmod"))),
     "maximum": _binary("maximum"),
     "minimum": _binary("minimum"),
     "fmax": _binary("fmax"),
@@ -498,8 +564,8 @@ TABLE = merge_tables(_ML_OPS, {
     "logaddexp": _binary("logaddexp", floats=True),
     "logaddexp2": _binary("logaddexp2", floats=True),
     "copysign": _binary("copysign"),
-    "gcd": _binary("gcd"),
-    "lcm": _binary("lcm"),
+    "gcd": _bool_operands("gcd", _binary("gcd")),
+    "lcm": _bool_operands("lcm", _binary("lcm")),
     "logical_and": _binary("logical_and"),
     "logical_or": _binary("logical_or"),
     "logical_xor": _binary("logical_xor"),

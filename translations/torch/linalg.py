@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from dispatch.translations._adapters import numpy_container, numpy_result_type, qr_factors
 from dispatch.translations.torch._common import _inexact, _promote
+from dispatch.translations.torch.elementwise import _native_first
 from dispatch.translations.torch.reductions import _sum
 from torch import Tensor
 
@@ -269,7 +270,7 @@ TABLE = {
     # products
     "einsum": _einsum,
     "tensordot": _tensordot,
-    "matmul": "matmul",
+    "matmul": _native_first("matmul", torch.matmul, (Tensor, Tensor)),
     "dot": _dot,
     "vdot": _vdot,
     "inner": "inner",
