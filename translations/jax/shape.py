@@ -101,6 +101,8 @@ def _slice_update(inputs: Any, start_indices: Any, updates: Any) -> Any:
 
 TABLE = {
     "reshape": _reshape,
+    # numpy's permute_dims is transpose (axes optional); jax's requires the axes
+    "permute_dims": "transpose",
     "slice": _slice,
     "slice_update": _slice_update,
     "split": _splitter(jnp.split),
