@@ -82,8 +82,9 @@ _SAMPLES["matmul"] = (
     {},
 )
 
-# the same adapters serve the standard's spelling
+# the same adapters serve the standard's spellings
 _SAMPLES["permute_dims"] = _SAMPLES["transpose"]
+_SAMPLES["linalg.matmul"] = _SAMPLES["matmul"]
 
 
 def _marked(backend: str) -> list[tuple[str, Any, tuple[type, ...], Any]]:

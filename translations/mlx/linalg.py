@@ -28,6 +28,8 @@ from dispatch.translations.mlx._common import NO_COMPLEX128, axis_arg
 from dispatch.translations.mlx.devices import _asarray
 from dispatch.translations.mlx.elementwise import _exp
 
+from dispatch.engine import kernels
+
 _CPU = mx.cpu
 
 
@@ -280,6 +282,11 @@ def _matmul(x1: Any, x2: Any, /, out: Any = None, **ufunc_keywords: Any) -> Any:
         if b.ndim == 1:
             out = out[..., 0]
         return out
+
+
+# two mlx arrays: mlx's matmul, as the first step above; where it refuses (integers,
+# booleans), do calls _matmul, which answers as numpy
+_matmul = kernels(_matmul, {(mx.array, mx.array): _mx_matmul})
 
 
 def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:

@@ -17,6 +17,8 @@ from dispatch.translations._keywords import check_sort, no_out, pad_keywords
 from dispatch.translations.paddle._common import WIDER, by_parts, promote, truth, widened
 from paddle import Tensor
 
+from dispatch.engine import kernels
+
 
 def _index(indices: Any, like: Tensor) -> Tensor:
     if isinstance(indices, Tensor):
@@ -92,6 +94,11 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
     if wider is not None and x.dtype is not paddle.bool:  # float16, int8...: no kernel
         return paddle.where(condition, x.astype(wider), y.astype(wider)).astype(x.dtype)
     return paddle.where(condition, x, y)
+
+
+# three tensors: paddle's where, as the first step above; where it refuses (a condition
+# that is not boolean, operands it would not promote as numpy), do calls _where
+_where = kernels(_where, {(Tensor, Tensor, Tensor): paddle.where})
 
 
 def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
