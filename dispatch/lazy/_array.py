@@ -332,12 +332,10 @@ class LazyArray:
     # ---------------------------------------------------------------- python protocol
 
     def __repr__(self) -> str:
-        if self._fn is None:
-            kind = "variable" if self._data is _NODATA else "leaf"
-        else:
-            kind = f"fn={fn_name(self._fn)}"
+        # autoray's form, which its clients compare as text: the function's name (None
+        # for a leaf or a variable), the shape and the backend
         return (
-            f"<LazyArray({kind}, shape={self._shape}, dtype={self._dtype}, "
+            f"<LazyArray(fn={fn_name(self._fn)}, shape={self._shape}, "
             f"backend={self._backend!r})>"
         )
 
@@ -532,7 +530,7 @@ def array(x: Any) -> LazyArray:
     >>> import numpy as np
     >>> from dispatch import lazy
     >>> lazy.array(np.ones((2, 3)))
-    <LazyArray(leaf, shape=(2, 3), dtype=float64, backend='numpy')>
+    <LazyArray(fn=None, shape=(2, 3), backend='numpy')>
     """
     if type(x) is LazyArray:
         return x
