@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 from autograd import numpy as anp
+from autograd.numpy.numpy_boxes import ArrayBox
 from autograd.tracer import Box, getval
 from dispatch.translations._adapters import take_index
 from dispatch.translations._composed.indexing import nonzero_static
@@ -88,13 +89,27 @@ def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     return _take_along_axis(a, order_, axis)
 
 
-def _where(condition: Any, *xy: Any) -> Any:
-    if len(xy) == 2:
-        return where(condition, *xy)
+_NO_VALUE = object()
+_ND = np.ndarray
+
+
+def _where(condition: Any, x: Any = _NO_VALUE, y: Any = _NO_VALUE, /) -> Any:
+    # the common call first, as where() takes it: arrays or boxes of arrays of one shape
+    # (nothing to broadcast) go to autograd's own, one frame less
+    if type(condition) is _ND:
+        vx = x._value if type(x) is ArrayBox else x
+        vy = y._value if type(y) is ArrayBox else y
+        if type(vx) is _ND and type(vy) is _ND and condition.shape == vx.shape == vy.shape:
+            return _anp_where(condition, x, y)
+    if x is not _NO_VALUE and y is not _NO_VALUE:
+        return where(condition, x, y)
     # numpy's where(condition) alone is nonzero(condition): indices, no derivative
-    if not xy:
+    if x is _NO_VALUE and y is _NO_VALUE:
         return np.nonzero(getval(condition))
     raise ValueError("either both or neither of x and y should be given")
+
+
+_anp_where = anp.where
 
 
 def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
