@@ -74,6 +74,28 @@ def in_loop(
     return [cast(a, d) for a, d in zip(args, dts, strict=False)], dts[len(args)]
 
 
+def bool_operands(
+    name: str,
+    fn: Callable[[Any, Any], Any],
+    bool_dtype: Any,
+    dtype_of: Callable[[Any], np.dtype],
+    cast: Callable[[Any, np.dtype], Any],
+    always: bool = False,
+) -> Callable[[Any, Any], Any]:
+    """``fn(x1, x2)`` with its operands first cast to numpy's loop of ``name`` where one
+    is boolean (a Python bool or an array of the library's ``bool_dtype``), or, with
+    ``always``, for every call (``gcd``: numpy refuses floats); numpy's ``TypeError``
+    where it has no loop (``bool - bool``, ``ldexp`` of a float exponent)."""
+
+    def call(x1: Any, x2: Any, /) -> Any:
+        if always or is_bool(x1, bool_dtype) or is_bool(x2, bool_dtype):
+            (x1, x2), _ = in_loop(name, (x1, x2), dtype_of, cast)
+        return fn(x1, x2)
+
+    call.__name__ = call.__qualname__ = "_" + name
+    return call
+
+
 def check_core_dims(name: str, *ndims: int) -> None:
     """numpy's ``ValueError`` where an operand of the gufunc ``name`` (``matmul``,
     ``vecdot``...) has fewer dimensions than its core signature needs: numpy's own

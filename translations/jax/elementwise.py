@@ -15,7 +15,7 @@ import numpy as np
 from dispatch.translations._adapters import UFUNC_SPELLINGS, frexp_from_bits, real_float_entries
 from dispatch.translations._composed.elementwise import half_nextafter, half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds
-from dispatch.translations._loops import in_loop, is_bool
+from dispatch.translations._loops import bool_operands
 
 from dispatch.engine import merge_tables
 
@@ -151,17 +151,7 @@ def _numpy_loop(name: str, fn: Callable) -> Callable:
     """``fn``; a boolean operand first cast to numpy's loop for ``name`` (jax computes
     a floor division, remainder, power or shift of booleans in int32, numpy's loop in
     int8; an integer divided by False then follows the zero rule above)."""
-
-    def call(x1: Any, x2: Any, /) -> Any:
-        if is_bool(x1, _BOOL) or is_bool(x2, _BOOL):
-            (x1, x2), _ = in_loop(name, (x1, x2), _np_dtype, _cast)
-        return fn(x1, x2)
-
-    call.__name__ = call.__qualname__ = "_" + name
-    return call
-
-
-_BOOL = np.dtype(bool)
+    return bool_operands(name, fn, np.dtype(bool), _np_dtype, _cast)
 
 
 def _clip(a: Any, a_min: Any = NO_VALUE, a_max: Any = NO_VALUE, *, min: Any = NO_VALUE,

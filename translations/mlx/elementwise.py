@@ -16,7 +16,7 @@ import mlx.core as mx
 import numpy as np
 from dispatch.translations._composed.elementwise import half_spacing
 from dispatch.translations._keywords import NO_VALUE, clip_bounds, no_out
-from dispatch.translations._loops import in_loop, is_bool
+from dispatch.translations._loops import bool_operands, in_loop, is_bool
 from dispatch.translations.mlx._common import NO_COMPLEX128 as _NO_C128
 from dispatch.translations.mlx._common import host_dtype, mx_dtype
 from dispatch.translations.mlx.devices import _asarray
@@ -251,14 +251,7 @@ def _numpy_loop(name: str, fn: Any, always: bool = False) -> Any:
     their shifts, int32 for an int beside them) or, with ``always``, for every call
     (``gcd``: numpy refuses floats). numpy's TypeError where it has no loop
     (``bool - bool``, ``ldexp`` of a float exponent)."""
-
-    def call(x1: Any, x2: Any) -> Any:
-        if always or is_bool(x1, mx.bool_) or is_bool(x2, mx.bool_):
-            (x1, x2), _ = in_loop(name, (x1, x2), _np_dtype, _cast)
-        return fn(x1, x2)
-
-    call.__name__ = call.__qualname__ = "_" + name
-    return call
+    return bool_operands(name, fn, _BOOL, _np_dtype, _cast, always)
 
 
 def _shift(fn: Any, left: bool) -> Any:
